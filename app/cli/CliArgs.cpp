@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "CliArgs.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace bpu::cli {
+
+CliArgs CliArgs::parse(int argc, char** argv, int first, const std::vector<std::string>& valued,
+                       const std::vector<std::string>& knownFlags) {
+    CliArgs a;
+    for (int i = first; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg.size() > 2 && arg.rfind("--", 0) == 0) {
+            std::string key = arg.substr(2), value;
+            bool inlineValue = false;
+            if (auto eq = key.find('='); eq != std::string::npos) {
+                value = key.substr(eq + 1);
+                key = key.substr(0, eq);
+                inlineValue = true;
+            }
+            if (std::find(valued.begin(), valued.end(), key) != valued.end()) {
+                if (!inlineValue) {
+                    if (i + 1 >= argc)
+                        throw UsageError("--" + key + " needs a value");
+                    value = argv[++i];
+                }
+                a.options.emplace(key, value);
+            } else if (std::find(knownFlags.begin(), knownFlags.end(), key) != knownFlags.end()) {
+                a.flags.push_back(key);
+            } else {
+                throw UsageError("unknown option --" + key);
+            }
+        } else if (arg == "-o") {
+            if (i + 1 >= argc)
+                throw UsageError("-o needs a value");
+            a.options.emplace("output", argv[++i]);
+        } else {
+            a.positional.push_back(arg);
+        }
+    }
+    return a;
+}
+
+std::optional<std::string> CliArgs::get(const std::string& key) const {
+    auto range = options.equal_range(key);
+    if (range.first == range.second)
+        return std::nullopt;
+    return std::prev(range.second)->second;
+}
+
+std::vector<std::string> CliArgs::all(const std::string& key) const {
+    std::vector<std::string> out;
+    auto range = options.equal_range(key);
+    for (auto it = range.first; it != range.second; ++it)
+        out.push_back(it->second);
+    return out;
+}
+
+bool CliArgs::has(const std::string& flag) const {
+    return std::find(flags.begin(), flags.end(), flag) != flags.end();
+}
+
+ImportOptions CliArgs::importOptions() const {
+    ImportOptions o;
+    if (auto b = get("batch")) {
+        int64_t v = 0;
+        auto [p, ec] = std::from_chars(b->data(), b->data() + b->size(), v);
+        if (ec != std::errc{} || p != b->data() + b->size() || v <= 0 || v > 1'000'000)
+            throw UsageError("--batch expects a positive integer, got '" + *b + "'");
+        o.batch = v;
+    }
+    for (const auto& s : all("input-shape")) {
+        try {
+            auto [name, dims] = parseInputShapeArg(s);
+            o.inputShapes[name] = dims;
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    return o;
+}
+
+void writeOutput(const std::string& target, const std::string& text) {
+    if (target == "-") {
+        std::cout << text;
+        std::cout.flush();
+        return;
+    }
+    // Write next to the target and rename, so a failed run never leaves a half-written file.
+    std::string tmp = target + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw std::runtime_error(target + ": cannot write: " + std::strerror(errno));
+        out << text;
+        if (!out)
+            throw std::runtime_error(target + ": write failed");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, target, ec);
+    if (ec)
+        throw std::runtime_error(target + ": cannot write: " + ec.message());
+}
+
+} // namespace bpu::cli

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/ImportOptions.h"
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bpu::cli {
+
+/// Exit codes: 0 success, 2 usage error, 3 bad input (the model, a profile or an edit file).
+enum Exit { kOk = 0, kUsage = 2, kBadInput = 3 };
+
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Parsed command line: positional arguments and `--key value` options (repeatable ones keep every value).
+struct CliArgs {
+    std::vector<std::string> positional;
+    std::multimap<std::string, std::string> options;
+    std::vector<std::string> flags;
+
+    /// `valued` lists options that take a value; anything else starting with "--" is a flag.
+    static CliArgs parse(int argc, char** argv, int first, const std::vector<std::string>& valued,
+                         const std::vector<std::string>& knownFlags);
+    std::optional<std::string> get(const std::string& key) const;
+    std::vector<std::string> all(const std::string& key) const;
+    bool has(const std::string& flag) const;
+    /// --batch and --input-shape, common to every model command.
+    ImportOptions importOptions() const;
+};
+
+/// Writes text to a file or to stdout for "-"; throws std::runtime_error naming the file on failure.
+void writeOutput(const std::string& target, const std::string& text);
+
+} // namespace bpu::cli

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// bpuscope-cli: the headless front end. Every subcommand reads the same core results as the GUI.
+#include "Commands.h"
+
+#include "core/model/ImportError.h"
+
+#include <iostream>
+#include <string>
+
+namespace {
+
+const char* kUsageText = R"(usage: bpuscope-cli COMMAND [options]
+
+commands:
+  info MODEL [--batch N] [--input-shape NAME=1x3x640x640]... [--json FILE|-]
+      model summary: producer, opsets, inputs/outputs, op histogram, params, MACs, weight bytes
+  --version   print the version
+exit codes: 0 ok, 2 usage error, 3 bad input (model, profile, edit file)
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using namespace bpu::cli;
+    if (argc < 2) {
+        std::cerr << kUsageText;
+        return Exit::kUsage;
+    }
+    std::string cmd = argv[1];
+    try {
+        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+            std::cout << kUsageText;
+            return kOk;
+        }
+        if (cmd == "--version") {
+            std::cout << "bpuscope-cli " << BPUSCOPE_VERSION << "\n";
+            return kOk;
+        }
+        const std::vector<std::string> modelOptions{"batch", "input-shape", "json", "csv", "target", "edits",
+                                                    "format", "output"};
+        if (cmd == "info")
+            return runInfo(CliArgs::parse(argc, argv, 2, modelOptions, {}));
+        throw UsageError("unknown command '" + cmd + "'");
+    } catch (const UsageError& e) {
+        std::cerr << "bpuscope: usage error: " << e.what() << "\n" << kUsageText;
+        return kUsage;
+    } catch (const bpu::ImportError& e) {
+        std::cerr << "bpuscope: error: " << e.what() << "\n";
+        return kBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "bpuscope: error: " << e.what() << "\n";
+        return kBadInput;
+    }
+}

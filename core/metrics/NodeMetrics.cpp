@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "NodeMetrics.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+namespace bpu {
+
+namespace {
+
+int64_t prod(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX) {
+    int64_t p = 1;
+    for (size_t i = from; i < std::min(to, v.size()); ++i)
+        p *= std::max<int64_t>(v[i], 0);
+    return p;
+}
+
+const TensorShape* shapeOf(const Graph& g, const Node& n, size_t inputIndex) {
+    if (inputIndex >= n.inputs.size() || !n.inputs[inputIndex].valid())
+        return nullptr;
+    return &g.tensor(n.inputs[inputIndex]).shape;
+}
+
+const TensorShape* outShape(const Graph& g, const Node& n, size_t i = 0) {
+    if (i >= n.outputs.size() || !n.outputs[i].valid())
+        return nullptr;
+    return &g.tensor(n.outputs[i]).shape;
+}
+
+// Per-element op weights of non-MAC operators: elementwise and LUT = 1, normalisation and softmax a few.
+const std::set<std::string>& unaryOneOp() {
+    static const std::set<std::string> s{
+        "Relu", "LeakyRelu", "PRelu", "Sigmoid", "Tanh", "Clip", "HardSigmoid", "HardSwish", "Elu", "Selu",
+        "Celu", "Gelu", "Mish", "Softplus", "Softsign", "Exp", "Log", "Sqrt", "Reciprocal", "Abs", "Neg",
+        "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
+        "Acosh", "Atanh", "Erf", "Not", "ThresholdedRelu", "Cast", "QuantizeLinear", "DequantizeLinear",
+        "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Equal", "Less", "Greater", "And",
+        "Or", "Xor", "Where", "Mod", "BitShift", "LessOrEqual", "GreaterOrEqual", "Resize", "Upsample"};
+    return s;
+}
+
+} // namespace
+
+NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
+    NodeMetrics m;
+    for (TensorId in : n.inputs) {
+        if (!in.valid())
+            continue;
+        const Tensor& t = g.tensor(in);
+        auto e = t.shape.elements();
+        auto b = t.bytes();
+        if (!e)
+            m.complete = false;
+        if (t.isInitializer) {
+            m.params += e.value_or(0);
+            m.weightBytes += b.value_or(0);
+        } else {
+            m.inputElements += e.value_or(0);
+            m.inputBytes += b.value_or(0);
+        }
+    }
+    for (TensorId out : n.outputs) {
+        if (!out.valid())
+            continue;
+        const Tensor& t = g.tensor(out);
+        auto e = t.shape.elements();
+        if (!e)
+            m.complete = false;
+        m.outputElements += e.value_or(0);
+        m.outputBytes += t.bytes().value_or(0);
+    }
+
+    const std::string& op = n.opType;
+    const TensorShape* y = outShape(g, n);
+    const TensorShape* x = shapeOf(g, n, 0);
+    const TensorShape* w = shapeOf(g, n, 1);
+    const int64_t outElems = y && y->fullyKnown() ? y->elements().value_or(0) : 0;
+
+    if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv") {
+        // Weight is input 1 (Conv) or 3 (QLinearConv): [Cout, Cin/group, k...].
+        const TensorShape* wk = op == "QLinearConv" ? shapeOf(g, n, 3) : w;
+        if (wk && wk->fullyKnown() && y && y->fullyKnown() && wk->rank() >= 2) {
+            // Each output element accumulates (Cin/group) x prod(kernel) products; dilation changes only
+            // where they are taken from, and the output size already reflects padding/stride.
+            m.macs = outElems * prod(wk->dims, 1);
+        } else {
+            m.complete = false;
+        }
+        bool hasBias = op == "Conv" ? n.inputs.size() > 2 && n.inputs[2].valid()
+                                    : op == "QLinearConv" && n.inputs.size() > 8 && n.inputs[8].valid();
+        if (hasBias)
+            m.ops += outElems;
+    } else if (op == "ConvTranspose") {
+        // Weight [Cin, Cout/group, k...]: every input element scatters into Cout/group x prod(kernel) outputs.
+        if (w && w->fullyKnown() && x && x->fullyKnown() && w->rank() >= 2)
+            m.macs = x->elements().value_or(0) * prod(w->dims, 1);
+        else
+            m.complete = false;
+        if (n.inputs.size() > 2 && n.inputs[2].valid())
+            m.ops += outElems;
+    } else if (op == "Gemm") {
+        if (x && w && x->fullyKnown() && w->fullyKnown() && x->rank() == 2 && w->rank() == 2) {
+            int64_t k = n.attrIntOr("transA", 0) ? x->dims[0] : x->dims[1];
+            m.macs = outElems * k;
+            if (n.inputs.size() > 2 && n.inputs[2].valid())
+                m.ops += outElems;
+        } else {
+            m.complete = false;
+        }
+    } else if (op == "MatMul" || op == "MatMulInteger" || op == "QLinearMatMul") {
+        const TensorShape* b = op == "QLinearMatMul" ? shapeOf(g, n, 3) : w;
+        if (x && b && x->fullyKnown() && b->fullyKnown() && y && y->fullyKnown() && x->rank() >= 1) {
+            // K is A's last dim; the output (with broadcast batch dims) has one element per M x N x batch.
+            int64_t k = x->dims.back();
+            m.macs = outElems * k;
+        } else {
+            m.complete = false;
+        }
+    } else if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
+        if (auto ks = n.attrInts("kernel_shape"))
+            m.ops = outElems * prod(*ks);
+    } else if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op.rfind("Reduce", 0) == 0 ||
+               op == "ArgMax" || op == "ArgMin") {
+        m.ops = m.inputElements;
+    } else if (op == "BatchNormalization" || op == "InstanceNormalization" || op == "LayerNormalization" ||
+               op == "GroupNormalization" || op == "LpNormalization") {
+        // scale and shift per element (+ mean/variance passes for the non-folded norms)
+        m.ops = outElems * (op == "BatchNormalization" ? 2 : 5);
+    } else if (op == "Softmax" || op == "LogSoftmax") {
+        m.ops = outElems * 3; // exp, sum, divide (max-subtraction ignored)
+    } else if (unaryOneOp().count(op)) {
+        m.ops = outElems;
+    }
+    return m;
+}
+
+ModelMetrics totalsOf(const Graph& g, const std::vector<NodeMetrics>& perNode) {
+    ModelMetrics t;
+    for (const auto& n : g.nodes) {
+        const NodeMetrics& m = perNode[n.id.value];
+        t.macs += m.macs;
+        t.ops += m.ops;
+        t.activationBytes += m.outputBytes;
+        if (!m.complete)
+            ++t.nodesIncomplete;
+        ++t.opHistogram[n.domain.empty() ? n.opType : n.domain + "." + n.opType];
+    }
+    for (const auto& tensor : g.tensors)
+        if (tensor.isInitializer) {
+            t.params += tensor.shape.elements().value_or(0);
+            t.weightBytes += tensor.bytes().value_or(0);
+        }
+    return t;
+}
+
+std::vector<NodeMetrics> computeAllMetrics(const Graph& g, ModelMetrics* totals) {
+    std::vector<NodeMetrics> out(g.nodes.size());
+    for (const auto& n : g.nodes)
+        out[n.id.value] = computeNodeMetrics(g, n);
+    if (totals)
+        *totals = totalsOf(g, out);
+    return out;
+}
+
+} // namespace bpu

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "../model/Graph.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace bpu {
+
+/// Arithmetic and data volume of one node, from shapes and attributes alone.
+///
+/// Convention: 1 MAC = one multiply-accumulate (a*b+c). `macs` counts only the true multiply-accumulates
+/// of Conv/ConvTranspose (incl. groups, dilations), Gemm and MatMul (incl. batched/broadcast); FLOPs in the
+/// Ultralytics/paper sense are 2 x MACs. Everything else (pooling, elementwise, reductions, LUT activations,
+/// normalisation, bias adds) is counted as `ops`, one per elementary operation, so the two never mix.
+struct NodeMetrics {
+    int64_t macs = 0;
+    int64_t ops = 0;
+    int64_t params = 0;         ///< elements of initializer inputs
+    int64_t weightBytes = 0;    ///< bytes of initializer inputs at their stored dtype
+    int64_t inputElements = 0;  ///< activation (non-initializer) inputs
+    int64_t inputBytes = 0;
+    int64_t outputElements = 0;
+    int64_t outputBytes = 0;
+    bool complete = true;       ///< false if some shape needed for the numbers above was unknown
+};
+
+/// Whole-model totals. Params and weight bytes count each initializer once, however many nodes share it.
+struct ModelMetrics {
+    int64_t macs = 0;
+    int64_t ops = 0;
+    int64_t params = 0;
+    int64_t weightBytes = 0;
+    int64_t activationBytes = 0; ///< sum of node output bytes
+    int nodesIncomplete = 0;
+    std::map<std::string, int> opHistogram;
+};
+
+NodeMetrics computeNodeMetrics(const Graph& g, const Node& n);
+/// Metrics for every node (indexed by NodeId.value) and the totals.
+std::vector<NodeMetrics> computeAllMetrics(const Graph& g, ModelMetrics* totals = nullptr);
+ModelMetrics totalsOf(const Graph& g, const std::vector<NodeMetrics>& perNode);
+
+} // namespace bpu

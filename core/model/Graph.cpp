@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "Graph.h"
+
+#include <queue>
+#include <stdexcept>
+
+namespace bpu {
+
+TensorId Graph::findTensor(const std::string& name) const {
+    auto it = tensorByName_.find(name);
+    return it == tensorByName_.end() ? TensorId{} : it->second;
+}
+
+NodeId Graph::findNode(const std::string& name) const {
+    auto it = nodeByName_.find(name);
+    return it == nodeByName_.end() ? NodeId{} : it->second;
+}
+
+TensorId Graph::internTensor(const std::string& name) {
+    auto it = tensorByName_.find(name);
+    if (it != tensorByName_.end())
+        return it->second;
+    TensorId id{static_cast<uint32_t>(tensors.size())};
+    Tensor t;
+    t.id = id;
+    t.name = name;
+    tensors.push_back(std::move(t));
+    tensorByName_.emplace(name, id);
+    return id;
+}
+
+NodeId Graph::addNode(Node n) {
+    NodeId id{static_cast<uint32_t>(nodes.size())};
+    n.id = id;
+    // Names must be unique for lookups and edits; exporters sometimes repeat or omit them.
+    if (n.name.empty() || nodeByName_.count(n.name))
+        n.name = (n.name.empty() ? n.opType : n.name) + "_" + std::to_string(id.value);
+    nodeByName_.emplace(n.name, id);
+    nodes.push_back(std::move(n));
+    return id;
+}
+
+int64_t Graph::defaultOpset() const {
+    for (const char* d : {"", "ai.onnx"}) {
+        auto it = opsets.find(d);
+        if (it != opsets.end())
+            return it->second;
+    }
+    return 0;
+}
+
+void Graph::link() {
+    for (auto& t : tensors) {
+        t.consumers.clear();
+        t.producer = NodeId{};
+    }
+    for (const auto& n : nodes) {
+        for (TensorId in : n.inputs)
+            if (in.valid())
+                tensors[in.value].consumers.push_back(n.id);
+        for (TensorId out : n.outputs)
+            if (out.valid())
+                tensors[out.value].producer = n.id;
+    }
+    sortTopologically();
+}
+
+void Graph::sortTopologically() {
+    // Kahn's algorithm, ties broken by model order so the order is stable and matches the file where it can.
+    std::vector<uint32_t> pending(nodes.size(), 0);
+    for (const auto& n : nodes)
+        for (TensorId in : n.inputs)
+            if (in.valid() && tensors[in.value].producer.valid())
+                ++pending[n.id.value];
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
+    for (uint32_t i = 0; i < nodes.size(); ++i)
+        if (pending[i] == 0)
+            ready.push(i);
+    topoOrder.clear();
+    topoOrder.reserve(nodes.size());
+    while (!ready.empty()) {
+        uint32_t i = ready.top();
+        ready.pop();
+        topoOrder.push_back(NodeId{i});
+        for (TensorId out : nodes[i].outputs) {
+            if (!out.valid())
+                continue;
+            for (NodeId c : tensors[out.value].consumers)
+                if (--pending[c.value] == 0)
+                    ready.push(c.value);
+        }
+    }
+    if (topoOrder.size() != nodes.size()) {
+        for (uint32_t i = 0; i < nodes.size(); ++i)
+            if (pending[i] > 0)
+                throw std::runtime_error("the graph has a cycle through node '" + nodes[i].name + "' (" +
+                                         nodes[i].opType + ")");
+    }
+    topoIndex_.assign(nodes.size(), 0);
+    for (uint32_t pos = 0; pos < topoOrder.size(); ++pos)
+        topoIndex_[topoOrder[pos].value] = pos;
+}
+
+} // namespace bpu

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "Node.h"
+#include "Tensor.h"
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace bpu {
+
+/// The analysis IR: nodes and tensors in flat tables addressed by strong ids, with producer/consumer links
+/// and a topological order. Value semantics: copying a Graph is how a what-if snapshot is taken (node
+/// protos are shared until an edit replaces one).
+class Graph {
+public:
+    // Model-level facts.
+    std::string path;
+    int64_t irVersion = 0;
+    std::string producerName;
+    std::string producerVersion;
+    std::map<std::string, int64_t> opsets; ///< domain ("" = ai.onnx) -> version
+    std::vector<std::string> warnings;
+
+    std::vector<Node> nodes;
+    std::vector<Tensor> tensors;
+    std::vector<TensorId> inputs;  ///< real model inputs, in model order
+    std::vector<TensorId> outputs; ///< model outputs, in model order
+    std::vector<NodeId> topoOrder;
+
+    Node& node(NodeId id) { return nodes[id.value]; }
+    const Node& node(NodeId id) const { return nodes[id.value]; }
+    Tensor& tensor(TensorId id) { return tensors[id.value]; }
+    const Tensor& tensor(TensorId id) const { return tensors[id.value]; }
+
+    TensorId findTensor(const std::string& name) const;
+    NodeId findNode(const std::string& name) const;
+
+    /// Adds a tensor or returns the existing one with that name.
+    TensorId internTensor(const std::string& name);
+    NodeId addNode(Node n);
+
+    /// Rebuilds consumers and producers from node inputs/outputs, then the topological order.
+    /// Throws std::runtime_error naming a node on a cycle.
+    void link();
+
+    /// Position of each node in topoOrder (index by NodeId.value).
+    const std::vector<uint32_t>& topoIndex() const { return topoIndex_; }
+
+    int64_t defaultOpset() const;
+
+private:
+    void sortTopologically();
+
+    std::unordered_map<std::string, TensorId> tensorByName_;
+    std::unordered_map<std::string, NodeId> nodeByName_;
+    std::vector<uint32_t> topoIndex_;
+};
+
+} // namespace bpu

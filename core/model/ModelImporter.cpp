@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+#include "ModelImporter.h"
+
+#include "ExternalData.h"
+#include "ImportError.h"
+#include "OnnxConvert.h"
+#include "ShapeEngine.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <onnx/onnx_pb.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace bpu {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uintmax_t kMaxModelBytes = uintmax_t{2} * 1024 * 1024 * 1024; // protobuf's hard limit for one message
+
+std::string readFile(const std::string& path) {
+    std::error_code ec;
+    fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st))
+        throw ImportError(path, "no such file");
+    if (fs::is_directory(st))
+        throw ImportError(path, "is a directory, not an ONNX file");
+    if (!fs::is_regular_file(st))
+        throw ImportError(path, "not a regular file");
+    uintmax_t size = fs::file_size(path, ec);
+    if (ec)
+        throw ImportError(path, "cannot read its size: " + ec.message());
+    if (size == 0)
+        throw ImportError(path, "file is empty");
+    if (size >= kMaxModelBytes)
+        throw ImportError(path, "file is " + std::to_string(size / (1024 * 1024)) +
+                                    " MiB; ONNX files over 2 GB cannot be parsed (protobuf limit) - keep the "
+                                    "weights in external data");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ImportError(path, std::string("cannot be read: ") + std::strerror(errno));
+    std::string bytes(static_cast<size_t>(size), '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(size));
+    if (static_cast<uintmax_t>(in.gcount()) != size)
+        throw ImportError(path, "cannot be read completely (file changed or I/O error)");
+    return bytes;
+}
+
+onnx::ModelProto parse(const std::string& path, const std::string& bytes) {
+    onnx::ModelProto model;
+    google::protobuf::io::CodedInputStream stream(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                  static_cast<int>(bytes.size()));
+    stream.SetTotalBytesLimit(INT_MAX);
+    stream.SetRecursionLimit(256); // a hostile file nests subgraphs to blow the stack
+    if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage())
+        throw ImportError(path, "not an ONNX model (protobuf parse failed: truncated or not a ModelProto)");
+    if (model.ir_version() <= 0 && model.opset_import_size() == 0)
+        throw ImportError(path, "not an ONNX model (no ir_version and no opset_import)");
+    if (!model.has_graph() || model.graph().node_size() == 0)
+        throw ImportError(path, "the model has no graph nodes");
+    return model;
+}
+
+void checkDims(const std::string& path, const std::string& what, const std::vector<int64_t>& dims) {
+    for (size_t i = 0; i < dims.size(); ++i)
+        if (dims[i] < 0)
+            throw ImportError(path, what + " has a negative dim (" + std::to_string(dims[i]) + " at axis " +
+                                        std::to_string(i) + ")");
+    if (!checkedProduct(dims))
+        throw ImportError(path, what + ": its element count overflows 64 bits");
+}
+
+void checkDeclaredShape(const std::string& path, const onnx::ValueInfoProto& vi) {
+    if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape())
+        return;
+    std::vector<int64_t> known;
+    for (const auto& d : vi.type().tensor_type().shape().dim()) {
+        if (d.has_dim_value() && d.dim_value() < 0)
+            throw ImportError(path, "tensor '" + vi.name() + "' has a negative dim (" +
+                                        std::to_string(d.dim_value()) + ")");
+        if (d.has_dim_value())
+            known.push_back(d.dim_value());
+    }
+    if (!checkedProduct(known))
+        throw ImportError(path, "tensor '" + vi.name() + "': its element count overflows 64 bits");
+}
+
+int countSubgraphNodes(const onnx::NodeProto& n, int& graphs) {
+    int count = 0;
+    for (const auto& a : n.attribute()) {
+        auto visit = [&](const onnx::GraphProto& g) {
+            ++graphs;
+            count += g.node_size();
+            for (const auto& inner : g.node()) {
+                int ignored = 0;
+                count += countSubgraphNodes(inner, ignored);
+            }
+        };
+        if (a.has_g())
+            visit(a.g());
+        for (const auto& g : a.graphs())
+            visit(g);
+    }
+    return count;
+}
+
+Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportOptions& opt) {
+    Graph g;
+    g.path = path;
+    g.irVersion = model.ir_version();
+    g.producerName = model.producer_name();
+    g.producerVersion = model.producer_version();
+    for (const auto& op : model.opset_import())
+        g.opsets[op.domain() == "ai.onnx" ? std::string{} : op.domain()] = op.version();
+    if (g.opsets.empty())
+        g.warnings.push_back("model declares no opset_import; assuming none");
+
+    const auto& graph = model.graph();
+    const fs::path folder = fs::path(path).parent_path();
+
+    // Initializers: dims, dtype, storage; small embedded values are kept for shape arithmetic.
+    int missingWeights = 0;
+    for (const auto& init : graph.initializer()) {
+        std::vector<int64_t> dims(init.dims().begin(), init.dims().end());
+        checkDims(path, "initializer '" + init.name() + "'", dims);
+        Tensor& t = g.tensor(g.internTensor(init.name()));
+        t.isInitializer = true;
+        t.dtype = static_cast<DataType>(init.data_type());
+        t.shape = TensorShape(dims);
+        t.declaredShape = t.shape;
+        if (init.data_location() == onnx::TensorProto::EXTERNAL) {
+            ExternalRef ref = resolveExternal(path, folder, init);
+            t.externalLocation = ref.location;
+            t.storage = ref.present ? WeightStorage::External : WeightStorage::ExternalMissing;
+            if (!ref.present)
+                ++missingWeights;
+        } else {
+            t.value = constFromTensorProto(init);
+        }
+    }
+    if (missingWeights > 0)
+        g.warnings.push_back("weights not present: " + std::to_string(missingWeights) +
+                             " initializers name an external-data file that is not there (graph-only model; "
+                             "sizes come from dims)");
+    for (const auto& sparse : graph.sparse_initializer()) {
+        Tensor& t = g.tensor(g.internTensor(sparse.values().name()));
+        t.isInitializer = true;
+        t.dtype = static_cast<DataType>(sparse.values().data_type());
+        std::vector<int64_t> dims(sparse.dims().begin(), sparse.dims().end());
+        checkDims(path, "sparse initializer '" + sparse.values().name() + "'", dims);
+        t.shape = TensorShape(dims);
+        t.declaredShape = t.shape;
+    }
+
+    // Model inputs (those that are not initializers), with symbolic dims resolved.
+    std::set<std::string> usedOverrides;
+    for (const auto& vi : graph.input()) {
+        checkDeclaredShape(path, vi);
+        TensorId id = g.internTensor(vi.name());
+        Tensor& t = g.tensor(id);
+        if (t.isInitializer)
+            continue;
+        t.isGraphInput = true;
+        if (vi.type().has_tensor_type())
+            t.dtype = static_cast<DataType>(vi.type().tensor_type().elem_type());
+        t.shape = shapeFromType(vi.type());
+        if (auto it = opt.inputShapes.find(vi.name()); it != opt.inputShapes.end()) {
+            usedOverrides.insert(it->first);
+            if (t.shape.rankKnown && t.shape.rank() != it->second.size())
+                throw ImportError(path, "--input-shape " + vi.name() + " has rank " +
+                                            std::to_string(it->second.size()) + " but the model's input has rank " +
+                                            std::to_string(t.shape.rank()));
+            checkDims(path, "--input-shape " + vi.name(), it->second);
+            t.shape = TensorShape(it->second);
+        } else if (t.shape.rankKnown && !t.shape.dims.empty() && t.shape.dims[0] < 0) {
+            t.shape.dims[0] = opt.batch;
+            t.shape.symbols[0].clear();
+        }
+        for (size_t i = 0; i < t.shape.rank(); ++i)
+            if (t.shape.dims[i] < 0)
+                g.warnings.push_back("input '" + vi.name() + "' dim " + std::to_string(i) +
+                                     (t.shape.symbols[i].empty() ? "" : " ('" + t.shape.symbols[i] + "')") +
+                                     " is unresolved: pass --input-shape " + vi.name() + "=...");
+        if (!t.shape.rankKnown)
+            g.warnings.push_back("input '" + vi.name() + "' has no shape: pass --input-shape " + vi.name() + "=...");
+        auto e = t.shape.elements();
+        if (t.shape.fullyKnown() && !e)
+            throw ImportError(path, "input '" + vi.name() + "': its element count overflows 64 bits");
+        t.declaredShape = t.shape;
+        g.inputs.push_back(id);
+    }
+    for (const auto& [name, dims] : opt.inputShapes)
+        if (!usedOverrides.count(name))
+            throw ImportError(path, "--input-shape names '" + name + "', which is not a model input");
+
+    // Declared shapes of intermediate values and outputs: used where inference leaves dims open.
+    for (const auto& vi : graph.value_info()) {
+        checkDeclaredShape(path, vi);
+        Tensor& t = g.tensor(g.internTensor(vi.name()));
+        t.declaredShape = shapeFromType(vi.type());
+        if (vi.type().has_tensor_type() && t.dtype == DataType::Undefined)
+            t.dtype = static_cast<DataType>(vi.type().tensor_type().elem_type());
+    }
+
+    int subgraphNodes = 0;
+    for (const auto& np : graph.node()) {
+        Node n;
+        n.name = np.name();
+        n.opType = np.op_type();
+        n.domain = np.domain() == "ai.onnx" ? std::string{} : np.domain();
+        for (const auto& in : np.input())
+            n.inputs.push_back(in.empty() ? TensorId{} : g.internTensor(in));
+        for (const auto& out : np.output())
+            n.outputs.push_back(out.empty() ? TensorId{} : g.internTensor(out));
+        n.subgraphNodeCount = countSubgraphNodes(np, n.subgraphCount);
+        subgraphNodes += n.subgraphNodeCount;
+        n.proto = std::make_shared<onnx::NodeProto>(np);
+        for (const auto& a : np.attribute())
+            if (a.has_t() && a.t().data_location() == onnx::TensorProto::EXTERNAL)
+                resolveExternal(path, folder, a.t()); // vets the location; Constant data is never read
+        g.addNode(std::move(n));
+    }
+    if (subgraphNodes > 0)
+        g.warnings.push_back("model has control-flow subgraphs (If/Loop/Scan) holding " +
+                             std::to_string(subgraphNodes) +
+                             " nodes; they are shape-inferred with their parent but not analysed node by node");
+
+    for (const auto& vi : graph.output()) {
+        checkDeclaredShape(path, vi);
+        TensorId id = g.internTensor(vi.name());
+        Tensor& t = g.tensor(id);
+        t.isGraphOutput = true;
+        if (!t.declaredShape.rankKnown)
+            t.declaredShape = shapeFromType(vi.type());
+        g.outputs.push_back(id);
+    }
+
+    return g;
+}
+
+} // namespace
+
+Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
+    opt.progress(0.0, "reading");
+    std::string bytes = readFile(path);
+    opt.progress.checkCancel();
+    opt.progress(0.05, "parsing");
+    onnx::ModelProto model = parse(path, bytes);
+    bytes.clear();
+    bytes.shrink_to_fit();
+    opt.progress.checkCancel();
+
+    Graph g = buildGraph(path, model, opt);
+    // Values that nobody produces and that are not inputs/initializers are dangling references.
+    try {
+        g.link();
+    } catch (const std::runtime_error& e) {
+        throw ImportError(path, e.what());
+    }
+    for (const auto& n : g.nodes)
+        for (TensorId in : n.inputs)
+            if (in.valid()) {
+                const Tensor& t = g.tensor(in);
+                if (!t.producer.valid() && !t.isInitializer && !t.isGraphInput)
+                    g.warnings.push_back("node '" + n.name + "' reads '" + t.name +
+                                         "', which no node produces and is not a model input or initializer");
+            }
+    opt.progress(0.1, "shape inference");
+    auto progress = opt.progress;
+    auto outer = opt.progress.report;
+    if (outer)
+        progress.report = [outer](double f, std::string_view s) { outer(0.1 + 0.9 * f, s); };
+    ShapeEngine::Report report = ShapeEngine::inferAll(g, progress);
+    if (report.nodesWithoutShapes > 0)
+        g.warnings.push_back("no complete shape inference for " + std::to_string(report.nodesWithoutShapes) +
+                             " nodes");
+    opt.progress(1.0, "done");
+    return g;
+}
+
+} // namespace bpu

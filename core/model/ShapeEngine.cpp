@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+#include "ShapeEngine.h"
+
+#include "ConstantFolder.h"
+#include "OnnxConvert.h"
+
+#include <onnx/common/version.h>
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace bpu {
+
+namespace {
+
+bool sameValue(const std::shared_ptr<const ConstValue>& a, const std::shared_ptr<const ConstValue>& b) {
+    if (a == b)
+        return true;
+    if (!a || !b)
+        return false;
+    return a->dtype == b->dtype && a->dims == b->dims && a->ints == b->ints && a->floats == b->floats;
+}
+
+std::string opsetDomain(const std::string& d) { return d == "ai.onnx" ? std::string{} : d; }
+
+int opsetFor(const Graph& g, const std::string& domain) {
+    auto it = g.opsets.find(opsetDomain(domain));
+    if (it == g.opsets.end() && domain.empty())
+        it = g.opsets.find("ai.onnx");
+    return it == g.opsets.end() ? 0 : static_cast<int>(it->second);
+}
+
+// Nodes carrying subgraphs need the whole enclosing scope's types for their bodies.
+std::unordered_map<std::string, onnx::TypeProto> scopeTypes(const Graph& g) {
+    std::unordered_map<std::string, onnx::TypeProto> types;
+    for (const auto& t : g.tensors)
+        if (t.dtype != DataType::Undefined)
+            fillType(types[t.name], static_cast<int32_t>(t.dtype), t.shape);
+    return types;
+}
+
+// Where onnx leaves a dim open but the file declared it, trust the file (as onnx's own merge does).
+TensorShape mergeDeclared(TensorShape inferred, const TensorShape& declared) {
+    if (!inferred.rankKnown)
+        return declared;
+    if (declared.rankKnown && declared.rank() == inferred.rank())
+        for (size_t i = 0; i < inferred.rank(); ++i)
+            if (inferred.dims[i] < 0 && declared.dims[i] >= 0) {
+                inferred.dims[i] = declared.dims[i];
+                inferred.symbols[i].clear();
+            }
+    return inferred;
+}
+
+} // namespace
+
+bool ShapeEngine::inferNode(Graph& g, NodeId id) {
+    Node& n = g.node(id);
+    n.shapeError.clear();
+
+    // Snapshot outputs to detect change.
+    struct Old {
+        DataType dtype;
+        TensorShape shape;
+        std::shared_ptr<const ConstValue> value;
+    };
+    std::vector<Old> old;
+    for (TensorId o : n.outputs)
+        old.push_back(o.valid() ? Old{g.tensor(o).dtype, g.tensor(o).shape, g.tensor(o).value} : Old{});
+
+    auto folded = ConstantFolder::fold(g, n);
+
+    std::unordered_map<std::string, onnx::TypeProto> inputTypes;
+    std::unordered_map<std::string, onnx::TensorProto> inputData;
+    for (TensorId in : n.inputs) {
+        if (!in.valid())
+            continue;
+        const Tensor& t = g.tensor(in);
+        if (t.dtype != DataType::Undefined)
+            fillType(inputTypes[t.name], static_cast<int32_t>(t.dtype), t.shape);
+        if (t.value)
+            constToTensorProto(*t.value, inputData[t.name]);
+    }
+    std::unordered_map<std::string, onnx::TypeProto*> typePtrs;
+    for (auto& [k, v] : inputTypes)
+        typePtrs[k] = &v;
+    std::unordered_map<std::string, const onnx::TensorProto*> dataPtrs;
+    for (auto& [k, v] : inputData)
+        dataPtrs[k] = &v;
+
+    std::vector<onnx::TypeProto> outTypes(n.outputs.size());
+    bool inferred = false;
+    const int opset = opsetFor(g, n.domain);
+    const auto* schema = onnx::OpSchemaRegistry::Schema(n.opType, opset, opsetDomain(n.domain));
+    if (!schema) {
+        n.shapeError = "operator " + (n.domain.empty() ? std::string{} : n.domain + ".") + n.opType +
+                       " (opset " + std::to_string(opset) + ") is not known to onnx " + ONNX_NAMESPACE::LAST_RELEASE_VERSION;
+    } else if (n.proto) {
+        onnx::NodeProto proto = *n.proto;
+        std::unordered_map<std::string, onnx::TypeProto> scope;
+        std::unordered_map<std::string, onnx::TypeProto*> scopePtrs;
+        std::unique_ptr<onnx::shape_inference::GraphInferenceContext> graphCtx;
+        std::unordered_map<std::string, int> opsetMap;
+        for (const auto& [d, v] : g.opsets)
+            opsetMap[d] = static_cast<int>(v);
+        if (n.subgraphCount > 0) {
+            scope = scopeTypes(g);
+            for (auto& [k, v] : scope)
+                scopePtrs[k] = &v;
+            graphCtx = std::make_unique<onnx::shape_inference::GraphInferenceContext>(scopePtrs, opsetMap);
+        }
+        try {
+            onnx::shape_inference::InferenceContextImpl ctx(proto, typePtrs, dataPtrs, {}, nullptr, graphCtx.get());
+            if (schema->has_type_and_shape_inference_function()) {
+                schema->GetTypeAndShapeInferenceFunction()(ctx);
+                inferred = true;
+            } else if (schema->HasFunction() && schema->GetFunction()) {
+                onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), opsetMap,
+                                                                onnx::OpSchemaRegistry::Instance(), ctx);
+                inferred = true;
+            } else {
+                n.shapeError = "onnx has no shape inference for " + n.opType;
+            }
+            if (inferred)
+                for (size_t i = 0; i < outTypes.size() && i < ctx.allOutputTypes_.size(); ++i)
+                    outTypes[i] = ctx.allOutputTypes_[i];
+        } catch (const std::exception& e) {
+            n.shapeError = e.what();
+            inferred = false;
+        }
+    }
+
+    bool changed = false;
+    for (size_t i = 0; i < n.outputs.size(); ++i) {
+        TensorId o = n.outputs[i];
+        if (!o.valid())
+            continue;
+        Tensor& t = g.tensor(o);
+        t.value = i < folded.size() ? folded[i] : nullptr;
+        if (inferred && outTypes[i].has_tensor_type()) {
+            const auto& tt = outTypes[i].tensor_type();
+            if (tt.elem_type())
+                t.dtype = static_cast<DataType>(tt.elem_type());
+            t.shape = mergeDeclared(shapeFromType(outTypes[i]), t.declaredShape);
+        } else {
+            t.shape = t.declaredShape;
+        }
+        if (t.value) {
+            // A folded value pins the shape (and dtype) exactly, even where onnx stayed vague.
+            t.shape = TensorShape(t.value->dims);
+            if (t.dtype == DataType::Undefined)
+                t.dtype = t.value->dtype;
+        }
+        if (inferred && n.shapeError.empty() && !t.shape.fullyKnown())
+            n.shapeError = "output '" + t.name + "' shape not fully inferred (" + t.shape.toString() + ")";
+        const Old& was = old[i];
+        if (was.dtype != t.dtype || !(was.shape == t.shape) || !sameValue(was.value, t.value))
+            changed = true;
+    }
+    return changed;
+}
+
+ShapeEngine::Report ShapeEngine::summarize(const Graph& g) {
+    Report r;
+    for (const auto& n : g.nodes) {
+        bool incomplete = false;
+        for (TensorId o : n.outputs)
+            if (o.valid() && !g.tensor(o).shape.fullyKnown())
+                incomplete = true;
+        if (incomplete)
+            ++r.nodesWithoutShapes;
+        if (!n.shapeError.empty())
+            r.failed.push_back(n.id);
+    }
+    return r;
+}
+
+ShapeEngine::Report ShapeEngine::inferAll(Graph& g, const Progress& progress) {
+    const size_t total = g.topoOrder.size();
+    for (size_t i = 0; i < total; ++i) {
+        if ((i & 63) == 0) {
+            progress.checkCancel();
+            progress(total ? double(i) / double(total) : 1.0, "shape inference");
+        }
+        inferNode(g, g.topoOrder[i]);
+    }
+    return summarize(g);
+}
+
+std::vector<NodeId> ShapeEngine::reinfer(Graph& g, const std::vector<TensorId>& changed,
+                                         const std::vector<NodeId>& touched) {
+    const auto& pos = g.topoIndex();
+    // Min-heap on topological position: a node is re-inferred only after every changed producer upstream.
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> work;
+    std::unordered_set<uint32_t> queued;
+    auto push = [&](NodeId n) {
+        if (queued.insert(n.value).second)
+            work.push(pos[n.value]);
+    };
+    for (TensorId t : changed)
+        for (NodeId c : g.tensor(t).consumers)
+            push(c);
+    for (NodeId n : touched)
+        push(n);
+    std::vector<NodeId> visited;
+    while (!work.empty()) {
+        NodeId n = g.topoOrder[work.top()];
+        work.pop();
+        visited.push_back(n);
+        if (inferNode(g, n))
+            for (TensorId o : g.node(n).outputs)
+                if (o.valid())
+                    for (NodeId c : g.tensor(o).consumers)
+                        push(c);
+    }
+    return visited;
+}
+
+} // namespace bpu

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "TensorShape.h"
+
+#include <limits>
+
+namespace bpu {
+
+TensorShape::TensorShape(std::vector<int64_t> d) : rankKnown(true), dims(std::move(d)), symbols(dims.size()) {}
+
+bool TensorShape::fullyKnown() const {
+    if (!rankKnown)
+        return false;
+    for (int64_t d : dims)
+        if (d < 0)
+            return false;
+    return true;
+}
+
+std::optional<int64_t> checkedProduct(const std::vector<int64_t>& dims) {
+    int64_t p = 1;
+    for (int64_t d : dims) {
+        if (d < 0)
+            return std::nullopt;
+        if (d != 0 && p > std::numeric_limits<int64_t>::max() / d)
+            return std::nullopt;
+        p *= d;
+    }
+    return p;
+}
+
+std::optional<int64_t> TensorShape::elements() const {
+    if (!rankKnown)
+        return std::nullopt;
+    return checkedProduct(dims);
+}
+
+std::string TensorShape::toString() const {
+    if (!rankKnown)
+        return "?";
+    if (dims.empty())
+        return "scalar";
+    std::string s;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (i)
+            s += 'x';
+        if (dims[i] >= 0)
+            s += std::to_string(dims[i]);
+        else if (i < symbols.size() && !symbols[i].empty())
+            s += symbols[i];
+        else
+            s += '?';
+    }
+    return s;
+}
+
+} // namespace bpu
