@@ -9,3 +9,12 @@ namespace bpu::cli {
 int runInfo(const CliArgs& args);
 
 } // namespace bpu::cli
+
+namespace bpu::cli {
+
+/// `bpuscope-cli analyze MODEL [--target T] [--batch N] [--input-shape ...] [--edits FILE] [--json FILE|-] [--csv FILE]`
+int runAnalyze(const CliArgs& args);
+/// `bpuscope-cli targets`: the built-in target profiles.
+int runTargets(const CliArgs& args);
+
+} // namespace bpu::cli

@@ -14,6 +14,10 @@ const char* kUsageText = R"(usage: bpuscope-cli COMMAND [options]
 commands:
   info MODEL [--batch N] [--input-shape NAME=1x3x640x640]... [--json FILE|-]
       model summary: producer, opsets, inputs/outputs, op histogram, params, MACs, weight bytes
+  analyze MODEL [--target s100|s100p|PROFILE.json] [--batch N] [--input-shape ...] [--json FILE|-] [--csv FILE|-]
+      placement, Q/DQ passes, alignment padding, compute:memory, fusion and the guide's findings
+  targets
+      list the built-in target profiles
   --version   print the version
 exit codes: 0 ok, 2 usage error, 3 bad input (model, profile, edit file)
 )";
@@ -40,6 +44,10 @@ int main(int argc, char** argv) {
                                                     "format", "output"};
         if (cmd == "info")
             return runInfo(CliArgs::parse(argc, argv, 2, modelOptions, {}));
+        if (cmd == "analyze")
+            return runAnalyze(CliArgs::parse(argc, argv, 2, modelOptions, {}));
+        if (cmd == "targets")
+            return runTargets(CliArgs::parse(argc, argv, 2, {}, {}));
         throw UsageError("unknown command '" + cmd + "'");
     } catch (const UsageError& e) {
         std::cerr << "bpuscope: usage error: " << e.what() << "\n" << kUsageText;

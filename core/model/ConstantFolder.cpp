@@ -242,27 +242,126 @@ Value concat(const Values& parts, int64_t axis) {
     return v;
 }
 
-Value slice1d(const Value& data, int64_t start, int64_t end, int64_t step) {
-    if (data->dims.size() != 1 || step == 0)
+// Copies element `src` of `from` to the end of `to` (same kind, int or float).
+void append(ConstValue& to, const ConstValue& from, int64_t src) {
+    if (to.isInt())
+        to.ints.push_back(from.ints[src]);
+    else
+        to.floats.push_back(from.floats[src]);
+}
+
+// ONNX Slice over any rank: per-axis start/end clamped as the spec says (differently for negative steps).
+Value slice(const Value& data, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
+            std::vector<int64_t> axes, const std::vector<int64_t>& steps) {
+    const int64_t r = static_cast<int64_t>(data->dims.size());
+    if (r == 0 || starts.size() != ends.size() || (!axes.empty() && axes.size() != starts.size()) ||
+        (!steps.empty() && steps.size() != starts.size()))
         return nullptr;
-    int64_t n = data->dims[0];
-    auto clampIdx = [n, step](int64_t x, bool isEnd) {
-        if (x < 0)
-            x += n;
-        if (step > 0)
-            return std::clamp<int64_t>(x, 0, n);
-        return std::clamp<int64_t>(x, -1, n - 1) + (isEnd ? 0 : 0);
-    };
-    int64_t s = clampIdx(start, false), e = clampIdx(end, true);
+    if (axes.empty())
+        for (size_t i = 0; i < starts.size(); ++i)
+            axes.push_back(static_cast<int64_t>(i));
+    std::vector<int64_t> first(r, 0), step(r, 1), outDims = data->dims;
+    for (size_t i = 0; i < axes.size(); ++i) {
+        int64_t ax = normAxis(axes[i], r);
+        if (ax < 0 || ax >= r)
+            return nullptr;
+        int64_t n = data->dims[ax], st = steps.empty() ? 1 : steps[i];
+        if (st == 0)
+            return nullptr;
+        // Shift negatives by n, saturating: exporters use INT64_MIN/MAX for "to the end".
+        auto shift = [n](int64_t x) { return x < 0 ? (x < -n ? -n - 1 : x + n) : x; };
+        int64_t b = shift(starts[i]), e = shift(ends[i]);
+        if (st > 0) {
+            b = std::clamp<int64_t>(b, 0, n);
+            e = std::clamp<int64_t>(e, 0, n);
+            outDims[ax] = e > b ? (e - b + st - 1) / st : 0;
+        } else {
+            b = std::clamp<int64_t>(b, 0, n - 1);
+            e = std::clamp<int64_t>(e, -1, n - 1);
+            outDims[ax] = b > e ? (b - e - st - 1) / -st : 0;
+        }
+        first[ax] = b;
+        step[ax] = st;
+    }
+    if (!smallEnough(outDims))
+        return nullptr;
     auto v = std::make_shared<ConstValue>();
     v->dtype = data->dtype;
-    for (int64_t i = s; step > 0 ? i < e : i > e; i += step) {
-        if (data->isInt())
-            v->ints.push_back(data->ints[i]);
-        else
-            v->floats.push_back(data->floats[i]);
+    v->dims = outDims;
+    const auto in = strides(data->dims), out = strides(outDims);
+    const int64_t total = count(outDims);
+    for (int64_t flat = 0; flat < total; ++flat) {
+        int64_t src = 0;
+        for (int64_t ax = 0; ax < r; ++ax)
+            src += (first[ax] + ((flat / out[ax]) % outDims[ax]) * step[ax]) * in[ax];
+        append(*v, *data, src);
     }
-    v->dims = {static_cast<int64_t>(v->size())};
+    return v;
+}
+
+Value transpose(const Value& data, std::vector<int64_t> perm) {
+    const int64_t r = static_cast<int64_t>(data->dims.size());
+    if (perm.empty())
+        for (int64_t i = r - 1; i >= 0; --i)
+            perm.push_back(i);
+    if (static_cast<int64_t>(perm.size()) != r)
+        return nullptr;
+    std::vector<int64_t> outDims(r);
+    for (int64_t i = 0; i < r; ++i) {
+        if (perm[i] < 0 || perm[i] >= r)
+            return nullptr;
+        outDims[i] = data->dims[perm[i]];
+    }
+    auto v = std::make_shared<ConstValue>();
+    v->dtype = data->dtype;
+    v->dims = outDims;
+    const auto in = strides(data->dims), out = strides(outDims);
+    const int64_t total = count(outDims);
+    for (int64_t flat = 0; flat < total; ++flat) {
+        int64_t src = 0;
+        for (int64_t i = 0; i < r; ++i)
+            src += ((flat / out[i]) % outDims[i]) * in[perm[i]];
+        append(*v, *data, src);
+    }
+    return v;
+}
+
+Value expand(const Value& data, const std::vector<int64_t>& shape) {
+    auto dims = broadcastDims(data->dims, shape);
+    if (!dims || !smallEnough(*dims))
+        return nullptr;
+    auto v = std::make_shared<ConstValue>();
+    v->dtype = data->dtype;
+    v->dims = *dims;
+    const int64_t total = count(*dims);
+    for (int64_t flat = 0; flat < total; ++flat)
+        append(*v, *data, broadcastIndex(flat, *dims, data->dims));
+    return v;
+}
+
+Value tile(const Value& data, const std::vector<int64_t>& repeats) {
+    const size_t r = data->dims.size();
+    if (repeats.size() != r)
+        return nullptr;
+    std::vector<int64_t> outDims(r);
+    for (size_t i = 0; i < r; ++i) {
+        if (repeats[i] < 0)
+            return nullptr;
+        outDims[i] = data->dims[i] * repeats[i];
+    }
+    if (!smallEnough(outDims))
+        return nullptr;
+    auto v = std::make_shared<ConstValue>();
+    v->dtype = data->dtype;
+    v->dims = outDims;
+    const auto in = strides(data->dims), out = strides(outDims);
+    const int64_t total = count(outDims);
+    for (int64_t flat = 0; flat < total; ++flat) {
+        int64_t src = 0;
+        for (size_t i = 0; i < r; ++i)
+            src += (((flat / out[i]) % outDims[i]) % data->dims[i]) * in[i];
+        append(*v, *data, src);
+    }
     return v;
 }
 
@@ -430,11 +529,21 @@ Values ConstantFolder::fold(const Graph& g, const Node& n) {
             get(3, axes);
             get(4, steps);
         }
-        if (a->dims.size() != 1 || starts.size() != 1 || ends.size() != 1)
+        if (starts.empty())
             return {};
-        if (!axes.empty() && normAxis(axes[0], 1) != 0)
-            return {};
-        auto r = slice1d(a, starts[0], ends[0], steps.empty() ? 1 : steps[0]);
+        auto r = slice(a, starts, ends, axes, steps);
+        return r ? Values{r} : Values{};
+    }
+    if (op == "Transpose") {
+        auto r = transpose(a, n.attrInts("perm").value_or(std::vector<int64_t>{}));
+        return r ? Values{r} : Values{};
+    }
+    if (op == "Expand" && in.size() == 2 && in[1] && in[1]->isInt()) {
+        auto r = expand(a, in[1]->ints);
+        return r ? Values{r} : Values{};
+    }
+    if (op == "Tile" && in.size() == 2 && in[1] && in[1]->isInt()) {
+        auto r = tile(a, in[1]->ints);
         return r ? Values{r} : Values{};
     }
     if (op == "ConstantOfShape" && a->isInt()) {

@@ -280,6 +280,10 @@ Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
     if (report.nodesWithoutShapes > 0)
         g.warnings.push_back("no complete shape inference for " + std::to_string(report.nodesWithoutShapes) +
                              " nodes");
+    if (report.nodesDataDependent > 0)
+        g.warnings.push_back(std::to_string(report.nodesDataDependent) +
+                             " nodes have data-dependent output sizes (downstream of NonZero, "
+                             "NonMaxSuppression, ...); their shapes are known only at run time");
     opt.progress(1.0, "done");
     return g;
 }

@@ -30,6 +30,10 @@ struct Node {
     int subgraphCount = 0;      ///< graph attributes (If/Loop/Scan bodies)
     int subgraphNodeCount = 0;  ///< nodes inside them, recursively
     std::string shapeError;     ///< why inference gave this node no (complete) output shape, if it did not
+    /// The op (this node or one upstream) whose output size depends on tensor values (NonZero,
+    /// NonMaxSuppression, ...); invalid if none. Shapes left open below it are dynamic by nature, not an
+    /// inference gap.
+    NodeId dataDependentOn;
 
     std::optional<int64_t> attrInt(const std::string& key) const;
     std::optional<float> attrFloat(const std::string& key) const;

@@ -55,11 +55,21 @@ TensorShape mergeDeclared(TensorShape inferred, const TensorShape& declared) {
     return inferred;
 }
 
+// Ops whose output size is decided by the input values: no static inference can know it.
+bool sizeDependsOnData(const std::string& op) {
+    return op == "NonZero" || op == "NonMaxSuppression" || op == "Unique" || op == "Compress" ||
+           op == "StringSplit";
+}
+
 } // namespace
 
 bool ShapeEngine::inferNode(Graph& g, NodeId id) {
     Node& n = g.node(id);
     n.shapeError.clear();
+    n.dataDependentOn = n.domain.empty() && sizeDependsOnData(n.opType) ? id : NodeId{};
+    for (TensorId in : n.inputs)
+        if (in.valid() && !n.dataDependentOn.valid() && g.tensor(in).producer.valid())
+            n.dataDependentOn = g.node(g.tensor(in).producer).dataDependentOn;
 
     // Snapshot outputs to detect change.
     struct Old {
@@ -134,6 +144,7 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
     }
 
     bool changed = false;
+    bool explained = false;
     for (size_t i = 0; i < n.outputs.size(); ++i) {
         TensorId o = n.outputs[i];
         if (!o.valid())
@@ -154,7 +165,14 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
             if (t.dtype == DataType::Undefined)
                 t.dtype = t.value->dtype;
         }
-        if (inferred && n.shapeError.empty() && !t.shape.fullyKnown())
+        if (!t.shape.fullyKnown() && n.dataDependentOn.valid() && !explained) {
+            explained = true;
+            n.shapeError = "output '" + t.name + "' (" + t.shape.toString() + ") has a data-dependent size (" +
+                           (n.dataDependentOn == id ? "the output size of " + n.opType + " depends on values"
+                                                    : "downstream of " + g.node(n.dataDependentOn).opType +
+                                                          " '" + g.node(n.dataDependentOn).name + "'") +
+                           ")";
+        } else if (inferred && n.shapeError.empty() && !t.shape.fullyKnown())
             n.shapeError = "output '" + t.name + "' shape not fully inferred (" + t.shape.toString() + ")";
         const Old& was = old[i];
         if (was.dtype != t.dtype || !(was.shape == t.shape) || !sameValue(was.value, t.value))
@@ -171,7 +189,7 @@ ShapeEngine::Report ShapeEngine::summarize(const Graph& g) {
             if (o.valid() && !g.tensor(o).shape.fullyKnown())
                 incomplete = true;
         if (incomplete)
-            ++r.nodesWithoutShapes;
+            ++(n.dataDependentOn.valid() ? r.nodesDataDependent : r.nodesWithoutShapes);
         if (!n.shapeError.empty())
             r.failed.push_back(n.id);
     }

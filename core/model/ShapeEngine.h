@@ -15,7 +15,10 @@ namespace bpu {
 class ShapeEngine {
 public:
     struct Report {
-        int nodesWithoutShapes = 0; ///< nodes with at least one output whose shape is not fully known
+        /// Nodes with at least one output whose shape is not fully known, not counting nodesDataDependent.
+        int nodesWithoutShapes = 0;
+        /// Nodes with an open output shape downstream of a value-dependent op (NonZero, NMS, ...).
+        int nodesDataDependent = 0;
         std::vector<NodeId> failed; ///< nodes whose Node::shapeError says why
     };
 

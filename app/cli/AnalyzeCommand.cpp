@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#include "Commands.h"
+
+#include "core/analysis/Analyzer.h"
+#include "core/io/AnalysisJson.h"
+#include "core/model/ModelImporter.h"
+#include "core/target/TargetProfile.h"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace bpu::cli {
+
+namespace {
+
+std::string summaryText(const Graph& g, const TargetProfile& t, const AnalysisResult& r) {
+    const auto& s = r.summary;
+    std::ostringstream os;
+    char buf[256];
+    os << "model:   " << g.path << " (" << g.nodes.size() << " nodes)\n";
+    os << "target:  " << t.displayName << " [" << t.name << " " << t.version << "]\n";
+    std::snprintf(buf, sizeof buf,
+                  "nodes:   %d BPU, %d CPU, %d folded; %d BPU segment(s)\n"
+                  "Q/DQ:    %d explicit nodes, %d costed passes over %lld elements\n"
+                  "padding: %.1f%% of padded activation bytes wasted (%lld bytes)\n"
+                  "fusion:  %d fused groups, %d missed\n",
+                  s.bpuNodes, s.cpuNodes, s.foldedNodes, s.bpuSegments, s.qdqNodes, s.qdqPasses,
+                  static_cast<long long>(s.qdqElements), s.paddingWasteRatio * 100,
+                  static_cast<long long>(s.paddingWasteBytes), s.fusedGroups, s.missedFusions);
+    os << buf;
+    os << "findings (" << r.findings.size() << "):\n";
+    size_t shown = 0;
+    for (const auto& f : r.findings) {
+        if (shown++ >= 10)
+            break;
+        os << "  [" << f.rule << "] " << f.severity << ": " << f.title << "\n";
+    }
+    return os.str();
+}
+
+} // namespace
+
+int runAnalyze(const CliArgs& args) {
+    if (args.positional.size() != 1)
+        throw UsageError("analyze takes exactly one MODEL");
+    TargetProfile target = loadTargetProfile(args.get("target").value_or("s100"));
+    Graph g = ModelImporter::load(args.positional[0], args.importOptions());
+    AnalysisResult r = Analyzer::analyze(g, target);
+    if (auto json = args.get("json"))
+        writeOutput(*json, analysisJson(g, target, r).dump(2) + "\n");
+    if (auto csv = args.get("csv"))
+        writeOutput(*csv, analysisCsv(g, r));
+    if (args.get("json").value_or("") != "-" && args.get("csv").value_or("") != "-")
+        std::cout << summaryText(g, target, r);
+    return kOk;
+}
+
+} // namespace bpu::cli

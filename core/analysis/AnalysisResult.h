@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "AnalysisTypes.h"
+#include "core/metrics/NodeMetrics.h"
+
+#include <vector>
+
+namespace bpu {
+
+/// Everything the passes found, as one value: per node and per tensor (indexed by id), plus the model-level
+/// lists. Front ends read it; they never recompute a number of their own.
+struct AnalysisResult {
+    std::vector<NodeMetrics> metrics;   ///< by NodeId
+    ModelMetrics totals;
+    std::vector<NodeAnalysis> nodes;    ///< by NodeId
+    std::vector<TensorAnalysis> tensors; ///< by TensorId
+    std::vector<QdqPass> qdq;
+    std::vector<FusedGroup> groups;
+    std::vector<MissedFusion> missed;
+    std::vector<Finding> findings;      ///< ranked
+    std::vector<std::string> warnings;
+    AnalysisSummary summary;
+    bool qdqFormat = false;             ///< the model carries explicit Q/DQ pairs around its ops
+    double ridgeIntensity = 0;          ///< MACs per byte where dense conv turns compute-bound
+
+    const FusedGroup* group(GroupId id) const { return id.valid() ? &groups[id.value] : nullptr; }
+};
+
+} // namespace bpu

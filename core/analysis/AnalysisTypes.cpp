@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "AnalysisTypes.h"
+
+namespace bpu {
+
+const char* placementName(Placement p) {
+    switch (p) {
+    case Placement::BPU: return "BPU";
+    case Placement::CPU: return "CPU";
+    case Placement::Folded: return "folded";
+    }
+    return "BPU";
+}
+
+const char* boundName(Bound b) {
+    switch (b) {
+    case Bound::None: return "-";
+    case Bound::Compute: return "compute";
+    case Bound::Memory: return "memory";
+    }
+    return "-";
+}
+
+const char* precisionName(Precision p) {
+    switch (p) {
+    case Precision::Int8: return "int8";
+    case Precision::Int16: return "int16";
+    case Precision::Float: return "float";
+    }
+    return "int8";
+}
+
+std::optional<Placement> parsePlacement(const std::string& s) {
+    if (s == "BPU" || s == "bpu")
+        return Placement::BPU;
+    if (s == "CPU" || s == "cpu")
+        return Placement::CPU;
+    if (s == "folded")
+        return Placement::Folded;
+    return std::nullopt;
+}
+
+} // namespace bpu

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/Ids.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bpu {
+
+enum class Placement { BPU, CPU, Folded };
+enum class Bound { None, Compute, Memory };
+enum class Precision { Int8, Int16, Float };
+
+const char* placementName(Placement p); ///< "BPU", "CPU", "folded"
+const char* boundName(Bound b);         ///< "-", "compute", "memory"
+const char* precisionName(Precision p); ///< "int8", "int16", "float"
+std::optional<Placement> parsePlacement(const std::string& s);
+
+/// A tensor's shape after BPU alignment (guide G4) and which rule padded which dim.
+struct PaddedShape {
+    bool applies = false;           ///< false: not on the BPU, unknown shape, or a compile-time constant
+    std::string rule;               ///< "G4.2" (conv-like NCHW) or "G4.1" (general)
+    std::vector<int64_t> dims;      ///< padded dims
+    std::vector<std::string> dimRules; ///< per dim, e.g. "C 33->64 (x32)"; empty where unchanged
+    int64_t elements = 0, paddedElements = 0;
+    int64_t wasteBytes = 0;         ///< (padded - real) x bytes at the BPU precision
+    double wasteRatio() const { return paddedElements ? 1.0 - double(elements) / double(paddedElements) : 0; }
+};
+
+struct TensorAnalysis {
+    PaddedShape padded;
+    int64_t bytes = 0;        ///< real elements x bytes at the precision it is stored at (int8 on the BPU)
+    int64_t paddedBytes = 0;
+    int liveSteps = 0;        ///< topological steps between producer and last consumer
+    bool spillsToDdr = false; ///< does not stay resident in the SRAM budget (G6.4)
+};
+
+struct NodeAnalysis {
+    Placement placement = Placement::BPU;
+    std::string placementReason;
+    bool placementOverridden = false;
+    std::string opClass;      ///< operator-table class (conv, matmul, lut, ...), "unknown" if not in the table
+    Precision precision = Precision::Int8;
+    int segment = -1;         ///< BPU segment index, -1 off the BPU
+    GroupId fusionGroup;      ///< valid when the node is part of a fused group
+    int64_t macs = 0, paddedMacs = 0, ops = 0;
+    int64_t inputBytes = 0, outputBytes = 0, weightBytes = 0; ///< at the node's precision, padded on the BPU
+    int64_t ddrBytes = 0;     ///< of those, what crosses DDR: weights + spilled inputs/outputs (G6)
+    double computeUs = 0, memoryUs = 0; ///< roofline times from the profile (see Roofline.h)
+    double intensity = 0;     ///< padded MACs per DDR byte (ddrBytes)
+    Bound bound = Bound::None;
+};
+
+/// A quantize or dequantize pass over a whole tensor (guide G1.1).
+struct QdqPass {
+    TensorId tensor;
+    NodeId node;              ///< the explicit Q/DQ node, invalid for an implicit one
+    std::string kind;         ///< "quantize" or "dequantize"
+    std::string where;        ///< "model input", "model output", "CPU->BPU", "BPU->CPU", "explicit"
+    int64_t elements = 0;
+};
+
+struct FusedGroup {
+    GroupId id;
+    std::vector<NodeId> nodes; ///< head first, in chain order
+    std::string pattern;       ///< e.g. "Conv+BatchNormalization+Relu"
+    bool fused = true;         ///< false when the user (or --unfuse) keeps it apart
+};
+
+struct MissedFusion {
+    std::vector<NodeId> nodes;
+    std::string reason;
+};
+
+/// One actionable finding, tied to a rule of the design guide by its id exactly as in guide-en.md.
+struct Finding {
+    std::string rule;     ///< G1.1, G1.2, G3, G4.1, G4.2, G4.3, G6.1 ... G6.6
+    std::string severity; ///< high, medium, low
+    std::string title;
+    std::vector<NodeId> nodes;
+    nlohmann::json evidence = nlohmann::json::object();
+    std::string recommendation;
+    nlohmann::json fix;                 ///< a what-if edit list that applies the recommendation, or null
+    std::optional<double> estimatedGainMs; ///< filled by the cost engine; null until then
+};
+
+struct AnalysisSummary {
+    int bpuNodes = 0, cpuNodes = 0, foldedNodes = 0, bpuSegments = 0;
+    int qdqNodes = 0;          ///< explicit QuantizeLinear/DequantizeLinear nodes
+    int qdqPasses = 0;         ///< passes that cost time (explicit at boundaries + implicit)
+    int64_t qdqElements = 0;
+    int64_t paddingWasteBytes = 0;
+    double paddingWasteRatio = 0; ///< waste / padded bytes over every padded activation tensor
+    int fusedGroups = 0, missedFusions = 0;
+    int unknownOps = 0;
+};
+
+} // namespace bpu

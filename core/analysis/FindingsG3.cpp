@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// G3: fuse what can be fused.
+#include "FindingUtil.h"
+
+namespace bpu {
+
+void findFusionIssues(AnalysisContext& c) {
+    const Graph& g = c.g;
+    auto& r = c.r;
+    for (const auto& m : r.missed) {
+        Finding f;
+        f.rule = "G3";
+        f.nodes = m.nodes;
+        std::string chain;
+        for (NodeId id : m.nodes)
+            chain += (chain.empty() ? "" : " -> ") + g.node(id).opType;
+        f.title = "Missed fusion " + chain + " at '" + g.node(m.nodes.front()).name + "'";
+        f.evidence = {{"reason", m.reason}, {"chain", chain}};
+        f.severity = "medium";
+        f.recommendation = "Restructure so the chain fuses (" + m.reason +
+                           "); an unfused operator pays its own load/store and layer cost.";
+        r.findings.push_back(std::move(f));
+    }
+    // Groups kept apart by the user (or an unfused export) cost per-layer overhead.
+    std::vector<NodeId> unfused;
+    nlohmann::json heads = nlohmann::json::array();
+    for (const auto& grp : r.groups)
+        if (!grp.fused) {
+            unfused.insert(unfused.end(), grp.nodes.begin(), grp.nodes.end());
+            heads.push_back(g.node(grp.nodes.front()).name);
+        }
+    if (!unfused.empty()) {
+        Finding f;
+        f.rule = "G3";
+        f.title = std::to_string(heads.size()) + " fusable groups are not fused";
+        f.nodes = unfused;
+        f.evidence = {{"groups", heads.size()}, {"heads", heads}};
+        f.severity = "high";
+        f.recommendation = "Fuse everything that can be fused (JIT mode fuses automatically); check a fusion "
+                           "undone for accuracy against what it costs.";
+        f.fix = {{"edits", nlohmann::json::array({{{"op", "fuse_all"}}})}};
+        r.findings.push_back(std::move(f));
+    }
+}
+
+} // namespace bpu

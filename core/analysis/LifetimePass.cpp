@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// G6.4: how long each feature map stays live and whether it fits the SRAM budget. Walks the topological
+// order holding live tensors on chip; when a new tensor does not fit, the live tensor whose next use is
+// furthest away is dumped to DDR (Belady's rule - what a good compiler approximates). A tensor larger than
+// the whole budget spills by itself.
+#include "Passes.h"
+
+#include <algorithm>
+#include <list>
+
+namespace bpu {
+
+void runLifetimes(AnalysisContext& c) {
+    const Graph& g = c.g;
+    auto& r = c.r;
+    const auto& pos = g.topoIndex();
+    const int64_t budget = static_cast<int64_t>(c.target.sramBudgetBytes.value);
+
+    auto internal = [&](const Tensor& t) {
+        // Produced and consumed inside one fused group: never materialised.
+        if (!t.producer.valid())
+            return false;
+        GroupId gid = r.nodes[t.producer.value].fusionGroup;
+        if (!gid.valid() || t.isGraphOutput)
+            return false;
+        for (NodeId cns : t.consumers)
+            if (r.nodes[cns.value].fusionGroup != gid)
+                return false;
+        return !t.consumers.empty();
+    };
+
+    // Start/end step per tensor that lives on the BPU.
+    struct Live {
+        TensorId id;
+        uint32_t end;
+        int64_t bytes;
+    };
+    std::vector<std::vector<TensorId>> producedAt(g.nodes.size());
+    for (const auto& t : g.tensors) {
+        TensorAnalysis& ta = r.tensors[t.id.value];
+        if (t.isInitializer || t.value || !t.producer.valid())
+            continue;
+        uint32_t last = pos[t.producer.value];
+        for (NodeId cns : t.consumers)
+            last = std::max(last, pos[cns.value]);
+        ta.liveSteps = static_cast<int>(last - pos[t.producer.value]);
+        if (r.nodes[t.producer.value].placement == Placement::BPU && !internal(t))
+            producedAt[pos[t.producer.value]].push_back(t.id);
+    }
+    for (TensorId in : g.inputs)
+        r.tensors[in.value].spillsToDdr = true; // the input image arrives in DDR
+    for (TensorId out : g.outputs)
+        r.tensors[out.value].spillsToDdr = true;
+
+    std::list<Live> live;
+    int64_t used = 0;
+    auto nextUse = [&](TensorId t, uint32_t now) {
+        uint32_t best = UINT32_MAX;
+        for (NodeId cns : g.tensor(t).consumers)
+            if (pos[cns.value] > now)
+                best = std::min(best, pos[cns.value]);
+        return best;
+    };
+    for (uint32_t step = 0; step < g.topoOrder.size(); ++step) {
+        // Free what is dead.
+        for (auto it = live.begin(); it != live.end();) {
+            if (it->end < step) {
+                used -= it->bytes;
+                it = live.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        for (TensorId t : producedAt[step]) {
+            TensorAnalysis& ta = r.tensors[t.value];
+            const int64_t bytes = ta.paddedBytes;
+            uint32_t end = step + static_cast<uint32_t>(ta.liveSteps);
+            if (bytes > budget) {
+                ta.spillsToDdr = true;
+                continue;
+            }
+            while (used + bytes > budget && !live.empty()) {
+                auto victim = std::max_element(live.begin(), live.end(), [&](const Live& a, const Live& b) {
+                    return nextUse(a.id, step) < nextUse(b.id, step);
+                });
+                if (nextUse(victim->id, step) <= nextUse(t, step))
+                    break; // the newcomer is the one used last: it goes to DDR instead
+                r.tensors[victim->id.value].spillsToDdr = true;
+                used -= victim->bytes;
+                live.erase(victim);
+            }
+            if (used + bytes > budget) {
+                ta.spillsToDdr = true;
+                continue;
+            }
+            live.push_back({t, end, bytes});
+            used += bytes;
+        }
+    }
+}
+
+} // namespace bpu

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The analysis passes, run in this order by Analyzer. Each is one small unit over a shared context.
+
+#include "AnalysisOptions.h"
+#include "AnalysisResult.h"
+#include "core/model/Graph.h"
+#include "core/target/TargetProfile.h"
+
+namespace bpu {
+
+struct AnalysisContext {
+    const Graph& g;
+    const TargetProfile& target;
+    const AnalysisOptions& options;
+    AnalysisResult& r;
+};
+
+void runPlacement(AnalysisContext& c);      ///< G1.2: BPU / CPU / folded with the reason, and precision
+void runSegments(AnalysisContext& c);       ///< G1.2: BPU segments split by CPU nodes
+void runQdq(AnalysisContext& c);            ///< G1.1: explicit and implicit quantize/dequantize passes
+void runPadding(AnalysisContext& c);        ///< G4: padded shapes, waste, padded MACs
+void runFusion(AnalysisContext& c);         ///< G3: fused groups and missed fusions
+void runTraffic(AnalysisContext& c);        ///< G6: bytes moved, intensity, bound
+void runLifetimes(AnalysisContext& c);      ///< G6.4: live ranges and SRAM residency
+
+void findPlacementIssues(AnalysisContext& c); ///< G1.2 findings
+void findQdqIssues(AnalysisContext& c);       ///< G1.1 findings
+void findFusionIssues(AnalysisContext& c);    ///< G3 findings
+void findPaddingIssues(AnalysisContext& c);   ///< G4.1 / G4.2 / G4.3 findings
+void findGroupConv(AnalysisContext& c);       ///< G6.1
+void findFeatureMaps(AnalysisContext& c);     ///< G6.2
+void findLargeWeights(AnalysisContext& c);    ///< G6.3
+void findShortcuts(AnalysisContext& c);       ///< G6.4
+void findBatchMode(AnalysisContext& c);       ///< G6.5
+void findTransforms(AnalysisContext& c);      ///< G6.6
+
+/// Bytes per element a tensor occupies where the node runs (int8/int16 on the BPU, its dtype on the CPU).
+int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes);
+/// Conv weight / group attributes helpers shared by passes.
+int64_t convGroups(const Node& n);
+
+} // namespace bpu

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+// G1.2: which unit runs each node, and why.
+#include "Passes.h"
+
+#include <algorithm>
+
+namespace bpu {
+
+namespace {
+
+bool isQ(const Node& n) { return n.opType == "QuantizeLinear"; }
+bool isDQ(const Node& n) { return n.opType == "DequantizeLinear"; }
+
+bool allOutputsConstant(const Graph& g, const Node& n) {
+    bool any = false;
+    for (TensorId o : n.outputs) {
+        if (!o.valid())
+            continue;
+        if (!g.tensor(o).value)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+// Feature maps on the BPU are quantized floats; integer index/shape tensors computed at run time are not.
+std::optional<std::string> unsupportedDtype(const Graph& g, const Node& n) {
+    auto bad = [](DataType t) {
+        return t == DataType::Int64 || t == DataType::Int32 || t == DataType::Bool || t == DataType::String ||
+               t == DataType::Double || t == DataType::UInt64 || t == DataType::UInt32;
+    };
+    for (TensorId id : n.inputs) {
+        if (!id.valid())
+            continue;
+        const Tensor& t = g.tensor(id);
+        if (t.isInitializer || t.value)
+            continue; // compile-time constants (indices, shapes) are fine
+        if (bad(t.dtype))
+            return "input '" + t.name + "' is " + std::string(dataTypeName(t.dtype)) +
+                   " at run time; the BPU computes int8/int16 feature maps";
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> reduceViolation(const Graph& g, const Node& n, const OpRule& rule) {
+    if (rule.maxReduceAxis <= 0 || n.inputs.empty() || !n.inputs[0].valid())
+        return std::nullopt;
+    const TensorShape& s = g.tensor(n.inputs[0]).shape;
+    if (!s.fullyKnown())
+        return std::nullopt;
+    std::vector<int64_t> axes;
+    if (auto a = n.attrInts("axes"))
+        axes = *a;
+    else if (auto a1 = n.attrInt("axis"))
+        axes = {*a1};
+    else if (n.inputs.size() > 1 && n.inputs[1].valid() && g.tensor(n.inputs[1]).value)
+        axes = g.tensor(n.inputs[1]).value->ints;
+    else
+        for (size_t i = 0; i < s.rank(); ++i)
+            axes.push_back(static_cast<int64_t>(i));
+    int64_t count = 1;
+    for (int64_t ax : axes) {
+        if (ax < 0)
+            ax += static_cast<int64_t>(s.rank());
+        if (ax < 0 || ax >= static_cast<int64_t>(s.rank()))
+            continue;
+        int64_t extent = s.dims[static_cast<size_t>(ax)];
+        if (extent > rule.maxReduceAxis)
+            return "reduced axis " + std::to_string(ax) + " has " + std::to_string(extent) + " elements (limit " +
+                   std::to_string(rule.maxReduceAxis) + ")";
+        count *= extent;
+    }
+    if (count > rule.maxReduceAxis)
+        return "reduces " + std::to_string(count) + " elements (limit " + std::to_string(rule.maxReduceAxis) + ")";
+    return std::nullopt;
+}
+
+bool producedByDQ(const Graph& g, TensorId t) {
+    if (!t.valid())
+        return false;
+    NodeId p = g.tensor(t).producer;
+    return p.valid() && isDQ(g.node(p));
+}
+
+} // namespace
+
+void runPlacement(AnalysisContext& c) {
+    const Graph& g = c.g;
+    auto& r = c.r;
+    r.nodes.assign(g.nodes.size(), NodeAnalysis{});
+
+    // A QDQ-format model has activation DQ nodes fed by Q nodes (pairs around the quantized ops).
+    int pairs = 0;
+    for (const auto& n : g.nodes)
+        if (isDQ(n) && !n.inputs.empty() && n.inputs[0].valid()) {
+            NodeId p = g.tensor(n.inputs[0]).producer;
+            if (p.valid() && isQ(g.node(p)))
+                ++pairs;
+        }
+    r.qdqFormat = pairs > 0;
+
+    // Phase 1: everything but Q/DQ, whose placement depends on their neighbours.
+    for (NodeId id : g.topoOrder) {
+        const Node& n = g.node(id);
+        NodeAnalysis& a = r.nodes[id.value];
+        const OpRule* rule = c.target.rule(n.opType);
+        a.opClass = rule && (n.domain.empty()) ? rule->opClass : "unknown";
+        if (auto it = c.options.placementOverrides.find(n.name); it != c.options.placementOverrides.end()) {
+            a.placement = it->second;
+            a.placementOverridden = true;
+            a.placementReason = "set by the user (what-if override)";
+            continue;
+        }
+        if (isQ(n) || isDQ(n))
+            continue;
+        auto place = [&a](Placement p, std::string why) {
+            a.placement = p;
+            a.placementReason = std::move(why);
+        };
+        if (!n.domain.empty()) {
+            place(Placement::CPU, "custom domain '" + n.domain + "': not in the operator table");
+            ++r.summary.unknownOps;
+            r.warnings.push_back("node '" + n.name + "' (" + n.domain + "." + n.opType +
+                                 ") is not in the operator table; placed on the CPU - override it if the BPU runs it");
+            continue;
+        }
+        if (allOutputsConstant(g, n)) {
+            place(Placement::Folded, "constant-folded at compile time (all outputs known)");
+            continue;
+        }
+        if (!rule) {
+            place(Placement::CPU, "not in the operator table");
+            ++r.summary.unknownOps;
+            r.warnings.push_back("node '" + n.name + "' (" + n.opType +
+                                 ") is not in the operator table; placed on the CPU - override it if the BPU runs it");
+            continue;
+        }
+        if (rule->placement == "CPU") {
+            place(Placement::CPU, "CPU operator (" + rule->note + ")");
+            continue;
+        }
+        if (rule->placement == "folded") {
+            place(Placement::Folded, "folded at compile time (" + rule->note + ")");
+            continue;
+        }
+        bool dynamic = false;
+        for (TensorId o : n.outputs)
+            dynamic |= o.valid() && !g.tensor(o).shape.fullyKnown();
+        if (dynamic) {
+            place(Placement::CPU, "dynamic or unknown output shape (only the batch dim may be dynamic; set "
+                                  "--input-shape)");
+            continue;
+        }
+        if (auto why = unsupportedDtype(g, n)) {
+            place(Placement::CPU, "dtype: " + *why);
+            continue;
+        }
+        if (auto why = reduceViolation(g, n, *rule)) {
+            place(Placement::CPU, "constraint: " + *why);
+            continue;
+        }
+        if (r.qdqFormat && (rule->opClass == "conv" || rule->opClass == "matmul") && !n.inputs.empty() &&
+            !producedByDQ(g, n.inputs[0])) {
+            place(Placement::CPU, "float kept: no Quantize/Dequantize pair annotates this op in a QDQ model, so "
+                                  "it stays in float on the CPU");
+            a.precision = Precision::Float;
+            continue;
+        }
+        place(Placement::BPU, "in the operator table (" + rule->note + ")");
+    }
+
+    // Phase 2: Q/DQ. Inner pairs are annotations the toolchain folds; boundary ones cost a pass.
+    auto onBpu = [&](NodeId id) { return r.nodes[id.value].placement != Placement::CPU; };
+    for (NodeId id : g.topoOrder) {
+        const Node& n = g.node(id);
+        NodeAnalysis& a = r.nodes[id.value];
+        if (!(isQ(n) || isDQ(n)) || a.placementOverridden)
+            continue;
+        TensorId in = n.inputs.empty() ? TensorId{} : n.inputs[0];
+        if (in.valid() && g.tensor(in).isInitializer) {
+            a.placement = Placement::Folded;
+            a.placementReason = "weight (de)quantization folded into the consuming op";
+            continue;
+        }
+        bool boundary = false;
+        std::string why;
+        if (isQ(n)) {
+            NodeId p = in.valid() ? g.tensor(in).producer : NodeId{};
+            if (!p.valid()) {
+                boundary = true;
+                why = "quantizes the model input";
+            } else if (!onBpu(p)) {
+                boundary = true;
+                why = "quantizes the output of CPU node '" + g.node(p).name + "'";
+            }
+            for (TensorId o : n.outputs)
+                if (o.valid())
+                    for (NodeId cns : g.tensor(o).consumers)
+                        if (!isDQ(g.node(cns)) && !onBpu(cns)) {
+                            boundary = true;
+                            why = "feeds CPU node '" + g.node(cns).name + "'";
+                        }
+        } else {
+            for (TensorId o : n.outputs) {
+                if (!o.valid())
+                    continue;
+                if (g.tensor(o).isGraphOutput) {
+                    boundary = true;
+                    why = "dequantizes a model output";
+                }
+                for (NodeId cns : g.tensor(o).consumers)
+                    if (!onBpu(cns) && !isQ(g.node(cns))) {
+                        boundary = true;
+                        why = "dequantizes for CPU node '" + g.node(cns).name + "'";
+                    }
+            }
+        }
+        if (boundary) {
+            a.placement = Placement::CPU;
+            a.placementReason = "boundary " + std::string(isQ(n) ? "quantize" : "dequantize") + ": " + why +
+                                " - a full pass over the tensor on the CPU (G1.1)";
+        } else {
+            a.placement = Placement::Folded;
+            a.placementReason = "quantization annotation folded into the BPU ops (scale kept as the op's precision)";
+        }
+    }
+
+    // Precision: int16 where an int16 Q/DQ pair annotates the op, float on the CPU, else the default.
+    for (const auto& n : g.nodes) {
+        NodeAnalysis& a = r.nodes[n.id.value];
+        if (a.placement == Placement::CPU) {
+            a.precision = Precision::Float;
+            continue;
+        }
+        a.precision = c.options.defaultPrecision;
+        for (TensorId in : n.inputs) {
+            if (!producedByDQ(g, in))
+                continue;
+            const Node& dq = g.node(g.tensor(in).producer);
+            if (!dq.inputs.empty() && dq.inputs[0].valid()) {
+                DataType t = g.tensor(dq.inputs[0]).dtype;
+                if (t == DataType::Int16 || t == DataType::UInt16)
+                    a.precision = Precision::Int16;
+            }
+        }
+    }
+}
+
+int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes) {
+    switch (p) {
+    case Precision::Int8: return 1;
+    case Precision::Int16: return 2;
+    case Precision::Float: return dtypeBytes > 0 ? dtypeBytes : 4;
+    }
+    return 1;
+}
+
+int64_t convGroups(const Node& n) { return std::max<int64_t>(1, n.attrIntOr("group", 1)); }
+
+} // namespace bpu

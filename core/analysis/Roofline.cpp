@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#include "Roofline.h"
+
+namespace bpu {
+
+double bpuComputeUs(const NodeAnalysis& a, bool grouped, int64_t movedElements, const TargetProfile& t) {
+    if (a.placement != Placement::BPU)
+        return 0;
+    const double precision = a.precision == Precision::Int16 ? t.int16ThroughputFactor.value : 1.0;
+    const double clockHz = t.bpuClockGhz.value * 1e9;
+    double seconds = 0;
+    const std::string& cls = a.opClass;
+    if (cls == "conv") {
+        double eff = grouped ? t.groupConvEfficiency.value : t.denseConvEfficiency.value;
+        seconds = double(a.paddedMacs) / (t.peakMacsPerSecond() * eff * precision);
+    } else if (cls == "matmul") {
+        seconds = double(a.paddedMacs) / (t.peakMacsPerSecond() * t.matmulEfficiency.value * precision);
+    } else if (cls == "transform" || cls == "data") {
+        seconds = double(movedElements) / (t.transformElementsPerCycle.value * clockHz * precision);
+    } else {
+        seconds = double(a.ops) / (t.vectorElementsPerCycle.value * clockHz * precision);
+    }
+    return seconds * 1e6;
+}
+
+double ddrUs(int64_t bytes, const TargetProfile& t) {
+    return double(bytes) / t.effectiveDdrBytesPerSecond() * 1e6;
+}
+
+} // namespace bpu

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+#include "AnalysisJson.h"
+
+#include "InfoJson.h"
+#include "core/cost/CostEstimate.h"
+
+#include <sstream>
+
+namespace bpu {
+
+namespace {
+
+nlohmann::json dimsJson(const std::vector<int64_t>& d) {
+    nlohmann::json a = nlohmann::json::array();
+    for (auto v : d)
+        a.push_back(v);
+    return a;
+}
+
+nlohmann::json nodeNames(const Graph& g, const std::vector<NodeId>& ids) {
+    nlohmann::json a = nlohmann::json::array();
+    for (NodeId id : ids)
+        a.push_back(g.node(id).name);
+    return a;
+}
+
+struct Row {
+    std::string name, op, placement, reason, bound, group, outShape, paddedShape;
+    int64_t macs, paddedMacs, inBytes, outBytes, weightBytes, waste;
+    double intensity;
+    bool hasCost;
+    double latencyUs, share;
+};
+
+Row rowOf(const Graph& g, const AnalysisResult& r, const CostEstimate* cost, const Node& n) {
+    const NodeAnalysis& a = r.nodes[n.id.value];
+    Row row;
+    row.name = n.name;
+    row.op = n.opType;
+    row.placement = placementName(a.placement);
+    row.reason = a.placementReason;
+    row.bound = boundName(a.bound);
+    row.group = a.fusionGroup.valid() ? r.groups[a.fusionGroup.value].pattern + "#" + std::to_string(a.fusionGroup.value) : "";
+    row.macs = a.macs;
+    row.paddedMacs = a.paddedMacs;
+    row.inBytes = a.inputBytes;
+    row.outBytes = a.outputBytes;
+    row.weightBytes = a.weightBytes;
+    row.intensity = a.intensity;
+    row.waste = 0;
+    TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
+    if (out.valid()) {
+        row.outShape = g.tensor(out).shape.toString();
+        const PaddedShape& p = r.tensors[out.value].padded;
+        row.paddedShape = p.applies ? std::string() : row.outShape;
+        if (p.applies) {
+            for (size_t i = 0; i < p.dims.size(); ++i)
+                row.paddedShape += (i ? "x" : "") + std::to_string(p.dims[i]);
+        }
+    }
+    for (TensorId o : n.outputs)
+        if (o.valid())
+            row.waste += r.tensors[o.value].padded.wasteBytes;
+    row.hasCost = cost != nullptr;
+    row.latencyUs = cost ? cost->nodes[n.id.value].latencyUs : 0;
+    row.share = cost ? cost->nodes[n.id.value].share : 0;
+    return row;
+}
+
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string out = "\"";
+    for (char ch : s)
+        out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+
+} // namespace
+
+nlohmann::json targetJson(const TargetProfile& t) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& p : t.parameters())
+        params[p.key] = {{"value", p.param->value}, {p.param->estimate ? "estimate" : "source", p.param->note}};
+    return {{"name", t.name},
+            {"display_name", t.displayName},
+            {"version", t.version},
+            {"march", t.march},
+            {"file", t.sourcePath},
+            {"ridge_macs_per_byte", t.ridgeIntensity()},
+            {"params", params}};
+}
+
+nlohmann::json findingJson(const Graph& g, const Finding& f) {
+    return {{"rule", f.rule},
+            {"severity", f.severity},
+            {"title", f.title},
+            {"nodes", nodeNames(g, f.nodes)},
+            {"evidence", f.evidence},
+            {"recommendation", f.recommendation},
+            {"fix", f.fix},
+            {"estimated_gain_ms", f.estimatedGainMs ? nlohmann::json(*f.estimatedGainMs) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r, const CostEstimate* cost) {
+    const auto& s = r.summary;
+    nlohmann::json summary = {{"bpu_nodes", s.bpuNodes},
+                              {"cpu_nodes", s.cpuNodes},
+                              {"folded_nodes", s.foldedNodes},
+                              {"bpu_segments", s.bpuSegments},
+                              {"qdq_nodes", s.qdqNodes},
+                              {"qdq_passes", s.qdqPasses},
+                              {"qdq_elements", s.qdqElements},
+                              {"padding_waste_bytes", s.paddingWasteBytes},
+                              {"padding_waste_ratio", s.paddingWasteRatio},
+                              {"fused_groups", s.fusedGroups},
+                              {"missed_fusions", s.missedFusions},
+                              {"unknown_ops", s.unknownOps},
+                              {"qdq_format", r.qdqFormat},
+                              {"ridge_macs_per_byte", r.ridgeIntensity}};
+    if (cost) {
+        summary["latency_ms"] = cost->latencyMs;
+        summary["fps"] = cost->fps;
+        summary["batch"] = cost->batch;
+        summary["latency_breakdown_us"] = {{"bpu", cost->bpuUs},
+                                           {"cpu", cost->cpuUs},
+                                           {"qdq", cost->qdqUs},
+                                           {"cpu_bpu_switch", cost->switchUs},
+                                           {"model_fixed", cost->fixedUs}};
+    }
+    nlohmann::json nodes = nlohmann::json::array();
+    for (NodeId id : g.topoOrder) {
+        const Node& n = g.node(id);
+        const NodeAnalysis& a = r.nodes[id.value];
+        Row row = rowOf(g, r, cost, n);
+        TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
+        nlohmann::json padRules = nlohmann::json::array();
+        if (out.valid())
+            for (const auto& d : r.tensors[out.value].padded.dimRules)
+                if (!d.empty())
+                    padRules.push_back(d);
+        nlohmann::json j = {{"name", row.name},
+                            {"op", row.op},
+                            {"placement", row.placement},
+                            {"placement_reason", row.reason},
+                            {"op_class", a.opClass},
+                            {"precision", precisionName(a.precision)},
+                            {"segment", a.segment},
+                            {"macs", row.macs},
+                            {"padded_macs", row.paddedMacs},
+                            {"ops", a.ops},
+                            {"input_bytes", row.inBytes},
+                            {"output_bytes", row.outBytes},
+                            {"weight_bytes", row.weightBytes},
+                            {"ddr_bytes", a.ddrBytes},
+                            {"output_shape", out.valid() ? dimsJson(g.tensor(out).shape.dims) : nlohmann::json(nullptr)},
+                            {"padded_output_shape",
+                             out.valid() && r.tensors[out.value].padded.applies ? dimsJson(r.tensors[out.value].padded.dims)
+                                                                                : nlohmann::json(nullptr)},
+                            {"padding_rule", out.valid() && r.tensors[out.value].padded.applies
+                                                 ? nlohmann::json(r.tensors[out.value].padded.rule)
+                                                 : nlohmann::json(nullptr)},
+                            {"padded_dims", padRules},
+                            {"padding_waste_bytes", row.waste},
+                            {"intensity", a.intensity},
+                            {"compute_us", a.computeUs},
+                            {"memory_us", a.memoryUs},
+                            {"bound", row.bound},
+                            {"fusion_group", a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr)}};
+        if (cost) {
+            j["latency_us"] = row.latencyUs;
+            j["latency_share"] = row.share;
+        }
+        nodes.push_back(std::move(j));
+    }
+    nlohmann::json qdq = nlohmann::json::array();
+    for (const auto& p : r.qdq)
+        qdq.push_back({{"tensor", g.tensor(p.tensor).name},
+                       {"node", p.node.valid() ? nlohmann::json(g.node(p.node).name) : nlohmann::json(nullptr)},
+                       {"kind", p.kind},
+                       {"where", p.where},
+                       {"elements", p.elements}});
+    nlohmann::json groups = nlohmann::json::array();
+    for (const auto& grp : r.groups)
+        groups.push_back({{"id", grp.id.value}, {"pattern", grp.pattern}, {"fused", grp.fused}, {"nodes", nodeNames(g, grp.nodes)}});
+    nlohmann::json missed = nlohmann::json::array();
+    for (const auto& m : r.missed)
+        missed.push_back({{"nodes", nodeNames(g, m.nodes)}, {"reason", m.reason}});
+    nlohmann::json findings = nlohmann::json::array();
+    for (const auto& f : r.findings)
+        findings.push_back(findingJson(g, f));
+    nlohmann::json warnings = g.warnings;
+    for (const auto& w : r.warnings)
+        warnings.push_back(w);
+    return {{"schema", "bpuscope.analysis/1"},
+            {"model", modelJson(g, r.totals)},
+            {"target", targetJson(t)},
+            {"summary", summary},
+            {"nodes", nodes},
+            {"qdq", qdq},
+            {"fusion_groups", groups},
+            {"missed_fusions", missed},
+            {"findings", findings},
+            {"warnings", warnings}};
+}
+
+std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstimate* cost) {
+    std::ostringstream os;
+    os << "name,op,placement,placement_reason,macs,padded_macs,input_bytes,output_bytes,weight_bytes,output_shape,"
+          "padded_output_shape,padding_waste_bytes,intensity,bound,fusion_group";
+    if (cost)
+        os << ",latency_us,latency_share";
+    os << "\n";
+    for (NodeId id : g.topoOrder) {
+        Row row = rowOf(g, r, cost, g.node(id));
+        os << csvField(row.name) << ',' << row.op << ',' << row.placement << ',' << csvField(row.reason) << ','
+           << row.macs << ',' << row.paddedMacs << ',' << row.inBytes << ',' << row.outBytes << ','
+           << row.weightBytes << ',' << row.outShape << ',' << row.paddedShape << ',' << row.waste << ','
+           << row.intensity << ',' << row.bound << ',' << csvField(row.group);
+        if (cost)
+            os << ',' << row.latencyUs << ',' << row.share;
+        os << "\n";
+    }
+    return os.str();
+}
+
+} // namespace bpu

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+#include "TargetProfile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+namespace bpu {
+
+namespace {
+
+using json = nlohmann::json;
+
+struct ParamKey {
+    const char* key;
+    Param TargetProfile::*member;
+};
+
+// The JSON keys of every scalar parameter. Adding a parameter means adding it here and to the files.
+const ParamKey kParamKeys[] = {
+    {"peak_int8_tops", &TargetProfile::peakInt8Tops},
+    {"bpu_clock_ghz", &TargetProfile::bpuClockGhz},
+    {"int16_throughput_factor", &TargetProfile::int16ThroughputFactor},
+    {"ddr_bandwidth_gbs", &TargetProfile::ddrBandwidthGBs},
+    {"ddr_effective_fraction", &TargetProfile::ddrEffectiveFraction},
+    {"sram_budget_bytes", &TargetProfile::sramBudgetBytes},
+    {"dense_conv_efficiency", &TargetProfile::denseConvEfficiency},
+    {"group_conv_efficiency", &TargetProfile::groupConvEfficiency},
+    {"matmul_efficiency", &TargetProfile::matmulEfficiency},
+    {"vector_elements_per_cycle", &TargetProfile::vectorElementsPerCycle},
+    {"transform_elements_per_cycle", &TargetProfile::transformElementsPerCycle},
+    {"load_compute_overlap", &TargetProfile::loadComputeOverlap},
+    {"layer_fixed_us", &TargetProfile::layerFixedUs},
+    {"model_fixed_us", &TargetProfile::modelFixedUs},
+    {"cpu_gflops", &TargetProfile::cpuGflops},
+    {"cpu_bandwidth_gbs", &TargetProfile::cpuBandwidthGBs},
+    {"qdq_elements_per_us", &TargetProfile::qdqElementsPerUs},
+    {"cpu_bpu_switch_us", &TargetProfile::cpuBpuSwitchUs},
+    {"reduce_axis_limit", &TargetProfile::reduceAxisLimit},
+    {"small_input_max", &TargetProfile::smallInputMax},
+    {"large_weight_bytes", &TargetProfile::largeWeightBytes},
+    {"large_feature_map_bytes", &TargetProfile::largeFeatureMapBytes},
+    {"shortcut_steps_limit", &TargetProfile::shortcutStepsLimit},
+    {"padding_finding_ratio", &TargetProfile::paddingFindingRatio},
+    {"detection_keep_candidates", &TargetProfile::detectionKeepCandidates},
+    {"groupconv_min_channels", &TargetProfile::groupConvMinChannels},
+};
+
+const struct {
+    const char* key;
+    Param AlignmentRules::*member;
+} kAlignKeys[] = {
+    {"conv_h", &AlignmentRules::convH},
+    {"conv_w", &AlignmentRules::convW},
+    {"conv_c", &AlignmentRules::convC},
+    {"general_max_unit", &AlignmentRules::generalMaxUnit},
+};
+
+class Reader {
+public:
+    explicit Reader(std::string file) : file_(std::move(file)) {}
+
+    [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+        throw std::runtime_error(file_ + ": key '" + key + "': " + what);
+    }
+
+    const json& member(const json& obj, const std::string& key, const std::string& where) const {
+        auto it = obj.find(key);
+        if (it == obj.end())
+            fail(where.empty() ? key : where + "." + key, "missing");
+        return *it;
+    }
+
+    std::string str(const json& obj, const std::string& key, const std::string& where) const {
+        const json& v = member(obj, key, where);
+        if (!v.is_string())
+            fail(where + "." + key, "expected a string");
+        return v.get<std::string>();
+    }
+
+    void onlyKeys(const json& obj, const std::set<std::string>& allowed, const std::string& where) const {
+        if (!obj.is_object())
+            fail(where, "expected an object");
+        for (auto it = obj.begin(); it != obj.end(); ++it)
+            if (!allowed.count(it.key()))
+                fail(where.empty() ? it.key() : where + "." + it.key(), "unknown key");
+    }
+
+    Param param(const json& obj, const std::string& key, const std::string& where) const {
+        const std::string path = where + "." + key;
+        const json& p = member(obj, key, where);
+        onlyKeys(p, {"value", "source", "estimate"}, path);
+        const json& v = member(p, "value", path);
+        if (!v.is_number())
+            fail(path + ".value", "expected a number");
+        Param out;
+        out.value = v.get<double>();
+        bool hasSource = p.contains("source"), hasEstimate = p.contains("estimate");
+        if (hasSource == hasEstimate)
+            fail(path, "needs exactly one of 'source' or 'estimate'");
+        const json& note = hasSource ? p["source"] : p["estimate"];
+        if (!note.is_string() || note.get<std::string>().empty())
+            fail(path + (hasSource ? ".source" : ".estimate"), "expected a non-empty string");
+        out.note = note.get<std::string>();
+        out.estimate = hasEstimate;
+        if (out.value < 0)
+            fail(path + ".value", "must not be negative");
+        return out;
+    }
+
+    std::vector<std::string> strings(const json& v, const std::string& where) const {
+        if (!v.is_array())
+            fail(where, "expected an array of strings");
+        std::vector<std::string> out;
+        for (const auto& s : v) {
+            if (!s.is_string())
+                fail(where, "expected an array of strings");
+            out.push_back(s.get<std::string>());
+        }
+        return out;
+    }
+
+private:
+    std::string file_;
+};
+
+TargetProfile parseProfile(const json& doc, const std::string& file) {
+    Reader r(file);
+    r.onlyKeys(doc, {"schema", "name", "display_name", "version", "march", "params", "alignment", "operators",
+                     "fusion_patterns", "comment"},
+               "");
+    if (r.str(doc, "schema", "") != "bpuscope.target/1")
+        r.fail("schema", "expected \"bpuscope.target/1\"");
+    TargetProfile t;
+    t.sourcePath = file;
+    t.name = r.str(doc, "name", "");
+    t.displayName = r.str(doc, "display_name", "");
+    t.version = r.str(doc, "version", "");
+    t.march = r.str(doc, "march", "");
+
+    const json& params = r.member(doc, "params", "");
+    std::set<std::string> allowed;
+    for (const auto& k : kParamKeys)
+        allowed.insert(k.key);
+    r.onlyKeys(params, allowed, "params");
+    for (const auto& k : kParamKeys)
+        t.*(k.member) = r.param(params, k.key, "params");
+
+    const json& align = r.member(doc, "alignment", "");
+    std::set<std::string> alignAllowed;
+    for (const auto& k : kAlignKeys)
+        alignAllowed.insert(k.key);
+    r.onlyKeys(align, alignAllowed, "alignment");
+    for (const auto& k : kAlignKeys) {
+        t.alignment.*(k.member) = r.param(align, k.key, "alignment");
+        if ((t.alignment.*(k.member)).value < 1)
+            r.fail(std::string("alignment.") + k.key, "must be >= 1");
+    }
+
+    const json& ops = r.member(doc, "operators", "");
+    if (!ops.is_array())
+        r.fail("operators", "expected an array of operator groups");
+    static const std::set<std::string> classes{"conv", "matmul", "elementwise", "lut", "pool", "reduce",
+                                               "transform", "data", "norm", "softmax", "folded", "qdq", "cpu"};
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const std::string where = "operators[" + std::to_string(i) + "]";
+        const json& grp = ops[i];
+        r.onlyKeys(grp, {"class", "placement", "align", "ops", "source", "estimate", "max_reduce_axis"}, where);
+        OpRule rule;
+        rule.opClass = r.str(grp, "class", where);
+        if (!classes.count(rule.opClass))
+            r.fail(where + ".class", "unknown class '" + rule.opClass + "'");
+        rule.placement = r.str(grp, "placement", where);
+        if (rule.placement != "BPU" && rule.placement != "CPU" && rule.placement != "folded")
+            r.fail(where + ".placement", "expected BPU, CPU or folded");
+        rule.align = r.str(grp, "align", where);
+        if (rule.align != "conv" && rule.align != "general")
+            r.fail(where + ".align", "expected conv or general");
+        if (grp.contains("max_reduce_axis")) {
+            if (!grp["max_reduce_axis"].is_number_integer())
+                r.fail(where + ".max_reduce_axis", "expected an integer");
+            rule.maxReduceAxis = grp["max_reduce_axis"].get<int64_t>();
+        }
+        bool hasSource = grp.contains("source"), hasEstimate = grp.contains("estimate");
+        if (hasSource == hasEstimate)
+            r.fail(where, "needs exactly one of 'source' or 'estimate'");
+        rule.note = (hasSource ? "source: " : "estimate: ") +
+                    (hasSource ? grp["source"] : grp["estimate"]).get<std::string>();
+        for (const auto& op : r.strings(r.member(grp, "ops", where), where + ".ops")) {
+            if (t.operators.count(op))
+                r.fail(where + ".ops", "operator '" + op + "' is listed twice");
+            t.operators[op] = rule;
+        }
+    }
+
+    const json& fusion = r.member(doc, "fusion_patterns", "");
+    if (!fusion.is_array())
+        r.fail("fusion_patterns", "expected an array");
+    for (size_t i = 0; i < fusion.size(); ++i) {
+        const std::string where = "fusion_patterns[" + std::to_string(i) + "]";
+        const json& f = fusion[i];
+        r.onlyKeys(f, {"name", "head", "then", "source"}, where);
+        FusionPattern p;
+        p.name = r.str(f, "name", where);
+        p.head = r.strings(r.member(f, "head", where), where + ".head");
+        const json& then = r.member(f, "then", where);
+        if (!then.is_array())
+            r.fail(where + ".then", "expected an array of op-type sets");
+        for (size_t s = 0; s < then.size(); ++s)
+            p.then.push_back(r.strings(then[s], where + ".then[" + std::to_string(s) + "]"));
+        p.note = r.str(f, "source", where);
+        t.fusionPatterns.push_back(std::move(p));
+    }
+    return t;
+}
+
+} // namespace
+
+const OpRule* TargetProfile::rule(const std::string& opType) const {
+    auto it = operators.find(opType);
+    return it == operators.end() ? nullptr : &it->second;
+}
+
+std::vector<TargetProfile::NamedParam> TargetProfile::parameters() const {
+    std::vector<NamedParam> out;
+    for (const auto& k : kParamKeys)
+        out.push_back({k.key, &(this->*(k.member))});
+    for (const auto& k : kAlignKeys)
+        out.push_back({std::string("alignment.") + k.key, &(alignment.*(k.member))});
+    return out;
+}
+
+std::string resourceDir() {
+    if (const char* env = std::getenv("BPUSCOPE_RESOURCES"); env && *env)
+        return env;
+    return BPUSCOPE_RESOURCE_DIR;
+}
+
+std::vector<std::pair<std::string, std::string>> builtinTargets() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const char* n : {"s100", "s100p"})
+        out.emplace_back(n, resourceDir() + "/targets/" + n + ".json");
+    return out;
+}
+
+TargetProfile loadTargetProfile(const std::string& nameOrPath) {
+    std::string file = nameOrPath;
+    for (const auto& [n, path] : builtinTargets())
+        if (n == nameOrPath)
+            file = path;
+    if (file == nameOrPath && file.find(".json") == std::string::npos && file.find('/') == std::string::npos)
+        throw std::runtime_error(nameOrPath + ": unknown target (built-ins: s100, s100p; or a path to a .json "
+                                              "profile)");
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw std::runtime_error(file + ": target profile not found");
+    std::ifstream in(file);
+    json doc;
+    try {
+        doc = json::parse(in);
+    } catch (const json::exception& e) {
+        throw std::runtime_error(file + ": not valid JSON: " + e.what());
+    }
+    try {
+        return parseProfile(doc, file);
+    } catch (const json::exception& e) {
+        throw std::runtime_error(file + ": " + e.what());
+    }
+}
+
+} // namespace bpu

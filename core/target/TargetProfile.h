@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bpu {
+
+/// One number of a target profile with where it came from, so every estimate can be traced to it.
+struct Param {
+    double value = 0;
+    std::string note;      ///< the source, or why this estimate
+    bool estimate = false; ///< true when the note is an "estimate" rather than a published "source"
+};
+
+/// How the BPU pads a tensor (guide G4).
+struct AlignmentRules {
+    // G4.2 conv-like NCHW tensors
+    Param convH, convW, convC;
+    // G4.1 other tensors: each dim (except batch) to a power of two up to `generalMaxUnit`, then to a
+    // multiple of it.
+    Param generalMaxUnit;
+};
+
+/// What the operator table says about one ONNX op type.
+struct OpRule {
+    std::string opClass;   ///< conv, matmul, elementwise, lut, pool, reduce, transform, data, norm, softmax,
+                           ///< folded, qdq, cpu
+    std::string placement; ///< BPU, CPU, folded
+    std::string align;     ///< conv or general: which G4 rule pads the tensors it touches
+    int64_t maxReduceAxis = 0; ///< 0 = no limit; else reduced-axis extent limit (e.g. 65535)
+    std::string note;
+};
+
+/// A fusion pattern (guide G3): a head op followed by optional ops in order.
+struct FusionPattern {
+    std::string name;
+    std::vector<std::string> head;              ///< op types that can start the group (Conv, ConvTranspose)
+    std::vector<std::vector<std::string>> then; ///< optional stages in order, each a set of op types
+    std::string note;
+};
+
+/// Every number the analysis and cost engine use, loaded from resources/targets/*.json.
+struct TargetProfile {
+    std::string name;        ///< s100, s100p
+    std::string displayName;
+    std::string version;
+    std::string march;
+    std::string sourcePath;
+
+    // Hardware
+    Param peakInt8Tops, bpuClockGhz, int16ThroughputFactor;
+    Param ddrBandwidthGBs, ddrEffectiveFraction, sramBudgetBytes;
+    // Effective fraction of peak the TAE reaches per op class
+    Param denseConvEfficiency, groupConvEfficiency, matmulEfficiency;
+    // Vector/aux units (elements per cycle) for non-MAC work on the BPU
+    Param vectorElementsPerCycle, transformElementsPerCycle;
+    // Pipeline
+    Param loadComputeOverlap, layerFixedUs, modelFixedUs;
+    // CPU side
+    Param cpuGflops, cpuBandwidthGBs, qdqElementsPerUs, cpuBpuSwitchUs;
+    // Thresholds for advisors
+    Param reduceAxisLimit, smallInputMax, largeWeightBytes, largeFeatureMapBytes, shortcutStepsLimit;
+    Param paddingFindingRatio, detectionKeepCandidates, groupConvMinChannels;
+
+    AlignmentRules alignment;
+    std::map<std::string, OpRule> operators;
+    std::vector<FusionPattern> fusionPatterns;
+
+    /// Rule for an op type; nullptr when the table does not know it.
+    const OpRule* rule(const std::string& opType) const;
+
+    // Derived figures (documented formulas, not parameters).
+    double peakMacsPerSecond() const { return peakInt8Tops.value * 1e12 / 2.0; } ///< 1 MAC = 2 ops
+    double effectiveDdrBytesPerSecond() const { return ddrBandwidthGBs.value * 1e9 * ddrEffectiveFraction.value; }
+    /// MACs per DDR byte at which dense conv time equals memory time.
+    double ridgeIntensity() const {
+        return peakMacsPerSecond() * denseConvEfficiency.value / effectiveDdrBytesPerSecond();
+    }
+
+    struct NamedParam {
+        std::string key;
+        const Param* param;
+    };
+    /// Every scalar parameter with its JSON key, in file order, for the inspector and the report.
+    std::vector<NamedParam> parameters() const;
+};
+
+/// Loads and validates a profile: unknown key, wrong type or missing field -> std::runtime_error naming
+/// the file and the key. `nameOrPath` is a built-in name (s100, s100p) or a path to a .json file.
+TargetProfile loadTargetProfile(const std::string& nameOrPath);
+/// Built-in profile names with their files.
+std::vector<std::pair<std::string, std::string>> builtinTargets();
+/// Folder holding the built-in profiles (resources/targets), overridable with BPUSCOPE_RESOURCES.
+std::string resourceDir();
+
+} // namespace bpu

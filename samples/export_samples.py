@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Regenerates BpuScope's torchvision samples as graph-only ONNX files.
+
+Run with Debian's interpreter (python3-torch 1.13, python3-torchvision 0.14, python3-onnx 1.12):
+
+    /usr/bin/python3 samples/export_samples.py [--out samples] [NAME ...]
+
+Every model is built with weights=None (random init: a profiler needs shapes, not values), exported with
+torch.onnx.export, then made graph-only exactly like the calibration models: the initializers are moved to an
+external-data file `<name>.weights` (size_threshold=1024) which is then deleted, so the .onnx keeps every
+initializer's name, dims and dtype but none of the weight bytes. value_info is dropped (the calibration
+exports carry none either), so a loader has to infer every intermediate shape itself.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+import onnx
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torchvision
+
+OPSET = 13
+
+
+class FcosEfficientNetB0(nn.Module):
+    """FCOS-style detector: efficientnet_b0 features + FPN (P3-P7, 256 ch) + shared FCOS head.
+
+    Backbone taps (torchvision efficientnet_b0.features): stage 3 -> 40 ch / stride 8 (C3), stage 5 -> 112 ch /
+    stride 16 (C4), stage 7 -> 320 ch / stride 32 (C5); the final 1x1 conv to 1280 ch (stage 8) is unused.
+    FPN as in torchvision's FeaturePyramidNetwork: 1x1 laterals, nearest top-down upsampling + add, 3x3 output
+    convs; P6/P7 from P5 by stride-2 3x3 convs (ReLU before P7), as FCOS' LastLevelP6P7. Head as in the FCOS
+    paper / torchvision's FCOSHead: a 4 x (conv3x3 + GroupNorm(32) + ReLU) tower per branch, shared across
+    levels; cls 80 (from the cls tower), box 4 and centerness 1 (both from the box tower). Outputs are the raw
+    head maps per level (no decoding, no NMS).
+    """
+
+    def __init__(self, num_classes=80, ch=256):
+        super().__init__()
+        self.features = torchvision.models.efficientnet_b0(weights=None).features[:8]
+        self.lateral = nn.ModuleList(nn.Conv2d(c, ch, 1) for c in (40, 112, 320))
+        self.smooth = nn.ModuleList(nn.Conv2d(ch, ch, 3, padding=1) for _ in range(3))
+        self.p6 = nn.Conv2d(ch, ch, 3, stride=2, padding=1)
+        self.p7 = nn.Conv2d(ch, ch, 3, stride=2, padding=1)
+
+        def tower():
+            layers = []
+            for _ in range(4):
+                layers += [nn.Conv2d(ch, ch, 3, padding=1), nn.GroupNorm(32, ch), nn.ReLU()]
+            return nn.Sequential(*layers)
+
+        self.cls_tower = tower()
+        self.box_tower = tower()
+        self.cls_logits = nn.Conv2d(ch, num_classes, 3, padding=1)
+        self.bbox_reg = nn.Conv2d(ch, 4, 3, padding=1)
+        self.centerness = nn.Conv2d(ch, 1, 3, padding=1)
+
+    def forward(self, x):
+        taps = []
+        for i, stage in enumerate(self.features):
+            x = stage(x)
+            if i in (3, 5, 7):
+                taps.append(x)
+        lat = [l(c) for l, c in zip(self.lateral, taps)]
+        p5 = lat[2]
+        p4 = lat[1] + F.interpolate(p5, size=lat[1].shape[-2:], mode="nearest")
+        p3 = lat[0] + F.interpolate(p4, size=lat[0].shape[-2:], mode="nearest")
+        p3, p4, p5 = (s(p) for s, p in zip(self.smooth, (p3, p4, p5)))
+        p6 = self.p6(p5)
+        p7 = self.p7(F.relu(p6))
+        outs = []
+        for p in (p3, p4, p5, p6, p7):
+            c = self.cls_tower(p)
+            b = self.box_tower(p)
+            outs += [self.cls_logits(c), self.bbox_reg(b), self.centerness(b)]
+        return tuple(outs)
+
+
+def fcos_output_names():
+    names = []
+    for s in (8, 16, 32, 64, 128):
+        names += [f"cls_s{s}", f"box_s{s}", f"ctr_s{s}"]
+    return names
+
+
+def classifier(ctor):
+    def make():
+        return ctor(weights=None), torch.rand(1, 3, 224, 224), ["input"], ["logits"]
+
+    return make
+
+
+def fcos():
+    return FcosEfficientNetB0(), torch.rand(1, 3, 512, 512), ["input"], fcos_output_names()
+
+
+def ssdlite():
+    # The whole torchvision detector: resize transform, backbone, heads, anchors, box decoding, NMS.
+    # Input is the list of images the detection API takes; one 3x320x320 image.
+    m = torchvision.models.detection.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None)
+    return m, ([torch.rand(3, 320, 320)],), ["image"], ["boxes", "scores", "labels"]
+
+
+SAMPLES = {
+    "resnet50": (classifier(torchvision.models.resnet50), OPSET),
+    "efficientnet_b0": (classifier(torchvision.models.efficientnet_b0), OPSET),
+    "shufflenet_v2_x1_0": (classifier(torchvision.models.shufflenet_v2_x1_0), OPSET),
+    "fcos_efficientnetb0": (fcos, OPSET),
+    "ssdlite320_mobilenet_v3_large": (ssdlite, OPSET),
+}
+
+
+def make_graph_only(path, name):
+    """Moves initializers to <name>.weights, deletes that file, drops value_info, re-saves the graph."""
+    model = onnx.load(path)
+    del model.graph.value_info[:]
+    weights = name + ".weights"
+    onnx.save_model(model, path, save_as_external_data=True, all_tensors_to_one_file=True, location=weights,
+                    size_threshold=1024)
+    onnx.checker.check_model(path)  # by path, while the weights file still exists
+    os.remove(os.path.join(os.path.dirname(path), weights))
+
+
+def export(name, out_dir):
+    make, opset = SAMPLES[name]
+    torch.manual_seed(0)
+    model, args, input_names, output_names = make()
+    model.eval()
+    path = os.path.join(out_dir, name + ".onnx")
+    t0 = time.time()
+    with torch.no_grad():
+        torch.onnx.export(model, args, path, opset_version=opset, input_names=input_names,
+                          output_names=output_names, do_constant_folding=True)
+    make_graph_only(path, name)
+    params = sum(p.numel() for p in model.parameters())
+    print(f"{name}: {os.path.getsize(path)} bytes, {params} params, {time.time() - t0:.1f} s", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("names", nargs="*", help="any of: " + ", ".join(SAMPLES) + " (default: all)")
+    a = ap.parse_args()
+    for n in a.names:
+        if n not in SAMPLES:
+            ap.error(f"unknown sample '{n}'")
+    print(f"torch {torch.__version__}, torchvision {torchvision.__version__}, onnx {onnx.__version__}")
+    for name in a.names or SAMPLES:
+        export(name, a.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
