@@ -2,6 +2,7 @@
 #include "Commands.h"
 
 #include "core/analysis/Analyzer.h"
+#include "core/cost/CostModel.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -14,7 +15,7 @@ namespace bpu::cli {
 
 namespace {
 
-std::string summaryText(const Graph& g, const TargetProfile& t, const AnalysisResult& r) {
+std::string summaryText(const Graph& g, const TargetProfile& t, const AnalysisResult& r, const CostEstimate& e) {
     const auto& s = r.summary;
     std::ostringstream os;
     char buf[256];
@@ -28,6 +29,11 @@ std::string summaryText(const Graph& g, const TargetProfile& t, const AnalysisRe
                   s.bpuNodes, s.cpuNodes, s.foldedNodes, s.bpuSegments, s.qdqNodes, s.qdqPasses,
                   static_cast<long long>(s.qdqElements), s.paddingWasteRatio * 100,
                   static_cast<long long>(s.paddingWasteBytes), s.fusedGroups, s.missedFusions);
+    os << buf;
+    std::snprintf(buf, sizeof buf,
+                  "latency: %.3f ms per inference (batch %d) = %.1f FPS  [BPU %.0f us, CPU %.0f us, Q/DQ %.0f us, "
+                  "switches %.0f us, fixed %.0f us]\n",
+                  e.latencyMs, e.batch, e.fps, e.bpuUs, e.cpuUs, e.qdqUs, e.switchUs, e.fixedUs);
     os << buf;
     os << "findings (" << r.findings.size() << "):\n";
     size_t shown = 0;
@@ -47,12 +53,13 @@ int runAnalyze(const CliArgs& args) {
     TargetProfile target = loadTargetProfile(args.get("target").value_or("s100"));
     Graph g = ModelImporter::load(args.positional[0], args.importOptions());
     AnalysisResult r = Analyzer::analyze(g, target);
+    CostEstimate e = CostModel::estimate(g, r, target);
     if (auto json = args.get("json"))
-        writeOutput(*json, analysisJson(g, target, r).dump(2) + "\n");
+        writeOutput(*json, analysisJson(g, target, r, &e).dump(2) + "\n");
     if (auto csv = args.get("csv"))
-        writeOutput(*csv, analysisCsv(g, r));
+        writeOutput(*csv, analysisCsv(g, r, &e));
     if (args.get("json").value_or("") != "-" && args.get("csv").value_or("") != "-")
-        std::cout << summaryText(g, target, r);
+        std::cout << summaryText(g, target, r, e);
     return kOk;
 }
 

@@ -28,8 +28,8 @@ AnalysisResult Analyzer::analyze(const Graph& g, const TargetProfile& target, co
 
     using Pass = void (*)(AnalysisContext&);
     static const std::pair<const char*, Pass> passes[] = {
-        {"placement", runPlacement},   {"segments", runSegments},     {"quantize/dequantize", runQdq},
-        {"padding", runPadding},       {"fusion", runFusion},         {"lifetimes", runLifetimes},
+        {"placement", runPlacement},   {"fusion", runFusion},         {"segments", runSegments},
+        {"quantize/dequantize", runQdq}, {"padding", runPadding},     {"lifetimes", runLifetimes},
         {"traffic", runTraffic},       {"findings", findPlacementIssues}, {"findings", findQdqIssues},
         {"findings", findFusionIssues}, {"findings", findPaddingIssues}, {"findings", findGroupConv},
         {"findings", findFeatureMaps}, {"findings", findLargeWeights}, {"findings", findShortcuts},

@@ -109,9 +109,19 @@ void runFusion(AnalysisContext& c) {
         grp.fused = c.options.fuse ? !c.options.unfusedHeads.count(head.name) : c.options.fusedHeads.count(head.name) > 0;
         for (NodeId n : chain)
             taken[n.value] = true;
-        if (grp.fused)
+        if (grp.fused) {
             for (NodeId n : chain)
                 r.nodes[n.value].fusionGroup = grp.id;
+        } else {
+            // Kept apart, BN/ReLU no longer fold into the conv: each becomes a layer of its own.
+            for (NodeId n : chain)
+                if (r.nodes[n.value].placement == Placement::Folded) {
+                    r.nodes[n.value].placement = Placement::BPU;
+                    r.nodes[n.value].opClass = "elementwise";
+                    r.nodes[n.value].placementReason =
+                        "runs as its own BPU layer: its fusion group is kept apart (G3)";
+                }
+        }
         r.groups.push_back(std::move(grp));
     }
     r.summary.fusedGroups = static_cast<int>(std::count_if(r.groups.begin(), r.groups.end(),

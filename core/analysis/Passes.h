@@ -18,10 +18,10 @@ struct AnalysisContext {
 };
 
 void runPlacement(AnalysisContext& c);      ///< G1.2: BPU / CPU / folded with the reason, and precision
+void runFusion(AnalysisContext& c);         ///< G3: fused groups and missed fusions
 void runSegments(AnalysisContext& c);       ///< G1.2: BPU segments split by CPU nodes
 void runQdq(AnalysisContext& c);            ///< G1.1: explicit and implicit quantize/dequantize passes
 void runPadding(AnalysisContext& c);        ///< G4: padded shapes, waste, padded MACs
-void runFusion(AnalysisContext& c);         ///< G3: fused groups and missed fusions
 void runTraffic(AnalysisContext& c);        ///< G6: bytes moved, intensity, bound
 void runLifetimes(AnalysisContext& c);      ///< G6.4: live ranges and SRAM residency
 

@@ -8,6 +8,8 @@
 #include <array>
 #include <limits>
 #include <unordered_set>
+#include <cstdio>
+#include <cstdlib>
 
 namespace bpu::layout::detail {
 
@@ -17,8 +19,12 @@ uint64_t key(int upper, int lower) {
     return (uint64_t(uint32_t(upper)) << 32) | uint32_t(lower);
 }
 
-/// Segments that must not be aligned, keyed (upper vertex, lower vertex).
-using Conflicts = std::unordered_set<uint64_t>;
+/// Segments keyed (upper vertex, lower vertex). `type1` segments may not be aligned although they may be a
+/// vertex's median; `avoid` segments are not even candidates for the median.
+struct Conflicts {
+    std::unordered_set<uint64_t> type1;
+    std::unordered_set<uint64_t> avoid;
+};
 
 Conflicts findConflicts(const LayeredGraph& g) {
     Conflicts c;
@@ -42,26 +48,55 @@ Conflicts findConflicts(const LayeredGraph& g) {
                     for (int u : g.up[w]) {
                         int p = g.pos[u];
                         if ((p < k0 || k1 < p) && !(g.dummy(u) && g.dummy(w)))
-                            c.insert(key(u, w));
+                            c.type1.insert(key(u, w));
                     }
                 }
                 k0 = k1;
             }
         }
     }
-    // Our addition: a real node with both real and virtual neighbours on one side aligns with a real one, so
-    // the chain of real nodes stays straight and the long edge bends away from it.
+    // Our addition, so the spine of a network stays straight and side paths bend away from it: where a real
+    // node has real and virtual neighbours on one side, it may only align with a real one; where it has several
+    // real neighbours, only with the one heading the path with the most real nodes (if that one is unique).
+    // On a ResNet stage boundary that keeps the main chain, not the downsample shortcut, in line.
+    const int n = g.size();
+    std::vector<int> below(n, 0), above(n, 0); // real nodes on the heaviest path down / up, self included
+    for (auto l = g.order.rbegin(); l != g.order.rend(); ++l)
+        for (int v : *l) {
+            int best = 0;
+            for (int w : g.down[v])
+                best = std::max(best, below[w]);
+            below[v] = best + (g.dummy(v) ? 0 : 1);
+        }
+    for (const auto& lay : g.order)
+        for (int v : lay) {
+            int best = 0;
+            for (int u : g.up[v])
+                best = std::max(best, above[u]);
+            above[v] = best + (g.dummy(v) ? 0 : 1);
+        }
     for (int v = 0; v < g.realCount; ++v) {
         for (int side = 0; side < 2; ++side) {
             const auto& nbrs = side == 0 ? g.up[v] : g.down[v];
-            bool real = false, virt = false;
-            for (int w : nbrs)
-                (g.dummy(w) ? virt : real) = true;
-            if (!(real && virt))
+            const auto& weight = side == 0 ? above : below;
+            auto mark = [&](int w) { c.avoid.insert(side == 0 ? key(w, v) : key(v, w)); };
+            int reals = 0, heaviest = -1, ties = 0;
+            for (int w : nbrs) {
+                if (g.dummy(w))
+                    continue;
+                ++reals;
+                if (heaviest < 0 || weight[w] > weight[heaviest]) {
+                    heaviest = w;
+                    ties = 0;
+                } else if (weight[w] == weight[heaviest]) {
+                    ++ties;
+                }
+            }
+            if (reals == 0)
                 continue;
             for (int w : nbrs)
-                if (g.dummy(w))
-                    c.insert(side == 0 ? key(w, v) : key(v, w));
+                if (g.dummy(w) || (ties == 0 && w != heaviest))
+                    mark(w);
         }
     }
     return c;
@@ -93,17 +128,32 @@ Alignment verticalAlignment(const LayeredGraph& g, const Conflicts& conflicts, b
             const auto& nbrs = downwards ? g.up[v] : g.down[v];
             if (nbrs.empty())
                 continue;
-            ws.assign(nbrs.begin(), nbrs.end());
+            auto seg = [&](int w) { return downwards ? key(w, v) : key(v, w); };
+            // Leaf neighbours (a source above, a sink below: Constants, weight Identities, output heads) are
+            // stubs; aligning with one would pull a chain aside, so they only count when nothing else does.
+            ws.clear();
+            bool anyInner = false;
+            for (int w : nbrs) {
+                if (conflicts.avoid.count(seg(w)))
+                    continue;
+                ws.push_back(w);
+                anyInner |= g.dummy(w) || !(downwards ? g.up[w].empty() : g.down[w].empty());
+            }
+            if (anyInner)
+                ws.erase(std::remove_if(ws.begin(), ws.end(),
+                                        [&](int w) {
+                                            return !g.dummy(w) && (downwards ? g.up[w].empty() : g.down[w].empty());
+                                        }),
+                         ws.end());
+            if (ws.empty())
+                continue;
             std::sort(ws.begin(), ws.end(), [&](int x, int y) { return rank[x] < rank[y]; });
             const int d = static_cast<int>(ws.size());
-            int cand[2] = {(d - 1) / 2, d / 2};
-            int count = cand[0] == cand[1] ? 1 : 2;
-            // Of two medians, a real node first prefers the real one (see findConflicts).
-            if (count == 2 && !g.dummy(v) && g.dummy(ws[cand[0]]) && !g.dummy(ws[cand[1]]))
-                std::swap(cand[0], cand[1]);
+            const int cand[2] = {(d - 1) / 2, d / 2};
+            const int count = cand[0] == cand[1] ? 1 : 2;
             for (int k = 0; k < count && a.align[v] == v; ++k) {
                 int w = ws[cand[k]];
-                bool conflict = conflicts.count(downwards ? key(w, v) : key(v, w)) != 0;
+                bool conflict = conflicts.type1.count(seg(w)) != 0;
                 if (!conflict && prev < rank[w]) {
                     a.align[w] = v;
                     a.root[v] = a.root[w];
@@ -215,6 +265,8 @@ std::vector<double> assignX(const LayeredGraph& g, const Options& options) {
         std::array<double, 4> c = {xs[0][v], xs[1][v], xs[2][v], xs[3][v]};
         std::sort(c.begin(), c.end());
         x[v] = (c[1] + c[2]) / 2;
+        if (getenv("BKDEBUG") && v >= atoi(getenv("BKDEBUG")) && v < atoi(getenv("BKDEBUG")) + 12)
+            fprintf(stderr, "v%d L%d pos%d: %g %g %g %g -> %g\n", v, g.layer[v], g.pos[v], xs[0][v], xs[1][v], xs[2][v], xs[3][v], x[v]);
     }
     // The balanced median can in rare cases bring neighbours closer than their separation: push them apart.
     for (const auto& lay : g.order)

@@ -89,9 +89,11 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
         if (!in.valid())
             continue;
         const Tensor& t = g.tensor(in);
-        if (t.dtype != DataType::Undefined)
+        // A tensor can feed several inputs of one node (Mul(x, x), Slice(d, c, c1, c1)): fill it once, since
+        // both helpers append (a second fill would double the rank or the data).
+        if (t.dtype != DataType::Undefined && !inputTypes.count(t.name))
             fillType(inputTypes[t.name], static_cast<int32_t>(t.dtype), t.shape);
-        if (t.value)
+        if (t.value && !inputData.count(t.name))
             constToTensorProto(*t.value, inputData[t.name]);
     }
     std::unordered_map<std::string, onnx::TypeProto*> typePtrs;
