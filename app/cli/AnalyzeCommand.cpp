@@ -3,6 +3,9 @@
 
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
+#include "core/edit/Edit.h"
+#include "core/edit/EditError.h"
+#include "core/edit/Session.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -40,7 +43,12 @@ std::string summaryText(const Graph& g, const TargetProfile& t, const AnalysisRe
     for (const auto& f : r.findings) {
         if (shown++ >= 10)
             break;
-        os << "  [" << f.rule << "] " << f.severity << ": " << f.title << "\n";
+        os << "  [" << f.rule << "] " << f.severity << ": " << f.title;
+        if (f.estimatedGainMs) {
+            std::snprintf(buf, sizeof buf, "  (gain %.3f ms)", *f.estimatedGainMs);
+            os << buf;
+        }
+        os << "\n";
     }
     return os.str();
 }
@@ -50,16 +58,34 @@ std::string summaryText(const Graph& g, const TargetProfile& t, const AnalysisRe
 int runAnalyze(const CliArgs& args) {
     if (args.positional.size() != 1)
         throw UsageError("analyze takes exactly one MODEL");
-    TargetProfile target = loadTargetProfile(args.get("target").value_or("s100"));
-    Graph g = ModelImporter::load(args.positional[0], args.importOptions());
-    AnalysisResult r = Analyzer::analyze(g, target);
-    CostEstimate e = CostModel::estimate(g, r, target);
+    auto target = std::make_shared<const TargetProfile>(loadTargetProfile(args.get("target").value_or("s100")));
+    std::vector<std::unique_ptr<Edit>> edits;
+    if (auto file = args.get("edits"))
+        edits = loadEditFile(*file);
+    Session session(ModelImporter::load(args.positional[0], args.importOptions()), target);
+    const CostEstimate baseline = session.cost();
+    nlohmann::json applied = nlohmann::json::array();
+    for (size_t i = 0; i < edits.size(); ++i) {
+        try {
+            edits[i]->apply(session);
+        } catch (const EditError& e) {
+            throw std::runtime_error(*args.get("edits") + ": edit " + std::to_string(i + 1) + " (" +
+                                     edits[i]->describe() + "): " + e.what());
+        }
+        applied.push_back(edits[i]->toJson());
+    }
+    session.estimateFindingGains();
+    const nlohmann::json doc = sessionJson(session, baseline, applied);
     if (auto json = args.get("json"))
-        writeOutput(*json, analysisJson(g, target, r, &e).dump(2) + "\n");
+        writeOutput(*json, doc.dump(2) + "\n");
     if (auto csv = args.get("csv"))
-        writeOutput(*csv, analysisCsv(g, r, &e));
-    if (args.get("json").value_or("") != "-" && args.get("csv").value_or("") != "-")
-        std::cout << summaryText(g, target, r, e);
+        writeOutput(*csv, analysisCsv(session.graph(), session.analysis(), &session.cost()));
+    if (args.get("json").value_or("") != "-" && args.get("csv").value_or("") != "-") {
+        std::cout << summaryText(session.graph(), *target, session.analysis(), session.cost());
+        if (!edits.empty())
+            std::printf("baseline: %.3f ms = %.1f FPS before %zu edit(s)\n", baseline.latencyMs, baseline.fps,
+                        edits.size());
+    }
     return kOk;
 }
 

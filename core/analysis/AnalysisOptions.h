@@ -17,6 +17,13 @@ struct AnalysisOptions {
     std::set<std::string> fusedHeads;   ///< with fuse=false: head names still fused
     bool foldBoundaryQdq = false;       ///< model-I/O quantize/dequantize moved into pre/post-processing
     Precision defaultPrecision = Precision::Int8;
+
+    // What-if assumptions, so every finding's fix can be estimated by re-running the engine:
+    std::set<std::string> forceFusedHeads; ///< chains fused even where the graph blocks it (G3 misses fixed)
+    std::set<std::string> assumeResident;  ///< tensors kept in SRAM (G6.2/G6.4 fixed)
+    std::set<std::string> assumeAligned;   ///< tensors without padding (G4 fixed)
+    std::set<std::string> assumeRemoved;   ///< nodes that cost nothing (G6.6 chains merged)
+    int64_t filterOutputsKeep = 0;         ///< >0: detection outputs dequantize only this many candidates (G1.1)
 };
 
 } // namespace bpu

@@ -55,6 +55,7 @@ struct NodeAnalysis {
     double computeUs = 0, memoryUs = 0; ///< roofline times from the profile (see Roofline.h)
     double intensity = 0;     ///< padded MACs per DDR byte (ddrBytes)
     Bound bound = Bound::None;
+    bool assumedFree = false; ///< what-if: removed (AnalysisOptions::assumeRemoved), costs nothing
 };
 
 /// A quantize or dequantize pass over a whole tensor (guide G1.1).

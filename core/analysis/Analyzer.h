@@ -9,11 +9,24 @@
 
 namespace bpu {
 
+/// Reuse of an earlier run: metrics of nodes not in `dirty` are taken from `previous` (their shapes did
+/// not change), and findings can be skipped while the user drags.
+struct AnalysisReuse {
+    const AnalysisResult* previous = nullptr;
+    const std::vector<NodeId>* dirty = nullptr;
+    bool findings = true;
+};
+
 /// Runs every analysis pass over a graph for one target profile and returns the result as a value.
 class Analyzer {
 public:
+    using Reuse = AnalysisReuse;
+
     static AnalysisResult analyze(const Graph& g, const TargetProfile& target, const AnalysisOptions& options = {},
-                                  const Progress& progress = {});
+                                  const Progress& progress = {}, const Reuse& reuse = {});
+    /// Runs the finding passes (G1-G6 advisors) over an existing result and ranks them.
+    static void addFindings(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
+                            AnalysisResult& r);
     /// Orders findings: estimated gain first (when the cost engine filled it), then severity.
     static void rankFindings(std::vector<Finding>& findings);
 };

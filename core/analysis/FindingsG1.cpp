@@ -93,6 +93,13 @@ void findQdqIssues(AnalysisContext& c) {
         f.severity = "high";
         f.recommendation = "Each CPU<->BPU switch quantizes or dequantizes a whole tensor; move the CPU operators "
                            "to the BPU (G1.2) to remove these passes.";
+        nlohmann::json edits = nlohmann::json::array();
+        for (const auto& n : g.nodes)
+            if (r.nodes[n.id.value].placement == Placement::CPU && n.opType != "QuantizeLinear" &&
+                n.opType != "DequantizeLinear")
+                edits.push_back({{"op", "set_placement"}, {"node", n.name}, {"placement", "BPU"}});
+        if (!edits.empty())
+            f.fix = {{"edits", edits}};
         r.findings.push_back(std::move(f));
     }
 
@@ -145,6 +152,7 @@ void findQdqIssues(AnalysisContext& c) {
         f.recommendation = "In post-processing, threshold the int8 scores (and top-k) first, then dequantize only "
                            "the surviving candidates: saves " + std::to_string(bigElements - keptElements) +
                            " element dequantizations per image.";
+        f.fix = {{"edits", nlohmann::json::array({{{"op", "filter_outputs"}, {"keep", keep}}})}};
         r.findings.push_back(std::move(f));
     }
 }

@@ -19,6 +19,7 @@ void findFusionIssues(AnalysisContext& c) {
         f.severity = "medium";
         f.recommendation = "Restructure so the chain fuses (" + m.reason +
                            "); an unfused operator pays its own load/store and layer cost.";
+        f.fix = {{"edits", nlohmann::json::array({{{"op", "fuse"}, {"node", g.node(m.nodes.front()).name}}})}};
         r.findings.push_back(std::move(f));
     }
     // Groups kept apart by the user (or an unfused export) cost per-layer overhead.

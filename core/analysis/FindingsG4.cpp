@@ -58,6 +58,8 @@ void findPaddingIssues(AnalysisContext& c) {
                                                ", C->" + std::to_string(unitC)
                                          : "pow2 up to " + std::to_string(int64_t(c.target.alignment.generalMaxUnit.value))}};
         f.severity = severityByShare(double(p.wasteBytes), totalWaste);
+        // The gain is what this tensor's padding costs: re-estimated as if it were aligned.
+        f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_aligned"}, {"tensors", {t.name}}}})}};
         const bool bigCSmallHW = conv && t.shape.rank() == 4 && t.shape.dims[1] >= 4 * unitC &&
                                  (t.shape.dims[2] < unitH || t.shape.dims[3] < unitW) && p.wasteRatio() >= 0.5;
         if (bigCSmallHW) {
@@ -78,9 +80,9 @@ void findPaddingIssues(AnalysisContext& c) {
             // A conv's output channels are the one dim the user can change directly.
             if (conv && owner.valid() && g.node(owner).opType == "Conv" && t.shape.dims[1] % unitC != 0) {
                 int64_t up = roundUp(t.shape.dims[1], unitC);
-                f.fix = {{"edits", nlohmann::json::array({{{"op", "set_channels"},
-                                                           {"node", g.node(owner).name},
-                                                           {"channels", up}}})}};
+                f.evidence["alternative_fix"] = {{"edits", nlohmann::json::array({{{"op", "set_channels"},
+                                                                                   {"node", g.node(owner).name},
+                                                                                   {"channels", up}}})}};
                 f.recommendation += " Here: " + std::to_string(t.shape.dims[1]) + " -> " + std::to_string(up) +
                                     " channels uses the padding for real work.";
             }

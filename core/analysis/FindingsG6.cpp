@@ -128,6 +128,7 @@ void findFeatureMaps(AnalysisContext& c) {
         f.severity = "medium";
         f.recommendation = "Use smaller feature maps between blocks (downsample earlier or fewer channels at the "
                            "boundary) to cut DDR<->SRAM traffic.";
+        f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_resident"}, {"tensors", {t.name}}}})}};
         r.findings.push_back(std::move(f));
     }
 }
@@ -171,6 +172,16 @@ void findLargeWeights(AnalysisContext& c) {
         f.severity = a.memoryUs > a.computeUs ? "medium" : "low";
         f.recommendation = "Avoid big kernels and very high channel counts: use group conv for high channel counts, "
                            "or split a big kernel into smaller ones.";
+        if (n.opType == "Conv" && convGroups(n) == 1 && n.inputs.size() > 1 && n.inputs[1].valid()) {
+            const auto& w = g.tensor(n.inputs[1]).shape.dims;
+            const int64_t unitC = static_cast<int64_t>(c.target.alignment.convC.value);
+            for (int64_t gr : {2, 4, 8})
+                if (w.size() > 1 && w[0] % gr == 0 && w[1] % gr == 0 && (w[0] / gr) % unitC == 0 &&
+                    (w[1] / gr) % unitC == 0) {
+                    f.fix = {{"edits", nlohmann::json::array({{{"op", "set_group"}, {"node", n.name}, {"group", gr}}})}};
+                    break;
+                }
+        }
         r.findings.push_back(std::move(f));
     }
 }
@@ -213,6 +224,8 @@ void findShortcuts(AnalysisContext& c) {
         f.severity = ta.spillsToDdr ? "medium" : "low";
         f.recommendation = "Keep shortcuts short: a long-lived feature map occupies SRAM and may be dumped to DDR "
                            "and reloaded; reorder the branch or downsample before the skip.";
+        if (ta.spillsToDdr)
+            f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_resident"}, {"tensors", {t.name}}}})}};
         r.findings.push_back(std::move(f));
     }
 }
@@ -307,6 +320,12 @@ void findTransforms(AnalysisContext& c) {
         f.severity = ch.changed >= 4 ? "medium" : "low";
         f.recommendation = "Reshape/Transpose cost time on the BPU's multi-dimensional layouts; merge the chain and "
                            "change as few dimensions as possible.";
+        // What merging would save: every step after the first costs nothing.
+        nlohmann::json merged = nlohmann::json::array();
+        for (size_t k = 1; k < ch.nodes.size(); ++k)
+            merged.push_back(g.node(ch.nodes[k]).name);
+        if (!merged.empty())
+            f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_removed"}, {"nodes", merged}}})}};
         r.findings.push_back(std::move(f));
     }
 }

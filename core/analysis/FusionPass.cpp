@@ -57,7 +57,7 @@ void runFusion(AnalysisContext& c) {
             int users = 0;
             for (NodeId u : w.consumers)
                 users += g.node(u).opType == head.opType;
-            if (w.isInitializer && users > 1) {
+            if (w.isInitializer && users > 1 && !c.options.forceFusedHeads.count(head.name)) {
                 r.missed.push_back({{id}, "shared module: weight '" + w.name + "' is used by " +
                                               std::to_string(users) + " " + head.opType +
                                               " nodes (a module called from several places is not fused)"});
@@ -90,6 +90,9 @@ void runFusion(AnalysisContext& c) {
                        " (swap the operands so the conv output comes first)";
             else if (next.opType == "Clip" && !isRelu6(g, next))
                 miss = "Clip is not ReLU6 (needs min 0, max 6)";
+            if (!miss.empty() && c.options.forceFusedHeads.count(head.name) &&
+                r.nodes[cand.value].placement != Placement::CPU)
+                miss.clear(); // what-if: the user restructures the graph so this chain fuses
             if (!miss.empty()) {
                 r.missed.push_back({{chain.back(), cand}, miss});
                 break;
@@ -106,7 +109,8 @@ void runFusion(AnalysisContext& c) {
         grp.id = GroupId{static_cast<uint32_t>(r.groups.size())};
         grp.nodes = chain;
         grp.pattern = name;
-        grp.fused = c.options.fuse ? !c.options.unfusedHeads.count(head.name) : c.options.fusedHeads.count(head.name) > 0;
+        grp.fused = c.options.forceFusedHeads.count(head.name) ||
+                    (c.options.fuse ? !c.options.unfusedHeads.count(head.name) : c.options.fusedHeads.count(head.name) > 0);
         for (NodeId n : chain)
             taken[n.value] = true;
         if (grp.fused) {

@@ -73,6 +73,8 @@ void runLifetimes(AnalysisContext& c) {
         }
         for (TensorId t : producedAt[step]) {
             TensorAnalysis& ta = r.tensors[t.value];
+            if (c.options.assumeResident.count(g.tensor(t).name))
+                continue; // what-if: kept on chip outside the budget
             const int64_t bytes = ta.paddedBytes;
             uint32_t end = step + static_cast<uint32_t>(ta.liveSteps);
             if (bytes > budget) {

@@ -70,9 +70,10 @@ void runPadding(AnalysisContext& c) {
         const size_t rank = p.dims.size();
         conv = conv && (rank == 4 || rank == 3);
         p.rule = conv ? "G4.2" : "G4.1";
+        const bool aligned = c.options.assumeAligned.count(t.name) > 0; // what-if: reshaped to fit
         auto pad = [&](size_t i, int64_t unit, const char* dimName, bool general) {
             int64_t before = p.dims[i];
-            int64_t after = general ? generalAlign(before, unit) : roundUp(before, unit);
+            int64_t after = aligned ? before : general ? generalAlign(before, unit) : roundUp(before, unit);
             if (after != before) {
                 p.dimRules[i] = std::string(dimName) + " " + std::to_string(before) + "->" + std::to_string(after) +
                                 (general ? " (pow2/x" + std::to_string(unit) + ", G4.1)"
@@ -131,7 +132,8 @@ void runPadding(AnalysisContext& c) {
             for (size_t i = 2; i < w.rank(); ++i)
                 kernel *= w.dims[i];
             const int64_t cin = x.dims[1];
-            const int64_t cinPadded = roundUp(cin, unitC);
+            const PaddedShape& pin = r.tensors[n.inputs[0].value].padded;
+            const int64_t cinPadded = pin.applies && pin.dims.size() > 1 ? pin.dims[1] : roundUp(cin, unitC);
             // Each group reads its share of the padded input channels (at least one).
             const int64_t cinPerGroup = std::max<int64_t>(1, (cinPadded + groups - 1) / groups);
             if (n.opType == "Conv") {

@@ -3,6 +3,7 @@
 // toolchain inserts at model inputs/outputs and at each CPU<->BPU edge.
 #include "Passes.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace bpu {
@@ -84,6 +85,12 @@ void runQdq(AnalysisContext& c) {
     for (auto& p : passes) {
         if (c.options.foldBoundaryQdq && atModelIo(p))
             continue;
+        if (c.options.filterOutputsKeep > 0 && p.where == "model output" && p.kind == "dequantize") {
+            // what-if: post-processing thresholds the int8 scores first and dequantizes only survivors
+            const auto& s = g.tensor(p.tensor).shape;
+            int64_t perCandidate = s.rank() == 4 ? s.dims[1] : s.rank() == 3 ? s.dims[2] : 1;
+            p.elements = std::min<int64_t>(p.elements, c.options.filterOutputsKeep * perCandidate);
+        }
         r.summary.qdqElements += p.elements;
         r.qdq.push_back(p);
     }

@@ -64,6 +64,9 @@ void runTraffic(AnalysisContext& c) {
         a.intensity = double(a.paddedMacs) / double(std::max<int64_t>(a.ddrBytes, 1));
         a.computeUs = bpuComputeUs(a, convGroups(n) > 1, moved, c.target);
         a.memoryUs = a.placement == Placement::BPU ? ddrUs(a.ddrBytes, c.target) : 0;
+        a.assumedFree = c.options.assumeRemoved.count(n.name) > 0;
+        if (a.assumedFree)
+            a.computeUs = a.memoryUs = 0;
         if (a.placement != Placement::BPU || (a.computeUs == 0 && a.memoryUs == 0))
             a.bound = Bound::None;
         else

@@ -27,7 +27,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
     std::vector<bool> done(g.nodes.size(), false);
     for (NodeId id : g.topoOrder) {
         const NodeAnalysis& a = r.nodes[id.value];
-        if (done[id.value] || a.placement != Placement::BPU)
+        if (done[id.value] || a.placement != Placement::BPU || a.assumedFree)
             continue;
         std::vector<NodeId> members{id};
         if (const FusedGroup* grp = r.group(a.fusionGroup))
@@ -59,7 +59,8 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
     const double cpuFlops = t.cpuGflops.value * 1e9, cpuBw = t.cpuBandwidthGBs.value * 1e9;
     for (const auto& n : g.nodes) {
         const NodeAnalysis& a = r.nodes[n.id.value];
-        if (a.placement != Placement::CPU || n.opType == "QuantizeLinear" || n.opType == "DequantizeLinear")
+        if (a.placement != Placement::CPU || a.assumedFree || n.opType == "QuantizeLinear" ||
+            n.opType == "DequantizeLinear")
             continue;
         const NodeMetrics& m = r.metrics[n.id.value];
         NodeCost& nc = e.nodes[n.id.value];

@@ -3,6 +3,7 @@
 
 #include "InfoJson.h"
 #include "core/cost/CostEstimate.h"
+#include "core/edit/Session.h"
 
 #include <sstream>
 
@@ -202,6 +203,14 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
             {"missed_fusions", missed},
             {"findings", findings},
             {"warnings", warnings}};
+}
+
+nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const nlohmann::json& edits) {
+    s.findings();
+    nlohmann::json doc = analysisJson(s.graph(), s.target(), s.analysis(), &s.cost());
+    doc["baseline"] = {{"latency_ms", baseline.latencyMs}, {"fps", baseline.fps}, {"batch", baseline.batch}};
+    doc["edits"] = edits;
+    return doc;
 }
 
 std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstimate* cost) {

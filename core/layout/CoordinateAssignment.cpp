@@ -8,8 +8,6 @@
 #include <array>
 #include <limits>
 #include <unordered_set>
-#include <cstdio>
-#include <cstdlib>
 
 namespace bpu::layout::detail {
 
@@ -56,9 +54,9 @@ Conflicts findConflicts(const LayeredGraph& g) {
         }
     }
     // Our addition, so the spine of a network stays straight and side paths bend away from it: where a real
-    // node has real and virtual neighbours on one side, it may only align with a real one; where it has several
-    // real neighbours, only with the one heading the path with the most real nodes (if that one is unique).
-    // On a ResNet stage boundary that keeps the main chain, not the downsample shortcut, in line.
+    // node has real and virtual neighbours on one side, it may only align with a real one; where it has
+    // several real neighbours, only with the one heading the path with the most real nodes (if that one is
+    // unique). On a ResNet stage boundary that keeps the main chain, not the downsample shortcut, in line.
     const int n = g.size();
     std::vector<int> below(n, 0), above(n, 0); // real nodes on the heaviest path down / up, self included
     for (auto l = g.order.rbegin(); l != g.order.rend(); ++l)
@@ -79,7 +77,9 @@ Conflicts findConflicts(const LayeredGraph& g) {
         for (int side = 0; side < 2; ++side) {
             const auto& nbrs = side == 0 ? g.up[v] : g.down[v];
             const auto& weight = side == 0 ? above : below;
-            auto mark = [&](int w) { c.avoid.insert(side == 0 ? key(w, v) : key(v, w)); };
+            auto mark = [&](int w) {
+                c.avoid.insert(side == 0 ? key(w, v) : key(v, w));
+            };
             int reals = 0, heaviest = -1, ties = 0;
             for (int w : nbrs) {
                 if (g.dummy(w))
@@ -128,7 +128,9 @@ Alignment verticalAlignment(const LayeredGraph& g, const Conflicts& conflicts, b
             const auto& nbrs = downwards ? g.up[v] : g.down[v];
             if (nbrs.empty())
                 continue;
-            auto seg = [&](int w) { return downwards ? key(w, v) : key(v, w); };
+            auto seg = [&](int w) {
+                return downwards ? key(w, v) : key(v, w);
+            };
             // Leaf neighbours (a source above, a sink below: Constants, weight Identities, output heads) are
             // stubs; aligning with one would pull a chain aside, so they only count when nothing else does.
             ws.clear();
@@ -142,7 +144,8 @@ Alignment verticalAlignment(const LayeredGraph& g, const Conflicts& conflicts, b
             if (anyInner)
                 ws.erase(std::remove_if(ws.begin(), ws.end(),
                                         [&](int w) {
-                                            return !g.dummy(w) && (downwards ? g.up[w].empty() : g.down[w].empty());
+                                            return !g.dummy(w) &&
+                                                   (downwards ? g.up[w].empty() : g.down[w].empty());
                                         }),
                          ws.end());
             if (ws.empty())
@@ -265,8 +268,6 @@ std::vector<double> assignX(const LayeredGraph& g, const Options& options) {
         std::array<double, 4> c = {xs[0][v], xs[1][v], xs[2][v], xs[3][v]};
         std::sort(c.begin(), c.end());
         x[v] = (c[1] + c[2]) / 2;
-        if (getenv("BKDEBUG") && v >= atoi(getenv("BKDEBUG")) && v < atoi(getenv("BKDEBUG")) + 12)
-            fprintf(stderr, "v%d L%d pos%d: %g %g %g %g -> %g\n", v, g.layer[v], g.pos[v], xs[0][v], xs[1][v], xs[2][v], xs[3][v], x[v]);
     }
     // The balanced median can in rare cases bring neighbours closer than their separation: push them apart.
     for (const auto& lay : g.order)

@@ -147,18 +147,28 @@ TensorId resnetSection(Builder& b, TensorId x, int id, int blocks) {
 
 } // namespace
 
-Graph makeSyntheticGraph(int targetNodes, uint32_t seed) {
+Graph makeSyntheticGraph(int targetNodes, uint32_t seed, int towers) {
     Builder b(seed);
     b.graph.path = "synthetic";
     b.graph.producerName = "bpuscope synthetic";
-    TensorId x = b.input(3, 640);
-    for (int section = 0; b.nodeCount() < targetNodes; ++section) {
-        if (section % 2 == 0)
-            x = resnetSection(b, x, section, std::max(1, std::min(30, (targetNodes - b.nodeCount()) / 8)));
-        else
-            x = yoloSection(b, x, section);
+    const TensorId in = b.input(3, 640);
+    towers = std::max(1, towers);
+    std::vector<TensorId> ends;
+    for (int tower = 0; tower < towers; ++tower) {
+        const int budget = targetNodes * (tower + 1) / towers;
+        TensorId x = in;
+        for (int section = 0; b.nodeCount() < budget; ++section) {
+            const int left = budget - b.nodeCount();
+            const int id = tower * 1000 + section;
+            if (section % 2 == 0)
+                x = resnetSection(b, x, id, std::max(1, std::min(30, left / 8)));
+            else
+                x = yoloSection(b, x, id);
+        }
+        ends.push_back(x);
     }
-    b.output(x);
+    b.section("output");
+    b.output(towers > 1 ? b.op("Concat", ends, 256 * towers, 56) : ends.front());
     b.graph.link();
     return std::move(b.graph);
 }

@@ -44,6 +44,10 @@ bool smallEnough(const std::vector<int64_t>& dims) {
     return true;
 }
 
+// Exporters compute Resize sizes in float32 (floor(320 * scale)); rounding each step to the declared
+// precision keeps results that land exactly on an integer from drifting to x.9999 in double.
+double storedAs(DataType dt, double r) { return dt == DataType::Float ? double(static_cast<float>(r)) : r; }
+
 int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
 
 std::vector<int64_t> strides(const std::vector<int64_t>& dims) {
@@ -130,7 +134,7 @@ Value binary(const Value& a, const Value& b, const std::string& op) {
             else if (v->isInt())
                 v->ints.push_back(static_cast<int64_t>(r));
             else
-                v->floats.push_back(r);
+                v->floats.push_back(storedAs(v->dtype, r));
         }
     }
     return v;
@@ -146,14 +150,24 @@ Value unary(const Value& a, const std::string& op) {
         if (op == "Sqrt") return std::sqrt(x);
         if (op == "Not") return x == 0 ? 1 : 0;
         if (op == "Round") return std::nearbyint(x);
+        if (op == "Reciprocal") return 1.0 / x;
+        if (op == "Sign") return x > 0 ? 1 : x < 0 ? -1 : 0;
+        if (op == "Exp") return std::exp(x);
+        if (op == "Log") return std::log(x);
+        if (op == "Relu") return std::max(x, 0.0);
         return x; // Identity
     };
-    if (v->isInt())
-        for (auto& x : v->ints)
-            x = static_cast<int64_t>(apply(double(x)));
-    else
+    if (v->isInt()) {
+        for (auto& x : v->ints) {
+            const double r = apply(double(x));
+            if (!std::isfinite(r))
+                return nullptr; // Reciprocal(0) of an int: no value
+            x = static_cast<int64_t>(r);
+        }
+    } else {
         for (auto& x : v->floats)
-            x = apply(x);
+            x = storedAs(v->dtype, apply(x));
+    }
     return v;
 }
 
@@ -162,11 +176,20 @@ Value castTo(const Value& a, DataType to) {
     v->dtype = to;
     v->dims = a->dims;
     if (isIntegerType(to)) {
-        for (size_t i = 0; i < a->size(); ++i)
-            v->ints.push_back(static_cast<int64_t>(a->at(i)));
+        for (size_t i = 0; i < a->size(); ++i) {
+            const double x = a->at(i);
+            if (to == DataType::Bool)
+                v->ints.push_back(x != 0);
+            else if (a->isInt())
+                v->ints.push_back(a->ints[i]);
+            else if (std::isfinite(x) && std::fabs(x) < 9.2e18)
+                v->ints.push_back(static_cast<int64_t>(x)); // truncation toward zero, as Cast does
+            else
+                return nullptr;
+        }
     } else {
         for (size_t i = 0; i < a->size(); ++i)
-            v->floats.push_back(a->at(i));
+            v->floats.push_back(storedAs(to, a->at(i)));
     }
     return v;
 }
@@ -449,8 +472,11 @@ Values ConstantFolder::fold(const Graph& g, const Node& n) {
             return r ? Values{r} : Values{};
         }
     if (op == "Identity" || op == "Floor" || op == "Ceil" || op == "Neg" || op == "Abs" || op == "Sqrt" ||
-        op == "Not" || op == "Round")
-        return {unary(a, op)};
+        op == "Not" || op == "Round" || op == "Reciprocal" || op == "Sign" || op == "Exp" || op == "Log" ||
+        op == "Relu") {
+        auto r = unary(a, op);
+        return r ? Values{r} : Values{};
+    }
     if (op == "Cast") {
         auto to = n.attrInt("to");
         return to ? Values{castTo(a, static_cast<DataType>(*to))} : Values{};

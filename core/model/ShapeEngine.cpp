@@ -3,6 +3,7 @@
 
 #include "ConstantFolder.h"
 #include "OnnxConvert.h"
+#include "ShapeRules.h"
 
 #include <onnx/common/version.h>
 #include <onnx/defs/schema.h>
@@ -56,9 +57,10 @@ TensorShape mergeDeclared(TensorShape inferred, const TensorShape& declared) {
 }
 
 // Ops whose output size is decided by the input values: no static inference can know it.
-bool sizeDependsOnData(const std::string& op) {
+bool sizeDependsOnData(const Node& n) {
+    const std::string& op = n.opType;
     return op == "NonZero" || op == "NonMaxSuppression" || op == "Unique" || op == "Compress" ||
-           op == "StringSplit";
+           op == "StringSplit" || (op == "StringNormalizer" && n.attributeText("stopwords").size() > 2);
 }
 
 } // namespace
@@ -66,7 +68,7 @@ bool sizeDependsOnData(const std::string& op) {
 bool ShapeEngine::inferNode(Graph& g, NodeId id) {
     Node& n = g.node(id);
     n.shapeError.clear();
-    n.dataDependentOn = n.domain.empty() && sizeDependsOnData(n.opType) ? id : NodeId{};
+    n.dataDependentOn = n.domain.empty() && sizeDependsOnData(n) ? id : NodeId{};
     for (TensorId in : n.inputs)
         if (in.valid() && !n.dataDependentOn.valid() && g.tensor(in).producer.valid())
             n.dataDependentOn = g.node(g.tensor(in).producer).dataDependentOn;
@@ -157,7 +159,9 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
             const auto& tt = outTypes[i].tensor_type();
             if (tt.elem_type())
                 t.dtype = static_cast<DataType>(tt.elem_type());
-            t.shape = mergeDeclared(shapeFromType(outTypes[i]), t.declaredShape);
+            t.shape = shapeFromType(outTypes[i]);
+            ShapeRules::refine(g, n, i, t.shape);
+            t.shape = mergeDeclared(t.shape, t.declaredShape);
         } else {
             t.shape = t.declaredShape;
         }
@@ -211,7 +215,8 @@ ShapeEngine::Report ShapeEngine::inferAll(Graph& g, const Progress& progress) {
 }
 
 std::vector<NodeId> ShapeEngine::reinfer(Graph& g, const std::vector<TensorId>& changed,
-                                         const std::vector<NodeId>& touched) {
+                                         const std::vector<NodeId>& touched,
+                                         const std::function<void(NodeId)>& beforeInfer) {
     const auto& pos = g.topoIndex();
     // Min-heap on topological position: a node is re-inferred only after every changed producer upstream.
     std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> work;
@@ -230,6 +235,8 @@ std::vector<NodeId> ShapeEngine::reinfer(Graph& g, const std::vector<TensorId>& 
         NodeId n = g.topoOrder[work.top()];
         work.pop();
         visited.push_back(n);
+        if (beforeInfer)
+            beforeInfer(n);
         if (inferNode(g, n))
             for (TensorId o : g.node(n).outputs)
                 if (o.valid())

@@ -4,6 +4,7 @@
 #include "Graph.h"
 #include "../util/Progress.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,11 @@ public:
     /// Re-infers what can change after the tensors in `changed` got new shapes/values (graph inputs,
     /// an edited node's outputs) or after the nodes in `touched` got new attributes. Returns every node
     /// that was re-inferred (their input shapes may have changed even when their outputs did not).
+    /// `beforeInfer`, if set, sees each node just before its outputs are overwritten (edits snapshot them
+    /// there so they can be reverted).
     static std::vector<NodeId> reinfer(Graph& g, const std::vector<TensorId>& changed,
-                                       const std::vector<NodeId>& touched = {});
+                                       const std::vector<NodeId>& touched = {},
+                                       const std::function<void(NodeId)>& beforeInfer = {});
 
     /// Infers one node from its inputs; returns true if any output's shape, dtype or value changed.
     static bool inferNode(Graph& g, NodeId id);

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/Graph.h"
+
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace bpu {
+
+/// Records the state of the tensors and nodes an edit touches (shapes, dtypes, folded values, node protos,
+/// inference errors) so the edit can be reverted exactly, and re-derives shapes downstream.
+class GraphPatch {
+public:
+    void saveTensor(const Graph& g, TensorId id);
+    void saveNode(const Graph& g, NodeId id);
+    /// Re-infers downstream of the changed tensors/nodes, saving each node's outputs first. Throws
+    /// EditError naming the first node whose shapes the change breaks (after restoring everything).
+    /// `adapt`, if set, runs on each node after it is saved and before it is inferred, so an edit can resize
+    /// a node's weights to its new input (it must saveTensor what it changes).
+    std::vector<NodeId> reinfer(Graph& g, const std::vector<TensorId>& changed, const std::vector<NodeId>& touched,
+                                const std::function<void(NodeId)>& adapt = {});
+    void restore(Graph& g) const;
+    bool empty() const { return tensors_.empty() && nodes_.empty(); }
+
+private:
+    struct TensorState {
+        DataType dtype;
+        TensorShape shape;
+        std::shared_ptr<const ConstValue> value;
+    };
+    struct NodeState {
+        std::shared_ptr<const onnx::NodeProto> proto;
+        std::string shapeError;
+    };
+    std::unordered_map<uint32_t, TensorState> tensors_;
+    std::unordered_map<uint32_t, NodeState> nodes_;
+};
+
+} // namespace bpu

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "OptionEdits.h"
+
+#include "EditError.h"
+#include "Session.h"
+
+namespace bpu {
+
+namespace {
+const Node& requireNode(const Graph& g, const std::string& name) {
+    NodeId id = g.findNode(name);
+    if (!id.valid())
+        throw EditError("no node named '" + name + "'");
+    return g.node(id);
+}
+} // namespace
+
+void OptionEdit::apply(Session& s) {
+    saved_ = s.options();
+    AnalysisOptions next = saved_;
+    change(next, s.graph());
+    s.mutableOptions() = std::move(next);
+    s.reestimate({});
+}
+
+void OptionEdit::revert(Session& s) {
+    s.mutableOptions() = saved_;
+    s.reestimate({});
+}
+
+void FuseAllEdit::change(AnalysisOptions& o, const Graph&) const {
+    o.fuse = true;
+    o.unfusedHeads.clear();
+}
+
+void UnfuseAllEdit::change(AnalysisOptions& o, const Graph&) const {
+    o.fuse = false;
+    o.fusedHeads.clear();
+    o.forceFusedHeads.clear();
+}
+
+void FuseEdit::change(AnalysisOptions& o, const Graph& g) const {
+    const Node& n = requireNode(g, node_);
+    if (n.opType != "Conv" && n.opType != "ConvTranspose")
+        throw EditError("'" + node_ + "' is a " + n.opType + "; fusion groups start at a Conv or ConvTranspose");
+    if (fuse_) {
+        o.unfusedHeads.erase(node_);
+        o.fusedHeads.insert(node_);
+        o.forceFusedHeads.insert(node_);
+    } else {
+        o.fusedHeads.erase(node_);
+        o.forceFusedHeads.erase(node_);
+        o.unfusedHeads.insert(node_);
+    }
+}
+
+void RemoveBoundaryQdqEdit::change(AnalysisOptions& o, const Graph&) const { o.foldBoundaryQdq = true; }
+
+nlohmann::json SetPlacementEdit::toJson() const {
+    return {{"op", "set_placement"}, {"node", node_}, {"placement", placementName(placement_)}};
+}
+
+void SetPlacementEdit::change(AnalysisOptions& o, const Graph& g) const {
+    requireNode(g, node_);
+    o.placementOverrides[node_] = placement_;
+}
+
+nlohmann::json AssumeEdit::toJson() const {
+    static const char* ops[] = {"assume_resident", "assume_aligned", "assume_removed"};
+    return {{"op", ops[kind_]}, {kind_ == Removed ? "nodes" : "tensors", names_}};
+}
+
+void AssumeEdit::change(AnalysisOptions& o, const Graph& g) const {
+    for (const auto& n : names_) {
+        if (kind_ == Removed) {
+            requireNode(g, n);
+            o.assumeRemoved.insert(n);
+        } else {
+            if (!g.findTensor(n).valid())
+                throw EditError("no tensor named '" + n + "'");
+            (kind_ == Resident ? o.assumeResident : o.assumeAligned).insert(n);
+        }
+    }
+}
+
+void FilterOutputsEdit::change(AnalysisOptions& o, const Graph&) const {
+    if (keep_ <= 0)
+        throw EditError("filter_outputs: keep must be positive");
+    o.filterOutputsKeep = keep_;
+}
+
+} // namespace bpu

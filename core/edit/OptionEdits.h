@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "Edit.h"
+#include "core/analysis/AnalysisOptions.h"
+
+#include <functional>
+#include <set>
+#include <string>
+
+namespace bpu {
+
+class Graph;
+
+/// An edit of the analysis options (fusion, placement, boundary Q/DQ, what-if assumptions): no shape changes.
+class OptionEdit : public Edit {
+public:
+    void apply(Session& s) override;
+    void revert(Session& s) override;
+
+protected:
+    /// Changes `o`; throws EditError if the edit does not fit the graph (unknown node, wrong op).
+    virtual void change(AnalysisOptions& o, const Graph& g) const = 0;
+
+private:
+    AnalysisOptions saved_;
+};
+
+class FuseAllEdit : public OptionEdit {
+public:
+    nlohmann::json toJson() const override { return {{"op", "fuse_all"}}; }
+
+protected:
+    void change(AnalysisOptions& o, const Graph& g) const override;
+};
+
+class UnfuseAllEdit : public OptionEdit {
+public:
+    nlohmann::json toJson() const override { return {{"op", "unfuse_all"}}; }
+
+protected:
+    void change(AnalysisOptions& o, const Graph& g) const override;
+};
+
+/// fuse / unfuse one group by its head node. `fuse` also forces a chain the graph blocks (what-if for a
+/// missed fusion whose cause the user will fix).
+class FuseEdit : public OptionEdit {
+public:
+    FuseEdit(std::string node, bool fuse) : node_(std::move(node)), fuse_(fuse) {}
+    nlohmann::json toJson() const override { return {{"op", fuse_ ? "fuse" : "unfuse"}, {"node", node_}}; }
+
+protected:
+    void change(AnalysisOptions& o, const Graph& g) const override;
+
+private:
+    std::string node_;
+    bool fuse_;
+};
+
+class RemoveBoundaryQdqEdit : public OptionEdit {
+public:
+    nlohmann::json toJson() const override { return {{"op", "remove_boundary_qdq"}}; }
+
+protected:
+    void change(AnalysisOptions& o, const Graph& g) const override;
+};
+
+class SetPlacementEdit : public OptionEdit {
+public:
+    SetPlacementEdit(std::string node, Placement p) : node_(std::move(node)), placement_(p) {}
+    nlohmann::json toJson() const override;
+    std::string mergeKey() const override { return "placement:" + node_; }
+
+protected:
+    void change(AnalysisOptions& o, const Graph& g) const override;
+
+private:
+    std::string node_;
+    Placement placement_;
+};
+
+/// assume_resident / assume_aligned (tensor names) and assume_removed (node names): what-if assumptions.
+class AssumeEdit : public OptionEdit {
+public:
+    enum Kind { Resident, Aligned, Removed };
+    AssumeEdit(Kind k, std::vector<std::string> names) : kind_(k), names_(std::move(names)) {}
+    nlohmann::json toJson() const override;
+
+protected:
+    void change(AnalysisOptions& o, const Graph& g) const override;
+
+private:
+    Kind kind_;
+    std::vector<std::string> names_;
+};
+
+class FilterOutputsEdit : public OptionEdit {
+public:
+    explicit FilterOutputsEdit(int64_t keep) : keep_(keep) {}
+    nlohmann::json toJson() const override { return {{"op", "filter_outputs"}, {"keep", keep_}}; }
+
+protected:
+    void change(AnalysisOptions& o, const Graph& g) const override;
+
+private:
+    int64_t keep_;
+};
+
+} // namespace bpu

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/AnalysisOptions.h"
+#include "core/analysis/AnalysisResult.h"
+#include "core/cost/CostEstimate.h"
+#include "core/model/Graph.h"
+#include "core/target/TargetProfile.h"
+
+#include <memory>
+#include <vector>
+
+namespace bpu {
+
+/// A model under what-if: the graph, the user's analysis options, the target, and the current analysis and
+/// cost, kept up to date incrementally as edits land. Value type: copying a session is how a finding's fix
+/// is tried without touching the original.
+class Session {
+public:
+    Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options = {});
+
+    const Graph& graph() const { return graph_; }
+    const TargetProfile& target() const { return *target_; }
+    std::shared_ptr<const TargetProfile> targetPtr() const { return target_; }
+    const AnalysisOptions& options() const { return options_; }
+    const AnalysisResult& analysis() const { return analysis_; }
+    const CostEstimate& cost() const { return cost_; }
+
+    /// Re-estimates everything for another target profile.
+    void setTarget(std::shared_ptr<const TargetProfile> target);
+
+    // For edits: change state, then call one of the re-estimates.
+    Graph& mutableGraph() { return graph_; }
+    AnalysisOptions& mutableOptions() { return options_; }
+    /// After shapes changed on `dirty` nodes (re-inferred) or options changed: re-measures the dirty nodes,
+    /// re-runs the linear analysis sweeps and the cost; findings are refreshed lazily (refreshFindings).
+    void reestimate(const std::vector<NodeId>& dirty);
+    /// From scratch (metrics of every node, every pass, findings).
+    void fullReestimate();
+    /// Findings for the current state (cheap if nothing changed since the last call).
+    const std::vector<Finding>& findings();
+    /// Fills estimated_gain_ms of every finding by applying its fix to a copy of the session.
+    void estimateFindingGains();
+    bool findingsStale() const { return findingsStale_; }
+
+private:
+    void runAnalysis(bool withFindings);
+
+    Graph graph_;
+    std::shared_ptr<const TargetProfile> target_;
+    AnalysisOptions options_;
+    AnalysisResult analysis_;
+    CostEstimate cost_;
+    bool findingsStale_ = true;
+};
+
+} // namespace bpu

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+#include "ShapeEdits.h"
+
+#include "EditError.h"
+#include "Session.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace bpu {
+
+namespace {
+
+constexpr int64_t kMaxDim = int64_t{1} << 20;
+
+Node& requireConv(Graph& g, const std::string& name) {
+    NodeId id = g.findNode(name);
+    if (!id.valid())
+        throw EditError("no node named '" + name + "'");
+    Node& n = g.node(id);
+    if (n.opType != "Conv")
+        throw EditError("'" + name + "' is a " + n.opType + ", not a Conv");
+    if (n.inputs.size() < 2 || !n.inputs[1].valid() || !g.tensor(n.inputs[1]).isInitializer ||
+        !g.tensor(n.inputs[1]).shape.fullyKnown() || g.tensor(n.inputs[1]).shape.rank() < 3)
+        throw EditError("Conv '" + name + "' has no initializer weight with a known shape");
+    if (!n.inputs[0].valid() || !g.tensor(n.inputs[0]).shape.fullyKnown())
+        throw EditError("Conv '" + name + "' input shape is not known");
+    return n;
+}
+
+void requireUnshared(const Graph& g, TensorId w, const std::string& node) {
+    if (g.tensor(w).consumers.size() > 1)
+        throw EditError("the weight of '" + node + "' is shared with other nodes; edit would change them too");
+}
+
+void resizeDim(Graph& g, GraphPatch& patch, TensorId t, size_t axis, int64_t value) {
+    Tensor& w = g.tensor(t);
+    if (axis >= w.shape.rank() || w.shape.dims[axis] == value)
+        return;
+    patch.saveTensor(g, t);
+    w.shape.dims[axis] = value;
+    w.value = nullptr; // the values no longer describe the weight; only dims matter to the profiler
+}
+
+int64_t channelsOf(const Graph& g, TensorId t) {
+    if (!t.valid())
+        return -1;
+    const auto& s = g.tensor(t).shape;
+    return s.rank() >= 2 && s.dims[1] > 0 ? s.dims[1] : -1;
+}
+
+// Resizes the parameters of node `id` to its (already re-inferred) input channel count.
+void adaptToInput(Graph& g, GraphPatch& patch, NodeId id) {
+    Node& n = g.node(id);
+    if (n.inputs.empty() || !n.inputs[0].valid())
+        return;
+    const TensorShape& x = g.tensor(n.inputs[0]).shape;
+    const int64_t c = channelsOf(g, n.inputs[0]);
+    if (c <= 0)
+        return;
+    auto initializer = [&](size_t i) -> Tensor* {
+        if (i >= n.inputs.size() || !n.inputs[i].valid() || !g.tensor(n.inputs[i]).isInitializer)
+            return nullptr;
+        return &g.tensor(n.inputs[i]);
+    };
+    if (n.opType == "Conv") {
+        Tensor* w = initializer(1);
+        if (!w || w->shape.rank() < 3)
+            return;
+        const int64_t group = std::max<int64_t>(1, n.attrIntOr("group", 1));
+        if (w->shape.dims[1] * group == c)
+            return;
+        const bool depthwise = group > 1 && w->shape.dims[1] == 1 && w->shape.dims[0] % group == 0;
+        if (depthwise) {
+            const int64_t multiplier = w->shape.dims[0] / group;
+            patch.saveNode(g, id);
+            n.proto = n.withIntAttribute("group", c);
+            resizeDim(g, patch, n.inputs[1], 0, c * multiplier);
+            if (Tensor* b = initializer(2))
+                resizeDim(g, patch, b->id, 0, c * multiplier);
+            return;
+        }
+        if (c % group != 0)
+            throw EditError("Conv '" + n.name + "' (group " + std::to_string(group) + ") cannot take " +
+                            std::to_string(c) + " input channels");
+        resizeDim(g, patch, w->id, 1, c / group);
+    } else if (n.opType == "ConvTranspose") {
+        if (Tensor* w = initializer(1))
+            resizeDim(g, patch, w->id, 0, c);
+    } else if (n.opType == "BatchNormalization" || n.opType == "InstanceNormalization") {
+        for (size_t i = 1; i < n.inputs.size(); ++i)
+            if (Tensor* p = initializer(i); p && p->shape.rank() == 1)
+                resizeDim(g, patch, p->id, 0, c);
+    } else if (n.opType == "PRelu" || n.opType == "Add" || n.opType == "Mul" || n.opType == "Sub" ||
+               n.opType == "Div") {
+        // Per-channel broadcast parameters: [C], [C,1,1] or [1,C,1,1].
+        for (size_t i = 0; i < n.inputs.size(); ++i) {
+            Tensor* p = initializer(i);
+            if (!p || p->shape.rank() == 0 || x.rank() < 2)
+                continue;
+            size_t axis = p->shape.rank() == x.rank() ? 1 : p->shape.rank() + 1 == x.rank() ? 0 : SIZE_MAX;
+            if (axis != SIZE_MAX && p->shape.dims[axis] > 1)
+                resizeDim(g, patch, p->id, axis, c);
+        }
+    } else if (n.opType == "Gemm" && x.rank() == 2) {
+        Tensor* w = initializer(1);
+        const int64_t k = n.attrIntOr("transA", 0) ? x.dims[0] : x.dims[1];
+        if (w && w->shape.rank() == 2)
+            resizeDim(g, patch, w->id, n.attrIntOr("transB", 0) ? 1 : 0, k);
+    } else if (n.opType == "MatMul" && x.rank() >= 1) {
+        Tensor* w = initializer(1);
+        if (w && w->shape.rank() == 2)
+            resizeDim(g, patch, w->id, 0, x.dims.back());
+    }
+}
+
+} // namespace
+
+void ShapeEdit::apply(Session& s) {
+    GraphPatch patch;
+    std::vector<TensorId> changed;
+    std::vector<NodeId> touched;
+    Graph& g = s.mutableGraph();
+    try {
+        change(g, patch, changed, touched);
+    } catch (...) {
+        patch.restore(g);
+        throw;
+    }
+    std::vector<NodeId> visited = patch.reinfer(g, changed, touched, [&](NodeId id) { adaptToInput(g, patch, id); });
+    // The edited node itself and everything re-inferred need new metrics; neighbours of resized weights too.
+    std::unordered_set<uint32_t> dirty;
+    for (NodeId id : visited)
+        dirty.insert(id.value);
+    for (NodeId id : touched)
+        dirty.insert(id.value);
+    for (TensorId t : changed)
+        for (NodeId c : g.tensor(t).consumers)
+            dirty.insert(c.value);
+    dirty_.clear();
+    for (uint32_t v : dirty)
+        dirty_.push_back(NodeId{v});
+    patch_ = std::move(patch);
+    s.reestimate(dirty_);
+}
+
+void ShapeEdit::revert(Session& s) {
+    patch_.restore(s.mutableGraph());
+    s.reestimate(dirty_);
+}
+
+void SetGroupEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) {
+    Node& n = requireConv(g, node_);
+    const TensorId wid = n.inputs[1];
+    const auto& w = g.tensor(wid).shape.dims;
+    const int64_t cin = g.tensor(n.inputs[0]).shape.dims[1], cout = w[0];
+    if (group_ <= 0)
+        throw EditError("group must be positive");
+    if (cin % group_ != 0 || cout % group_ != 0)
+        throw EditError("group " + std::to_string(group_) + " does not divide the channels of '" + node_ + "' (in " +
+                        std::to_string(cin) + ", out " + std::to_string(cout) + ")");
+    requireUnshared(g, wid, node_);
+    patch.saveNode(g, n.id);
+    n.proto = n.withIntAttribute("group", group_);
+    resizeDim(g, patch, wid, 1, cin / group_);
+    changed.push_back(wid);
+    touched.push_back(n.id);
+}
+
+void SetBatchEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>&) {
+    if (batch_ <= 0 || batch_ > 4096)
+        throw EditError("batch must be in 1..4096, got " + std::to_string(batch_));
+    for (TensorId in : g.inputs) {
+        Tensor& t = g.tensor(in);
+        if (t.shape.rank() == 0 || t.shape.dims[0] == batch_)
+            continue;
+        patch.saveTensor(g, in);
+        t.shape.dims[0] = batch_;
+        t.shape.symbols[0].clear();
+        if (!t.shape.elements())
+            throw EditError("batch " + std::to_string(batch_) + " makes input '" + t.name + "' overflow");
+        changed.push_back(in);
+    }
+}
+
+void SetInputShapeEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>&) {
+    TensorId id = g.findTensor(input_);
+    if (!id.valid() || !g.tensor(id).isGraphInput)
+        throw EditError("no model input named '" + input_ + "'");
+    Tensor& t = g.tensor(id);
+    if (t.shape.rankKnown && t.shape.rank() != dims_.size())
+        throw EditError("input '" + input_ + "' has rank " + std::to_string(t.shape.rank()) + ", the new shape has " +
+                        std::to_string(dims_.size()));
+    for (int64_t d : dims_)
+        if (d <= 0 || d > kMaxDim)
+            throw EditError("input shape dims must be in 1.." + std::to_string(kMaxDim) + ", got " + std::to_string(d));
+    if (!checkedProduct(dims_) || *checkedProduct(dims_) > (int64_t{1} << 40))
+        throw EditError("input shape is absurdly large");
+    patch.saveTensor(g, id);
+    t.shape = TensorShape(dims_);
+    changed.push_back(id);
+}
+
+void SetChannelsEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) {
+    Node& n = requireConv(g, node_);
+    if (channels_ <= 0 || channels_ > 65536)
+        throw EditError("channels must be in 1..65536, got " + std::to_string(channels_));
+    const int64_t group = std::max<int64_t>(1, n.attrIntOr("group", 1));
+    const TensorId wid = n.inputs[1];
+    if (group > 1 && g.tensor(wid).shape.dims[1] == 1)
+        throw EditError("'" + node_ + "' is depthwise: its channels follow its input; edit the conv before it");
+    if (channels_ % group != 0)
+        throw EditError(std::to_string(channels_) + " channels are not divisible by the group (" +
+                        std::to_string(group) + ") of '" + node_ + "'");
+    requireUnshared(g, wid, node_);
+    resizeDim(g, patch, wid, 0, channels_);
+    changed.push_back(wid);
+    if (n.inputs.size() > 2 && n.inputs[2].valid() && g.tensor(n.inputs[2]).isInitializer) {
+        resizeDim(g, patch, n.inputs[2], 0, channels_);
+        changed.push_back(n.inputs[2]);
+    }
+    touched.push_back(n.id);
+}
+
+} // namespace bpu

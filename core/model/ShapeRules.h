@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "Graph.h"
+
+namespace bpu {
+
+/// Output-shape rules for ops where onnx 1.12's own inference stops short although the inputs decide the
+/// shape: Einsum (rank only), OneHot (ignores the depth value), MaxUnpool (ignores output_shape), STFT
+/// (ignores onesided), StringNormalizer without stopwords. Applied after onnx's function; only fills dims
+/// onnx left open (or corrects STFT's bin count), from known input shapes and values.
+class ShapeRules {
+public:
+    /// Refines `shape`, onnx's result for output `index` of `n`; returns true if it changed it.
+    static bool refine(const Graph& g, const Node& n, size_t index, TensorShape& shape);
+};
+
+} // namespace bpu
