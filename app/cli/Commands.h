@@ -14,6 +14,8 @@ namespace bpu::cli {
 
 /// `bpuscope-cli analyze MODEL [--target T] [--batch N] [--input-shape ...] [--edits FILE] [--json FILE|-] [--csv FILE]`
 int runAnalyze(const CliArgs& args);
+/// `bpuscope-cli calibrate MEASUREMENTS.csv [--target T] [--fit [--iterations N] [--write PROFILE.json]] [--markdown FILE]`
+int runCalibrate(const CliArgs& args);
 /// `bpuscope-cli targets`: the built-in target profiles.
 int runTargets(const CliArgs& args);
 

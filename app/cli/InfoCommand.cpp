@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 namespace bpu::cli {
 
@@ -50,21 +51,28 @@ std::string infoText(const Graph& g, const ModelMetrics& m) {
     for (const auto& [op, n] : m.opHistogram)
         os << " " << op << "=" << n;
     os << "\n";
-    int noShape = 0;
-    for (const auto& n : g.nodes)
-        for (TensorId o : n.outputs)
-            if (o.valid() && !g.tensor(o).shape.fullyKnown()) {
-                ++noShape;
-                break;
-            }
-    os << "nodes without inferred shapes: " << noShape << "\n";
+    // Inference gaps are listed first; data-dependent sizes (after NMS, NonZero) are expected and can number
+    // in the hundreds in a detector, so only a few are shown (--json lists every one).
+    std::vector<const Node*> gaps, dynamic;
     for (const auto& n : g.nodes) {
         bool incomplete = false;
         for (TensorId o : n.outputs)
             incomplete |= o.valid() && !g.tensor(o).shape.fullyKnown();
         if (incomplete)
-            os << "  " << n.name << " (" << n.opType << "): " << n.shapeError << "\n";
+            (n.dataDependentOn.valid() ? dynamic : gaps).push_back(&n);
     }
+    os << "nodes without inferred shapes: " << gaps.size() + dynamic.size();
+    if (!dynamic.empty())
+        os << " (" << dynamic.size() << " with data-dependent sizes, known only at run time)";
+    os << "\n";
+    auto list = [&os](const std::vector<const Node*>& nodes, size_t limit) {
+        for (size_t i = 0; i < nodes.size() && i < limit; ++i)
+            os << "  " << nodes[i]->name << " (" << nodes[i]->opType << "): " << nodes[i]->shapeError << "\n";
+        if (nodes.size() > limit)
+            os << "  ... " << nodes.size() - limit << " more (--json lists all)\n";
+    };
+    list(gaps, 50);
+    list(dynamic, 5);
     for (const auto& w : g.warnings)
         os << "warning: " << w << "\n";
     return os.str();

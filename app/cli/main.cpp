@@ -16,6 +16,8 @@ commands:
       model summary: producer, opsets, inputs/outputs, op histogram, params, MACs, weight bytes
   analyze MODEL [--target s100|s100p|PROFILE.json] [--batch N] [--input-shape ...] [--json FILE|-] [--csv FILE|-]
       placement, Q/DQ passes, alignment padding, compute:memory, fusion and the guide's findings
+  calibrate MEASUREMENTS.csv [--target T] [--fit [--iterations N] [--write PROFILE.json]] [--markdown FILE]
+      predicted vs measured latency per model; --fit fits the profile's free parameters
   targets
       list the built-in target profiles
   --version   print the version
@@ -46,6 +48,8 @@ int main(int argc, char** argv) {
             return runInfo(CliArgs::parse(argc, argv, 2, modelOptions, {}));
         if (cmd == "analyze")
             return runAnalyze(CliArgs::parse(argc, argv, 2, modelOptions, {}));
+        if (cmd == "calibrate")
+            return runCalibrate(CliArgs::parse(argc, argv, 2, {"target", "write", "markdown", "iterations"}, {"fit"}));
         if (cmd == "targets")
             return runTargets(CliArgs::parse(argc, argv, 2, {}, {}));
         throw UsageError("unknown command '" + cmd + "'");

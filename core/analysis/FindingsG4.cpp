@@ -27,7 +27,8 @@ void findPaddingIssues(AnalysisContext& c) {
     std::vector<Item> items;
     for (const auto& t : g.tensors) {
         const PaddedShape& p = r.tensors[t.id.value].padded;
-        if (p.applies && p.wasteRatio() > threshold && p.wasteBytes > 0)
+        // A Q/DQ annotation's output is its input's buffer: one finding for the root.
+        if (p.applies && p.wasteRatio() > threshold && p.wasteBytes > 0 && aliasRoot(g, r, t.id) == t.id)
             items.push_back({t.id, p.wasteBytes});
     }
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.waste > b.waste; });

@@ -2,7 +2,8 @@
 // G6.4: how long each feature map stays live and whether it fits the SRAM budget. Walks the topological
 // order holding live tensors on chip; when a new tensor does not fit, the live tensor whose next use is
 // furthest away is dumped to DDR (Belady's rule - what a good compiler approximates). A tensor larger than
-// the whole budget spills by itself.
+// the whole budget spills by itself. A tensor whose consumers all run within `stream_window_steps` of its
+// producer streams through SRAM tile by tile and never reaches DDR.
 #include "Passes.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@ void runLifetimes(AnalysisContext& c) {
     auto& r = c.r;
     const auto& pos = g.topoIndex();
     const int64_t budget = static_cast<int64_t>(c.target.sramBudgetBytes.value);
+    const int streamWindow = static_cast<int>(c.target.streamWindowSteps.value);
 
     auto internal = [&](const Tensor& t) {
         // Produced and consumed inside one fused group: never materialised.
@@ -35,30 +37,59 @@ void runLifetimes(AnalysisContext& c) {
         uint32_t end;
         int64_t bytes;
     };
+    // In a QDQ model c -> Q -> DQ is one buffer: the uses of the aliases extend the life of the root.
+    std::vector<TensorId> root(g.tensors.size());
+    std::vector<std::vector<uint32_t>> uses(g.tensors.size()); // consumer steps, aliases folded into the root
+    for (const auto& t : g.tensors) {
+        root[t.id.value] = aliasRoot(g, r, t.id);
+        for (NodeId cns : t.consumers)
+            uses[root[t.id.value].value].push_back(pos[cns.value]);
+    }
     std::vector<std::vector<TensorId>> producedAt(g.nodes.size());
     for (const auto& t : g.tensors) {
         TensorAnalysis& ta = r.tensors[t.id.value];
         if (t.isInitializer || t.value || !t.producer.valid())
             continue;
         uint32_t last = pos[t.producer.value];
+        if (root[t.id.value] == t.id)
+            for (uint32_t u : uses[t.id.value])
+                last = std::max(last, u);
         for (NodeId cns : t.consumers)
             last = std::max(last, pos[cns.value]);
         ta.liveSteps = static_cast<int>(last - pos[t.producer.value]);
-        if (r.nodes[t.producer.value].placement == Placement::BPU && !internal(t))
+        // Everything the BPU graph writes (a fused group's output comes from its folded Relu) except weights
+        // dequantized at compile time and Q/DQ aliases, which share their root's buffer.
+        if (onBpuGraph(r.nodes[t.producer.value]) && !internal(t) && root[t.id.value] == t.id &&
+            !weightSource(g, t.id).valid())
             producedAt[pos[t.producer.value]].push_back(t.id);
     }
     for (TensorId in : g.inputs)
         r.tensors[in.value].spillsToDdr = true; // the input image arrives in DDR
     for (TensorId out : g.outputs)
         r.tensors[out.value].spillsToDdr = true;
+    // What crosses between the CPU and the BPU is handed over in DDR.
+    for (const auto& t : g.tensors) {
+        if (t.isInitializer || t.value || !t.producer.valid())
+            continue;
+        const NodeAnalysis& p = r.nodes[t.producer.value];
+        bool cpuUse = false, bpuUse = false;
+        for (NodeId cns : t.consumers) {
+            cpuUse |= r.nodes[cns.value].placement == Placement::CPU;
+            bpuUse |= onBpuGraph(r.nodes[cns.value]);
+        }
+        if (p.placement == Placement::CPU ? bpuUse : onBpuGraph(p) && cpuUse)
+            r.tensors[t.id.value].spillsToDdr = true;
+    }
 
     std::list<Live> live;
     int64_t used = 0;
+    // The next step that reads `t`, counting the current one: a tensor read by the node running now cannot
+    // be dumped to make room for that node's output.
     auto nextUse = [&](TensorId t, uint32_t now) {
         uint32_t best = UINT32_MAX;
-        for (NodeId cns : g.tensor(t).consumers)
-            if (pos[cns.value] > now)
-                best = std::min(best, pos[cns.value]);
+        for (uint32_t u : uses[t.value])
+            if (u >= now)
+                best = std::min(best, u);
         return best;
     };
     for (uint32_t step = 0; step < g.topoOrder.size(); ++step) {
@@ -73,6 +104,10 @@ void runLifetimes(AnalysisContext& c) {
         }
         for (TensorId t : producedAt[step]) {
             TensorAnalysis& ta = r.tensors[t.value];
+            // Consumed within the streaming window: tiles flow producer -> consumers on chip, whatever the
+            // tensor's total size, and only a tile's worth of SRAM is held.
+            if (ta.liveSteps <= streamWindow && !g.tensor(t).isGraphOutput)
+                continue;
             if (c.options.assumeResident.count(g.tensor(t).name))
                 continue; // what-if: kept on chip outside the budget
             const int64_t bytes = ta.paddedBytes;
@@ -99,6 +134,9 @@ void runLifetimes(AnalysisContext& c) {
             used += bytes;
         }
     }
+    for (const auto& t : g.tensors)
+        if (root[t.id.value] != t.id && r.tensors[root[t.id.value].value].spillsToDdr)
+            r.tensors[t.id.value].spillsToDdr = true;
 }
 
 } // namespace bpu

@@ -47,20 +47,23 @@ void runPadding(AnalysisContext& c) {
         Precision prec = c.options.defaultPrecision;
         if (t.producer.valid()) {
             const auto& pa = r.nodes[t.producer.value];
-            onBpu |= pa.placement == Placement::BPU;
-            conv |= alignsConv(c.target, g.node(t.producer));
-            if (pa.placement == Placement::BPU)
+            onBpu |= onBpuGraph(pa); // a fused group's output is written by its folded Relu
+            // A fused group writes its output in its head's (the conv's) layout.
+            const FusedGroup* grp = r.group(pa.fusionGroup);
+            conv |= alignsConv(c.target, g.node(grp ? grp->nodes.front() : t.producer));
+            if (onBpuGraph(pa))
                 prec = pa.precision;
         }
         for (NodeId cns : t.consumers) {
-            onBpu |= r.nodes[cns.value].placement == Placement::BPU;
+            onBpu |= onBpuGraph(r.nodes[cns.value]);
             conv |= alignsConv(c.target, g.node(cns)) && r.nodes[cns.value].placement == Placement::BPU;
         }
         const int64_t elemBytes = onBpu ? bytesAtPrecision(prec, dtypeBytes) : std::max<int64_t>(dtypeBytes, 1);
         auto elements = t.shape.elements();
         ta.bytes = elements.value_or(0) * elemBytes;
         ta.paddedBytes = ta.bytes;
-        if (!onBpu || t.isInitializer || t.value || !elements || !t.shape.fullyKnown())
+        // Weights (initializers, or dequantized ones in a QDQ model) are not feature maps.
+        if (!onBpu || weightSource(g, t.id).valid() || t.value || !elements || !t.shape.fullyKnown())
             continue;
 
         PaddedShape& p = ta.padded;
@@ -99,8 +102,10 @@ void runPadding(AnalysisContext& c) {
         p.paddedElements = checkedProduct(p.dims).value_or(p.elements);
         p.wasteBytes = (p.paddedElements - p.elements) * elemBytes;
         ta.paddedBytes = p.paddedElements * elemBytes;
-        wasteTotal += p.wasteBytes;
-        paddedTotal += ta.paddedBytes;
+        if (aliasRoot(g, r, t.id) == t.id) { // a Q/DQ annotation's output is the same buffer: count it once
+            wasteTotal += p.wasteBytes;
+            paddedTotal += ta.paddedBytes;
+        }
     }
     r.summary.paddingWasteBytes = wasteTotal;
     r.summary.paddingWasteRatio = paddedTotal ? double(wasteTotal) / double(paddedTotal) : 0;
@@ -120,8 +125,14 @@ void runPadding(AnalysisContext& c) {
         const PaddedShape& po = r.tensors[out.value].padded;
         if (!po.applies)
             continue;
-        if (po.elements > 0)
-            a.ops = static_cast<int64_t>(double(m.ops) * double(po.paddedElements) / double(po.elements));
+        // Vector work scales with the padding of the tensor it sweeps: the input for reductions/pools.
+        const PaddedShape* swept = &po;
+        if ((a.opClass == "pool" || a.opClass == "reduce") && !n.inputs.empty() && n.inputs[0].valid() &&
+            r.tensors[n.inputs[0].value].padded.applies)
+            swept = &r.tensors[n.inputs[0].value].padded;
+        if (swept->elements > 0)
+            a.ops =
+                static_cast<int64_t>(double(m.ops) * double(swept->paddedElements) / double(swept->elements));
         if ((n.opType == "Conv" || n.opType == "ConvTranspose") && n.inputs.size() > 1 && n.inputs[1].valid()) {
             const TensorShape& w = g.tensor(n.inputs[1]).shape;
             const TensorShape& x = g.tensor(n.inputs[0]).shape;
@@ -134,8 +145,10 @@ void runPadding(AnalysisContext& c) {
             const int64_t cin = x.dims[1];
             const PaddedShape& pin = r.tensors[n.inputs[0].value].padded;
             const int64_t cinPadded = pin.applies && pin.dims.size() > 1 ? pin.dims[1] : roundUp(cin, unitC);
-            // Each group reads its share of the padded input channels (at least one).
-            const int64_t cinPerGroup = std::max<int64_t>(1, (cinPadded + groups - 1) / groups);
+            // A dense conv reads every padded input channel; a grouped one reads its own cin/groups per
+            // output channel (the channels padding adds form extra groups, already counted in the padded
+            // output).
+            const int64_t cinPerGroup = groups == 1 ? cinPadded : std::max<int64_t>(1, cin / groups);
             if (n.opType == "Conv") {
                 a.paddedMacs = po.paddedElements * cinPerGroup * kernel;
             } else {

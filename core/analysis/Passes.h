@@ -40,5 +40,15 @@ void findTransforms(AnalysisContext& c);      ///< G6.6
 int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes);
 /// Conv weight / group attributes helpers shared by passes.
 int64_t convGroups(const Node& n);
+/// On the BPU graph: run by the BPU, or folded into a BPU segment (BN/Relu/Q/DQ annotations): the tensors it
+/// writes live on the BPU at its precision. Needs runSegments.
+bool onBpuGraph(const NodeAnalysis& a);
+/// A weight: an initializer, or a DequantizeLinear of one (how QDQ models store quantized weights). The
+/// initializer behind it, or an invalid id for an activation.
+TensorId weightSource(const Graph& g, TensorId t);
+/// In a QDQ model c -> QuantizeLinear -> DequantizeLinear annotates one BPU buffer: the outputs of a folded
+/// Q/DQ annotation are aliases of its input. Returns the tensor at the start of such a chain (`t` itself when
+/// it is not an alias).
+TensorId aliasRoot(const Graph& g, const AnalysisResult& r, TensorId t);
 
 } // namespace bpu

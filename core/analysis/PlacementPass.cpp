@@ -257,4 +257,36 @@ int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes) {
 
 int64_t convGroups(const Node& n) { return std::max<int64_t>(1, n.attrIntOr("group", 1)); }
 
+bool onBpuGraph(const NodeAnalysis& a) {
+    return a.placement == Placement::BPU || (a.placement == Placement::Folded && a.segment >= 0);
+}
+
+TensorId weightSource(const Graph& g, TensorId t) {
+    if (!t.valid())
+        return {};
+    const Tensor& tensor = g.tensor(t);
+    if (tensor.isInitializer)
+        return t;
+    if (!tensor.producer.valid())
+        return {};
+    const Node& p = g.node(tensor.producer);
+    if (isDQ(p) && !p.inputs.empty() && p.inputs[0].valid() && g.tensor(p.inputs[0]).isInitializer)
+        return p.inputs[0];
+    return {};
+}
+
+TensorId aliasRoot(const Graph& g, const AnalysisResult& r, TensorId t) {
+    for (size_t guard = 0; t.valid() && guard < g.nodes.size(); ++guard) {
+        const NodeId p = g.tensor(t).producer;
+        if (!p.valid() || r.nodes[p.value].placement != Placement::Folded)
+            break;
+        const Node& n = g.node(p);
+        if (!(isQ(n) || isDQ(n)) || n.inputs.empty() || !n.inputs[0].valid() ||
+            weightSource(g, n.inputs[0]).valid())
+            break;
+        t = n.inputs[0];
+    }
+    return t;
+}
+
 } // namespace bpu

@@ -49,7 +49,9 @@ void runQdq(AnalysisContext& c) {
         if (t.isInitializer || t.value)
             continue;
         const bool fromCpu = t.producer.valid() && placement(t.producer) == Placement::CPU && !isQdq(g.node(t.producer));
-        const bool fromBpu = t.producer.valid() && placement(t.producer) != Placement::CPU && !isQdq(g.node(t.producer));
+        // The BPU graph includes what folds into it (a fused group's Relu, a BN at the input).
+        const bool fromBpu =
+            t.producer.valid() && onBpuGraph(nodes[t.producer.value]) && !isQdq(g.node(t.producer));
         bool toBpu = false, toCpu = false, toExplicitQ = false;
         for (NodeId cns : t.consumers) {
             const Node& cn = g.node(cns);
@@ -59,7 +61,7 @@ void runQdq(AnalysisContext& c) {
             }
             if (placement(cns) == Placement::CPU)
                 toCpu = true;
-            else if (placement(cns) == Placement::BPU)
+            else if (onBpuGraph(nodes[cns.value]))
                 toBpu = true;
         }
         auto add = [&](const char* kind, const char* where) {

@@ -19,7 +19,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
     e.nodes.assign(g.nodes.size(), NodeCost{});
     e.batch = 1;
     for (TensorId in : g.inputs)
-        if (g.tensor(in).shape.rank() > 0 && g.tensor(in).shape.dims[0] > 0)
+        if (g.tensor(in).shape.rank() == 4 && g.tensor(in).shape.dims[0] > 0) // NCHW images carry the batch
             e.batch = static_cast<int>(std::max<int64_t>(e.batch, g.tensor(in).shape.dims[0]));
 
     const double overlap = t.loadComputeOverlap.value;

@@ -48,7 +48,10 @@ nlohmann::json infoJson(const Graph& g, const ModelMetrics& totals) {
             if (o.valid() && !g.tensor(o).shape.fullyKnown())
                 incomplete = true;
         if (incomplete)
-            noShapes.push_back({{"node", n.name}, {"op", n.opType}, {"reason", n.shapeError}});
+            noShapes.push_back({{"node", n.name},
+                                {"op", n.opType},
+                                {"reason", n.shapeError},
+                                {"data_dependent", n.dataDependentOn.valid()}});
     }
     nlohmann::json doc = {{"schema", "bpuscope.info/1"},
                           {"model", modelJson(g, totals)},

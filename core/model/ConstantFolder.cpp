@@ -46,9 +46,13 @@ bool smallEnough(const std::vector<int64_t>& dims) {
 
 // Exporters compute Resize sizes in float32 (floor(320 * scale)); rounding each step to the declared
 // precision keeps results that land exactly on an integer from drifting to x.9999 in double.
-double storedAs(DataType dt, double r) { return dt == DataType::Float ? double(static_cast<float>(r)) : r; }
+double storedAs(DataType dt, double r) {
+    return dt == DataType::Float ? double(static_cast<float>(r)) : r;
+}
 
-int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+int64_t normAxis(int64_t axis, int64_t rank) {
+    return axis < 0 ? axis + rank : axis;
+}
 
 std::vector<int64_t> strides(const std::vector<int64_t>& dims) {
     std::vector<int64_t> s(dims.size(), 1);
@@ -57,7 +61,8 @@ std::vector<int64_t> strides(const std::vector<int64_t>& dims) {
     return s;
 }
 
-std::optional<std::vector<int64_t>> broadcastDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+std::optional<std::vector<int64_t>> broadcastDims(const std::vector<int64_t>& a,
+                                                  const std::vector<int64_t>& b) {
     size_t r = std::max(a.size(), b.size());
     std::vector<int64_t> out(r);
     for (size_t i = 0; i < r; ++i) {
@@ -71,7 +76,8 @@ std::optional<std::vector<int64_t>> broadcastDims(const std::vector<int64_t>& a,
 }
 
 // Index into a broadcast operand for a flat output index.
-int64_t broadcastIndex(int64_t flat, const std::vector<int64_t>& outDims, const std::vector<int64_t>& inDims) {
+int64_t broadcastIndex(int64_t flat, const std::vector<int64_t>& outDims,
+                       const std::vector<int64_t>& inDims) {
     auto os = strides(outDims);
     auto is = strides(inDims);
     size_t off = outDims.size() - inDims.size();
@@ -98,9 +104,12 @@ Value binary(const Value& a, const Value& b, const std::string& op) {
         int64_t ia = broadcastIndex(i, *dims, a->dims), ib = broadcastIndex(i, *dims, b->dims);
         if (asInt) {
             int64_t x = a->ints[ia], y = b->ints[ib], r = 0;
-            if (op == "Add") r = x + y;
-            else if (op == "Sub") r = x - y;
-            else if (op == "Mul") r = x * y;
+            if (op == "Add")
+                r = x + y;
+            else if (op == "Sub")
+                r = x - y;
+            else if (op == "Mul")
+                r = x * y;
             else if (op == "Div") {
                 if (y == 0)
                     return nullptr;
@@ -109,26 +118,43 @@ Value binary(const Value& a, const Value& b, const std::string& op) {
                 if (y == 0)
                     return nullptr;
                 r = x % y;
-            } else if (op == "Min") r = std::min(x, y);
-            else if (op == "Max") r = std::max(x, y);
-            else if (op == "Equal") r = x == y;
-            else if (op == "Less") r = x < y;
-            else if (op == "Greater") r = x > y;
-            else return nullptr;
+            } else if (op == "Min")
+                r = std::min(x, y);
+            else if (op == "Max")
+                r = std::max(x, y);
+            else if (op == "Equal")
+                r = x == y;
+            else if (op == "Less")
+                r = x < y;
+            else if (op == "Greater")
+                r = x > y;
+            else
+                return nullptr;
             v->ints.push_back(r);
         } else {
             double x = a->at(ia), y = b->at(ib), r = 0;
-            if (op == "Add") r = x + y;
-            else if (op == "Sub") r = x - y;
-            else if (op == "Mul") r = x * y;
-            else if (op == "Div") r = x / y;
-            else if (op == "Min") r = std::min(x, y);
-            else if (op == "Max") r = std::max(x, y);
-            else if (op == "Pow") r = std::pow(x, y);
-            else if (op == "Equal") r = x == y;
-            else if (op == "Less") r = x < y;
-            else if (op == "Greater") r = x > y;
-            else return nullptr;
+            if (op == "Add")
+                r = x + y;
+            else if (op == "Sub")
+                r = x - y;
+            else if (op == "Mul")
+                r = x * y;
+            else if (op == "Div")
+                r = x / y;
+            else if (op == "Min")
+                r = std::min(x, y);
+            else if (op == "Max")
+                r = std::max(x, y);
+            else if (op == "Pow")
+                r = std::pow(x, y);
+            else if (op == "Equal")
+                r = x == y;
+            else if (op == "Less")
+                r = x < y;
+            else if (op == "Greater")
+                r = x > y;
+            else
+                return nullptr;
             if (compare)
                 v->ints.push_back(static_cast<int64_t>(r));
             else if (v->isInt())
@@ -143,18 +169,30 @@ Value binary(const Value& a, const Value& b, const std::string& op) {
 Value unary(const Value& a, const std::string& op) {
     auto v = std::make_shared<ConstValue>(*a);
     auto apply = [&](double x) -> double {
-        if (op == "Floor") return std::floor(x);
-        if (op == "Ceil") return std::ceil(x);
-        if (op == "Neg") return -x;
-        if (op == "Abs") return std::fabs(x);
-        if (op == "Sqrt") return std::sqrt(x);
-        if (op == "Not") return x == 0 ? 1 : 0;
-        if (op == "Round") return std::nearbyint(x);
-        if (op == "Reciprocal") return 1.0 / x;
-        if (op == "Sign") return x > 0 ? 1 : x < 0 ? -1 : 0;
-        if (op == "Exp") return std::exp(x);
-        if (op == "Log") return std::log(x);
-        if (op == "Relu") return std::max(x, 0.0);
+        if (op == "Floor")
+            return std::floor(x);
+        if (op == "Ceil")
+            return std::ceil(x);
+        if (op == "Neg")
+            return -x;
+        if (op == "Abs")
+            return std::fabs(x);
+        if (op == "Sqrt")
+            return std::sqrt(x);
+        if (op == "Not")
+            return x == 0 ? 1 : 0;
+        if (op == "Round")
+            return std::nearbyint(x);
+        if (op == "Reciprocal")
+            return 1.0 / x;
+        if (op == "Sign")
+            return x > 0 ? 1 : x < 0 ? -1 : 0;
+        if (op == "Exp")
+            return std::exp(x);
+        if (op == "Log")
+            return std::log(x);
+        if (op == "Relu")
+            return std::max(x, 0.0);
         return x; // Identity
     };
     if (v->isInt()) {
@@ -292,7 +330,9 @@ Value slice(const Value& data, const std::vector<int64_t>& starts, const std::ve
         if (st == 0)
             return nullptr;
         // Shift negatives by n, saturating: exporters use INT64_MIN/MAX for "to the end".
-        auto shift = [n](int64_t x) { return x < 0 ? (x < -n ? -n - 1 : x + n) : x; };
+        auto shift = [n](int64_t x) {
+            return x < 0 ? (x < -n ? -n - 1 : x + n) : x;
+        };
         int64_t b = shift(starts[i]), e = shift(ends[i]);
         if (st > 0) {
             b = std::clamp<int64_t>(b, 0, n);
@@ -465,7 +505,8 @@ Values ConstantFolder::fold(const Graph& g, const Node& n) {
         return {};
     const Value& a = in[0];
 
-    static const char* kBinary[] = {"Add", "Sub", "Mul", "Div", "Mod", "Min", "Max", "Pow", "Equal", "Less", "Greater"};
+    static const char* kBinary[] = {"Add", "Sub", "Mul",   "Div",  "Mod",    "Min",
+                                    "Max", "Pow", "Equal", "Less", "Greater"};
     for (const char* b : kBinary)
         if (op == b && in.size() == 2 && in[1]) {
             auto r = binary(a, in[1], op);
@@ -632,16 +673,20 @@ Values ConstantFolder::fold(const Graph& g, const Node& n) {
         }
         return {v};
     }
-    if ((op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMin" || op == "ReduceMax") && a->dims.size() <= 1 &&
-        !n.attrInts("axes") && in.size() == 1) {
+    if ((op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMin" || op == "ReduceMax") &&
+        a->dims.size() <= 1 && !n.attrInts("axes") && in.size() == 1) {
         // Whole-vector reductions of shape vectors (e.g. the element count torch computes for Flatten).
         double acc = op == "ReduceProd" ? 1 : 0;
         for (size_t i = 0; i < a->size(); ++i) {
             double x = a->at(i);
-            if (op == "ReduceProd") acc *= x;
-            else if (op == "ReduceSum") acc += x;
-            else if (op == "ReduceMin") acc = i ? std::min(acc, x) : x;
-            else acc = i ? std::max(acc, x) : x;
+            if (op == "ReduceProd")
+                acc *= x;
+            else if (op == "ReduceSum")
+                acc += x;
+            else if (op == "ReduceMin")
+                acc = i ? std::min(acc, x) : x;
+            else
+                acc = i ? std::max(acc, x) : x;
         }
         auto v = std::make_shared<ConstValue>();
         v->dtype = a->dtype;

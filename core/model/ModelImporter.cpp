@@ -27,6 +27,10 @@ constexpr uintmax_t kMaxModelBytes = uintmax_t{2} * 1024 * 1024 * 1024; // proto
 std::string readFile(const std::string& path) {
     std::error_code ec;
     fs::file_status st = fs::status(path, ec);
+    // ENOENT/ENOTDIR is "no such file"; anything else (a folder on the way that cannot be searched, a
+    // symlink loop) says what the system said.
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+        throw ImportError(path, "cannot be accessed: " + ec.message());
     if (ec || !fs::exists(st))
         throw ImportError(path, "no such file");
     if (fs::is_directory(st))
@@ -91,15 +95,26 @@ void checkDeclaredShape(const std::string& path, const onnx::ValueInfoProto& vi)
         throw ImportError(path, "tensor '" + vi.name() + "': its element count overflows 64 bits");
 }
 
-int countSubgraphNodes(const onnx::NodeProto& n, int& graphs) {
+// Counts the nodes in a node's graph attributes (recursively) and vets every external-data location in
+// them, as for the main graph: a hostile location inside an If/Loop body is rejected the same way.
+int countSubgraphNodes(const std::string& path, const fs::path& folder, const onnx::NodeProto& n, int& graphs) {
     int count = 0;
+    auto vetTensor = [&](const onnx::TensorProto& t) {
+        if (t.data_location() == onnx::TensorProto::EXTERNAL)
+            resolveExternal(path, folder, t);
+    };
     for (const auto& a : n.attribute()) {
         auto visit = [&](const onnx::GraphProto& g) {
             ++graphs;
             count += g.node_size();
+            for (const auto& init : g.initializer())
+                vetTensor(init);
             for (const auto& inner : g.node()) {
                 int ignored = 0;
-                count += countSubgraphNodes(inner, ignored);
+                count += countSubgraphNodes(path, folder, inner, ignored);
+                for (const auto& ia : inner.attribute())
+                    if (ia.has_t())
+                        vetTensor(ia.t());
             }
         };
         if (a.has_g())
@@ -218,7 +233,7 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
             n.inputs.push_back(in.empty() ? TensorId{} : g.internTensor(in));
         for (const auto& out : np.output())
             n.outputs.push_back(out.empty() ? TensorId{} : g.internTensor(out));
-        n.subgraphNodeCount = countSubgraphNodes(np, n.subgraphCount);
+        n.subgraphNodeCount = countSubgraphNodes(path, folder, np, n.subgraphCount);
         subgraphNodes += n.subgraphNodeCount;
         n.proto = std::make_shared<onnx::NodeProto>(np);
         for (const auto& a : np.attribute())

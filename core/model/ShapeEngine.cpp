@@ -173,7 +173,8 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
         }
         if (!t.shape.fullyKnown() && n.dataDependentOn.valid() && !explained) {
             explained = true;
-            n.shapeError = "output '" + t.name + "' (" + t.shape.toString() + ") has a data-dependent size (" +
+            n.shapeError = "output '" + t.name + "' (" + t.shape.toString() +
+                           ") has a data-dependent size (" +
                            (n.dataDependentOn == id ? "the output size of " + n.opType + " depends on values"
                                                     : "downstream of " + g.node(n.dataDependentOn).opType +
                                                           " '" + g.node(n.dataDependentOn).name + "'") +

@@ -54,7 +54,8 @@ std::optional<std::vector<int64_t>> einsumShape(const Graph& g, const Node& n) {
             return std::nullopt;
         std::string term = terms[i];
         const auto dots = term.find("...");
-        const std::string letters = dots == std::string::npos ? term : term.substr(0, dots) + term.substr(dots + 3);
+        const std::string letters =
+            dots == std::string::npos ? term : term.substr(0, dots) + term.substr(dots + 3);
         if (letters.size() > s->rank())
             return std::nullopt;
         const size_t ellipsisRank = s->rank() - letters.size();

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace bpu {
 
@@ -48,6 +49,7 @@ const ParamKey kParamKeys[] = {
     {"padding_finding_ratio", &TargetProfile::paddingFindingRatio},
     {"detection_keep_candidates", &TargetProfile::detectionKeepCandidates},
     {"groupconv_min_channels", &TargetProfile::groupConvMinChannels},
+    {"stream_window_steps", &TargetProfile::streamWindowSteps},
 };
 
 const struct {
@@ -68,18 +70,35 @@ public:
         throw std::runtime_error(file_ + ": key '" + key + "': " + what);
     }
 
+    /// "where.key", or "key" at the top level.
+    static std::string join(const std::string& where, const std::string& key) {
+        return where.empty() ? key : where + "." + key;
+    }
+
     const json& member(const json& obj, const std::string& key, const std::string& where) const {
         auto it = obj.find(key);
         if (it == obj.end())
-            fail(where.empty() ? key : where + "." + key, "missing");
+            fail(join(where, key), "missing");
         return *it;
     }
 
     std::string str(const json& obj, const std::string& key, const std::string& where) const {
         const json& v = member(obj, key, where);
         if (!v.is_string())
-            fail(where + "." + key, "expected a string");
+            fail(join(where, key), "expected a string");
         return v.get<std::string>();
+    }
+
+    /// The note of a parameter or operator group: exactly one of "source" / "estimate", a non-empty string.
+    std::pair<std::string, bool> note(const json& obj, const std::string& where) const {
+        bool hasSource = obj.contains("source"), hasEstimate = obj.contains("estimate");
+        if (hasSource == hasEstimate)
+            fail(where, "needs exactly one of 'source' or 'estimate'");
+        const char* key = hasSource ? "source" : "estimate";
+        const json& v = obj[key];
+        if (!v.is_string() || v.get<std::string>().empty())
+            fail(join(where, key), "expected a non-empty string");
+        return {v.get<std::string>(), hasEstimate};
     }
 
     void onlyKeys(const json& obj, const std::set<std::string>& allowed, const std::string& where) const {
@@ -87,11 +106,11 @@ public:
             fail(where, "expected an object");
         for (auto it = obj.begin(); it != obj.end(); ++it)
             if (!allowed.count(it.key()))
-                fail(where.empty() ? it.key() : where + "." + it.key(), "unknown key");
+                fail(join(where, it.key()), "unknown key");
     }
 
     Param param(const json& obj, const std::string& key, const std::string& where) const {
-        const std::string path = where + "." + key;
+        const std::string path = join(where, key);
         const json& p = member(obj, key, where);
         onlyKeys(p, {"value", "source", "estimate"}, path);
         const json& v = member(p, "value", path);
@@ -99,14 +118,7 @@ public:
             fail(path + ".value", "expected a number");
         Param out;
         out.value = v.get<double>();
-        bool hasSource = p.contains("source"), hasEstimate = p.contains("estimate");
-        if (hasSource == hasEstimate)
-            fail(path, "needs exactly one of 'source' or 'estimate'");
-        const json& note = hasSource ? p["source"] : p["estimate"];
-        if (!note.is_string() || note.get<std::string>().empty())
-            fail(path + (hasSource ? ".source" : ".estimate"), "expected a non-empty string");
-        out.note = note.get<std::string>();
-        out.estimate = hasEstimate;
+        std::tie(out.note, out.estimate) = note(p, path);
         if (out.value < 0)
             fail(path + ".value", "must not be negative");
         return out;
@@ -185,11 +197,8 @@ TargetProfile parseProfile(const json& doc, const std::string& file) {
                 r.fail(where + ".max_reduce_axis", "expected an integer");
             rule.maxReduceAxis = grp["max_reduce_axis"].get<int64_t>();
         }
-        bool hasSource = grp.contains("source"), hasEstimate = grp.contains("estimate");
-        if (hasSource == hasEstimate)
-            r.fail(where, "needs exactly one of 'source' or 'estimate'");
-        rule.note = (hasSource ? "source: " : "estimate: ") +
-                    (hasSource ? grp["source"] : grp["estimate"]).get<std::string>();
+        auto [text, estimate] = r.note(grp, where);
+        rule.note = (estimate ? "estimate: " : "source: ") + text;
         for (const auto& op : r.strings(r.member(grp, "ops", where), where + ".ops")) {
             if (t.operators.count(op))
                 r.fail(where + ".ops", "operator '" + op + "' is listed twice");

@@ -65,6 +65,7 @@ struct TargetProfile {
     // Thresholds for advisors
     Param reduceAxisLimit, smallInputMax, largeWeightBytes, largeFeatureMapBytes, shortcutStepsLimit;
     Param paddingFindingRatio, detectionKeepCandidates, groupConvMinChannels;
+    Param streamWindowSteps;
 
     AlignmentRules alignment;
     std::map<std::string, OpRule> operators;

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Shared inputs for the benchmark families: the bundled samples and synthetic graphs, loaded once.
+
+#include "core/model/Graph.h"
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// File names of the .onnx samples in the samples folder, sorted.
+std::vector<std::string> sampleFiles();
+/// The imported sample (cached), or null if it does not exist or fails to import.
+const bpu::Graph* sample(const std::string& file);
+/// makeSyntheticGraph(nodes, 1, towers), cached.
+const bpu::Graph& synthetic(int nodes, int towers = 1);
+/// "resnet152.onnx" -> "resnet152"
+std::string stem(const std::string& file);
+
+} // namespace bench

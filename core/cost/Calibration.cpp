@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+#include "Calibration.h"
+
+#include "CostModel.h"
+#include "core/analysis/Analyzer.h"
+#include "core/model/ModelImporter.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace bpu {
+
+namespace {
+
+std::vector<std::string> splitCsv(const std::string& line) {
+    std::vector<std::string> out;
+    std::string cur;
+    bool quoted = false;
+    for (char c : line) {
+        if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted) {
+            out.push_back(cur);
+            cur.clear();
+        } else if (c != '\r')
+            cur += c;
+    }
+    out.push_back(cur);
+    return out;
+}
+
+Param* paramByKey(TargetProfile& t, const std::string& key) {
+    for (const auto& p : t.parameters())
+        if (p.key == key)
+            return const_cast<Param*>(p.param);
+    return nullptr;
+}
+
+} // namespace
+
+const std::vector<CalibrationSet::FreeParam>& CalibrationSet::freeParams() {
+    static const std::vector<FreeParam> params{
+        {"dense_conv_efficiency", 0.05, 1.0}, {"group_conv_efficiency", 0.01, 1.0},
+        {"layer_fixed_us", 0.0, 40.0},        {"model_fixed_us", 0.0, 300.0},
+        {"vector_elements_per_cycle", 16, 4096}, {"load_compute_overlap", 0.0, 1.0},
+    };
+    return params;
+}
+
+std::vector<Measurement> loadMeasurements(const std::string& csvPath) {
+    std::ifstream in(csvPath);
+    if (!in)
+        throw std::runtime_error(csvPath + ": cannot open the measurements file");
+    std::string line;
+    if (!std::getline(in, line))
+        throw std::runtime_error(csvPath + ": empty");
+    auto header = splitCsv(line);
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < header.size(); ++i)
+        col[header[i]] = i;
+    for (const char* need : {"model", "file", "target", "latency_ms", "fps"})
+        if (!col.count(need))
+            throw std::runtime_error(csvPath + ": missing column '" + need + "'");
+    const auto folder = std::filesystem::path(csvPath).parent_path();
+    std::vector<Measurement> out;
+    int lineNo = 1;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (line.empty() || line[0] == '#')
+            continue;
+        auto f = splitCsv(line);
+        auto get = [&](const char* k) { return col.count(k) && col[k] < f.size() ? f[col[k]] : std::string(); };
+        Measurement m;
+        m.model = get("model");
+        m.file = (folder / get("file")).lexically_normal().string();
+        m.target = get("target");
+        m.input = get("input");
+        m.kind = get("kind");
+        m.scenario = get("scenario");
+        try {
+            m.latencyMs = std::stod(get("latency_ms"));
+            m.fps = std::stod(get("fps"));
+        } catch (const std::exception&) {
+            throw std::runtime_error(csvPath + ":" + std::to_string(lineNo) + ": latency_ms/fps must be numbers");
+        }
+        out.push_back(m);
+    }
+    return out;
+}
+
+AnalysisOptions scenarioOptions(const std::string& scenario) {
+    AnalysisOptions o;
+    std::stringstream ss(scenario);
+    std::string part;
+    while (std::getline(ss, part, '+')) {
+        if (part == "bpu_only")
+            o.foldBoundaryQdq = true;
+        else if (part == "unfused")
+            o.fuse = false;
+        else if (!part.empty())
+            throw std::runtime_error("unknown calibration scenario '" + part + "'");
+    }
+    return o;
+}
+
+CalibrationSet::CalibrationSet(std::vector<Measurement> measurements) : measurements_(std::move(measurements)) {
+    std::map<std::string, size_t> loaded;
+    for (const auto& m : measurements_) {
+        if (loaded.count(m.file))
+            continue;
+        loaded[m.file] = graphs_.size();
+        graphs_.push_back(ModelImporter::load(m.file));
+    }
+}
+
+CalibrationResult CalibrationSet::evaluate(const TargetProfile& profile) const {
+    CalibrationResult r;
+    std::map<std::string, const Graph*> byFile;
+    for (const auto& g : graphs_)
+        byFile[g.path] = &g;
+    double sumSq = 0;
+    std::map<std::string, std::pair<double, double>> fused, unfused; // model stem -> (measured fps, predicted)
+    for (const auto& m : measurements_) {
+        if (m.target != profile.name)
+            continue;
+        const Graph& g = *byFile.at(m.file);
+        AnalysisOptions o = scenarioOptions(m.scenario);
+        AnalysisResult a = Analyzer::analyze(g, profile, o, {}, {nullptr, nullptr, false});
+        CostEstimate e = CostModel::estimate(g, a, profile);
+        CalibrationRow row;
+        row.m = m;
+        row.predictedMs = e.latencyMs;
+        row.predictedFps = e.fps;
+        row.errorPct = (e.latencyMs - m.latencyMs) / m.latencyMs * 100.0;
+        (o.fuse ? fused : unfused)[m.file] = {m.fps, e.fps};
+        // A reconstructed graph (the guide's FCOS pair) calibrates only the fused/unfused ratio.
+        if (m.kind.find("ratio only") != std::string::npos)
+            continue;
+        sumSq += std::pow(std::log(e.latencyMs / m.latencyMs), 2);
+        r.rows.push_back(row);
+    }
+    for (const auto& [file, u] : unfused)
+        if (auto it = fused.find(file); it != fused.end()) {
+            r.measuredFuseRatio = it->second.first / u.first;
+            r.predictedFuseRatio = it->second.second / u.second;
+            r.fuseRatioModel = std::filesystem::path(file).stem().string();
+        }
+    r.rmsLogError = r.rows.empty() ? 0 : std::sqrt(sumSq / double(r.rows.size()));
+    for (const auto& fp : freeParams())
+        for (const auto& p : profile.parameters())
+            if (p.key == fp.key)
+                r.fitted.emplace_back(p.key, p.param->value);
+    return r;
+}
+
+CalibrationResult CalibrationSet::fit(TargetProfile& profile, int iterations) const {
+    const auto& fps = freeParams();
+    const size_t n = fps.size();
+    // Work in an unbounded space: logit of the position inside each parameter's bounds.
+    auto toX = [&](size_t i, double v) {
+        double u = std::clamp((v - fps[i].lo) / (fps[i].hi - fps[i].lo), 1e-4, 1 - 1e-4);
+        return std::log(u / (1 - u));
+    };
+    auto fromX = [&](size_t i, double x) { return fps[i].lo + (fps[i].hi - fps[i].lo) / (1 + std::exp(-x)); };
+    auto apply = [&](const std::vector<double>& x) {
+        for (size_t i = 0; i < n; ++i)
+            paramByKey(profile, fps[i].key)->value = fromX(i, x[i]);
+    };
+    auto objective = [&](const std::vector<double>& x) {
+        apply(x);
+        CalibrationResult r = evaluate(profile);
+        double f = r.rmsLogError * r.rmsLogError * double(r.rows.size());
+        if (r.measuredFuseRatio && r.predictedFuseRatio)
+            f += 3.0 * std::pow(std::log(*r.predictedFuseRatio / *r.measuredFuseRatio), 2);
+        return f;
+    };
+    std::vector<std::vector<double>> simplex(n + 1, std::vector<double>(n));
+    for (size_t i = 0; i < n; ++i)
+        simplex[0][i] = toX(i, paramByKey(profile, fps[i].key)->value);
+    for (size_t k = 1; k <= n; ++k) {
+        simplex[k] = simplex[0];
+        simplex[k][k - 1] += 0.8;
+    }
+    std::vector<double> val(n + 1);
+    for (size_t k = 0; k <= n; ++k)
+        val[k] = objective(simplex[k]);
+    for (int it = 0; it < iterations; ++it) {
+        std::vector<size_t> order(n + 1);
+        for (size_t k = 0; k <= n; ++k)
+            order[k] = k;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return val[a] < val[b]; });
+        const size_t best = order[0], worst = order[n], second = order[n - 1];
+        std::vector<double> centroid(n, 0);
+        for (size_t k = 0; k <= n; ++k)
+            if (k != worst)
+                for (size_t i = 0; i < n; ++i)
+                    centroid[i] += simplex[k][i] / double(n);
+        auto along = [&](double t) {
+            std::vector<double> p(n);
+            for (size_t i = 0; i < n; ++i)
+                p[i] = centroid[i] + t * (simplex[worst][i] - centroid[i]);
+            return p;
+        };
+        auto reflected = along(-1.0);
+        double fr = objective(reflected);
+        if (fr < val[best]) {
+            auto expanded = along(-2.0);
+            double fe = objective(expanded);
+            if (fe < fr) {
+                simplex[worst] = expanded;
+                val[worst] = fe;
+            } else {
+                simplex[worst] = reflected;
+                val[worst] = fr;
+            }
+        } else if (fr < val[second]) {
+            simplex[worst] = reflected;
+            val[worst] = fr;
+        } else {
+            auto contracted = along(0.5);
+            double fc = objective(contracted);
+            if (fc < val[worst]) {
+                simplex[worst] = contracted;
+                val[worst] = fc;
+            } else {
+                for (size_t k = 0; k <= n; ++k)
+                    if (k != best) {
+                        for (size_t i = 0; i < n; ++i)
+                            simplex[k][i] = simplex[best][i] + 0.5 * (simplex[k][i] - simplex[best][i]);
+                        val[k] = objective(simplex[k]);
+                    }
+            }
+        }
+    }
+    size_t best = std::min_element(val.begin(), val.end()) - val.begin();
+    apply(simplex[best]);
+    // Round to 3 significant digits so the committed profile reads cleanly and reproduces exactly.
+    for (const auto& fp : fps) {
+        Param* p = paramByKey(profile, fp.key);
+        if (p->value != 0) {
+            double mag = std::pow(10.0, std::floor(std::log10(std::fabs(p->value))) - 2);
+            p->value = std::round(p->value / mag) * mag;
+        }
+    }
+    return evaluate(profile);
+}
+
+std::string calibrationMarkdown(const CalibrationResult& r, const TargetProfile& profile) {
+    std::ostringstream os;
+    char buf[512];
+    os << "| model | scenario | measured ms | measured FPS | predicted ms | predicted FPS | error |\n";
+    os << "|---|---|---|---|---|---|---|\n";
+    for (const auto& row : r.rows) {
+        std::snprintf(buf, sizeof buf, "| %s | %s | %.3f | %.1f | %.3f | %.1f | %+.1f%% |\n", row.m.model.c_str(),
+                      row.m.scenario.empty() ? "-" : row.m.scenario.c_str(), row.m.latencyMs, row.m.fps,
+                      row.predictedMs, row.predictedFps, row.errorPct);
+        os << buf;
+    }
+    if (r.measuredFuseRatio) {
+        std::snprintf(buf, sizeof buf, "\nFuse ratio (%s, fused FPS / unfused FPS): measured %.3fx, predicted %.3fx\n",
+                      r.fuseRatioModel.c_str(), *r.measuredFuseRatio, r.predictedFuseRatio.value_or(0));
+        os << buf;
+    }
+    std::snprintf(buf, sizeof buf, "\nRMS log error: %.3f. Fitted parameters (%s %s):\n\n", r.rmsLogError,
+                  profile.name.c_str(), profile.version.c_str());
+    os << buf;
+    for (const auto& [k, v] : r.fitted) {
+        std::snprintf(buf, sizeof buf, "- `%s` = %g\n", k.c_str(), v);
+        os << buf;
+    }
+    return os.str();
+}
+
+void writeFittedProfile(const std::string& sourceJson, const std::string& outPath, const CalibrationResult& r) {
+    std::ifstream in(sourceJson);
+    nlohmann::json doc = nlohmann::json::parse(in);
+    for (const auto& [k, v] : r.fitted) {
+        auto& p = doc["params"][k];
+        p["value"] = v;
+        std::string note = p.contains("estimate") ? p["estimate"].get<std::string>() : std::string();
+        if (note.find("fitted") == std::string::npos)
+            p["estimate"] = note + " (fitted by bpuscope-cli calibrate; docs/calibration.md)";
+    }
+    std::ofstream out(outPath + ".tmp");
+    out << doc.dump(1) << "\n";
+    out.close();
+    std::filesystem::rename(outPath + ".tmp", outPath);
+}
+
+} // namespace bpu
