@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     int n = static_cast<int>(args.size());
 #ifdef BPUSCOPE_BENCH_GUI
     if (!std::getenv("QT_QPA_PLATFORM"))
-        setenv("QT_QPA_PLATFORM", "offscreen", 1); // figures must not depend on a desktop being present
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // figures must not depend on a desktop being present
     QApplication app(n, args.data());
     if (!shots.empty()) {
         const bool ok = bench::writeShots(QString::fromStdString(shots));

@@ -18,5 +18,8 @@ int runAnalyze(const CliArgs& args);
 int runCalibrate(const CliArgs& args);
 /// `bpuscope-cli targets`: the built-in target profiles.
 int runTargets(const CliArgs& args);
+/// `bpuscope-cli report MODEL -o FILE [--format pdf|md|html|json] [--target T] [--edits FILE] [--batch N]
+/// [--input-shape ...]`: the optimization report. argc/argv go to the QApplication the PDF path creates.
+int runReport(const CliArgs& args, int argc, char** argv);
 
 } // namespace bpu::cli

@@ -16,12 +16,16 @@ commands:
       model summary: producer, opsets, inputs/outputs, op histogram, params, MACs, weight bytes
   analyze MODEL [--target s100|s100p|PROFILE.json] [--batch N] [--input-shape ...] [--json FILE|-] [--csv FILE|-]
       placement, Q/DQ passes, alignment padding, compute:memory, fusion and the guide's findings
+  report MODEL -o FILE [--format pdf|md|html|json] [--target T] [--edits FILE] [--batch N] [--input-shape ...]
+      optimization report: summary, findings with the guide's rules, hotspots, charts, graph overview,
+      what-if before/after, method and assumptions (format from --format, else from the -o extension; pdf
+      works without a display)
   calibrate MEASUREMENTS.csv [--target T] [--fit [--iterations N] [--write PROFILE.json]] [--markdown FILE]
       predicted vs measured latency per model; --fit fits the profile's free parameters
   targets
       list the built-in target profiles
   --version   print the version
-exit codes: 0 ok, 2 usage error, 3 bad input (model, profile, edit file)
+exit codes: 0 ok, 2 usage error, 3 bad input (model, profile, edit file, unwritable output)
 )";
 
 } // namespace
@@ -48,6 +52,8 @@ int main(int argc, char** argv) {
             return runInfo(CliArgs::parse(argc, argv, 2, modelOptions, {}));
         if (cmd == "analyze")
             return runAnalyze(CliArgs::parse(argc, argv, 2, modelOptions, {}));
+        if (cmd == "report")
+            return runReport(CliArgs::parse(argc, argv, 2, modelOptions, {}), argc, argv);
         if (cmd == "calibrate")
             return runCalibrate(CliArgs::parse(argc, argv, 2, {"target", "write", "markdown", "iterations"}, {"fit"}));
         if (cmd == "targets")

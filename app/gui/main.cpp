@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
-// bpuscope: the workbench GUI. `bpuscope MODEL --screenshot OUT.png` renders offscreen and exits.
+// bpuscope: the workbench GUI.
+//   bpuscope [MODEL|PROJECT.bpuscope] [--target T] [--color-by MODE] [--edits FILE] [--screenshot OUT.png]
+// With --screenshot it loads, applies the edits, renders the window (offscreen works) to OUT.png and exits.
+#include "ui/graph/GraphView.h"
 #include "ui/main/MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QTimer>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -17,34 +22,71 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Profile ONNX models for the Horizon S100 BPU"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX file to open"));
+    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX file or .bpuscope project to open"));
+    QCommandLineOption target(QStringLiteral("target"), QStringLiteral("s100, s100p or a profile .json"),
+                              QStringLiteral("T"), QStringLiteral("s100"));
+    QCommandLineOption colorBy(QStringLiteral("color-by"),
+                               QStringLiteral("placement|padding|intensity|latency|delta"), QStringLiteral("MODE"));
+    QCommandLineOption edits(QStringLiteral("edits"), QStringLiteral("Apply a what-if edit file"), QStringLiteral("FILE"));
     QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Render the window to OUT.png and exit"),
                             QStringLiteral("OUT.png"));
-    parser.addOption(shot);
+    parser.addOptions({target, colorBy, edits, shot});
     parser.process(app);
 
     bpu::ui::MainWindow w;
+    w.setTarget(parser.value(target));
+    if (parser.isSet(colorBy)) {
+        bpu::ui::ColorMode m;
+        if (!bpu::ui::parseColorMode(parser.value(colorBy), &m)) {
+            std::fprintf(stderr, "bpuscope: usage error: --color-by must be placement, padding, intensity, latency or delta\n");
+            return 2;
+        }
+        w.setColorMode(m);
+    }
+    if (parser.isSet(edits)) {
+        QFile f(parser.value(edits));
+        nlohmann::json doc;
+        try {
+            if (!f.open(QIODevice::ReadOnly))
+                throw std::runtime_error("cannot open the edit file");
+            doc = nlohmann::json::parse(f.readAll().toStdString());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "bpuscope: error: %s: %s\n", qPrintable(parser.value(edits)), e.what());
+            return 3;
+        }
+        w.applyEditList(doc);
+    }
     w.show();
     const QStringList args = parser.positionalArguments();
     const QString shotPath = parser.value(shot);
     if (!shotPath.isEmpty()) {
-        auto grab = [&w, shotPath] {
-            QTimer::singleShot(200, &w, [&w, shotPath] {
-                bool ok = w.grab().save(shotPath);
+        // Wait until the model, the edits, the finding gains and the graph layout have all landed.
+        auto* poll = new QTimer(&w);
+        QObject::connect(poll, &QTimer::timeout, &w, [&w, shotPath, poll, pending = parser.isSet(edits)]() mutable {
+            auto s = w.snapshot();
+            if (!s || !s->findingsReady || w.graphView()->isLayoutPending() || w.isLoading())
+                return;
+            if (pending && s->edits.empty())
+                return;
+            poll->stop();
+            QTimer::singleShot(300, &w, [&w, shotPath] {
+                const bool ok = w.grab().save(shotPath);
                 std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "bpuscope: error: %s: cannot write\n",
                              qPrintable(shotPath));
                 QApplication::exit(ok ? 0 : 3);
             });
-        };
-        QObject::connect(&w, &bpu::ui::MainWindow::loaded, &w, grab);
+        });
         QObject::connect(&w, &bpu::ui::MainWindow::loadFailed, &w, [](const QString& msg) {
             std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(msg));
             QApplication::exit(3);
         });
-        if (args.isEmpty())
-            grab();
+        poll->start(100);
     }
-    if (!args.isEmpty())
-        w.openModel(args.first());
+    if (!args.isEmpty()) {
+        if (args.first().endsWith(QLatin1String(".bpuscope")))
+            w.openProject(args.first());
+        else
+            w.openModel(args.first());
+    }
     return app.exec();
 }

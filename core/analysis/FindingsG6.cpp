@@ -29,13 +29,18 @@ int changedDims(const Graph& g, const Node& n) {
     }
     if (n.inputs.empty() || n.outputs.empty() || !n.inputs[0].valid() || !n.outputs[0].valid())
         return 0;
+    // The dims between the longest common leading and trailing runs change: [1,232,7,7] -> [1,2,116,7,7]
+    // splits C in two (2 dims), [1,64,80,80] -> [1,64,6400] merges H and W (2 dims).
     const auto& a = g.tensor(n.inputs[0]).shape.dims;
     const auto& b = g.tensor(n.outputs[0]).shape.dims;
-    size_t common = std::min(a.size(), b.size());
-    int changed = static_cast<int>(std::max(a.size(), b.size()) - common);
-    for (size_t i = 0; i < common; ++i)
-        changed += a[i] != b[i];
-    return changed;
+    size_t lead = 0;
+    while (lead < a.size() && lead < b.size() && a[lead] == b[lead])
+        ++lead;
+    size_t trail = 0;
+    while (trail < a.size() - lead && trail < b.size() - lead &&
+           a[a.size() - 1 - trail] == b[b.size() - 1 - trail])
+        ++trail;
+    return static_cast<int>(std::max(a.size(), b.size()) - lead - trail);
 }
 
 } // namespace
@@ -103,9 +108,9 @@ void findFeatureMaps(AnalysisContext& c) {
         const TensorAnalysis& ta = r.tensors[t.id.value];
         if (!ta.padded.applies || ta.paddedBytes < limit || !ta.spillsToDdr || t.isGraphInput)
             continue;
-        const bool boundary = t.consumers.size() >= 2 ||
-                              (t.producer.valid() && (g.node(t.producer).opType == "Add" ||
-                                                      g.node(t.producer).opType == "Concat"));
+        const bool boundary = runtimeConsumers(g, t) >= 2 ||
+                              (t.producer.valid() &&
+                               (g.node(t.producer).opType == "Add" || g.node(t.producer).opType == "Concat"));
         if (boundary)
             cands.push_back(t.id);
     }
@@ -122,7 +127,7 @@ void findFeatureMaps(AnalysisContext& c) {
         f.evidence = {{"tensor", t.name},
                       {"shape", t.shape.toString()},
                       {"bytes", ta.paddedBytes},
-                      {"consumers", t.consumers.size()},
+                      {"consumers", runtimeConsumers(g, t)},
                       {"sram_budget_bytes", int64_t(c.target.sramBudgetBytes.value)},
                       {"threshold_bytes", limit}};
         f.severity = "medium";
@@ -193,7 +198,7 @@ void findShortcuts(AnalysisContext& c) {
     std::vector<TensorId> cands;
     for (const auto& t : g.tensors) {
         const TensorAnalysis& ta = r.tensors[t.id.value];
-        if (!ta.padded.applies || t.consumers.size() < 2 || ta.liveSteps <= limit || t.isGraphInput)
+        if (!ta.padded.applies || runtimeConsumers(g, t) < 2 || ta.liveSteps <= limit || t.isGraphInput)
             continue;
         cands.push_back(t.id);
     }
@@ -212,7 +217,8 @@ void findShortcuts(AnalysisContext& c) {
         if (t.producer.valid())
             f.nodes.push_back(t.producer);
         for (NodeId cns : t.consumers)
-            f.nodes.push_back(cns);
+            if (!isCompileTime(g, g.node(cns)))
+                f.nodes.push_back(cns);
         f.title = "Long shortcut '" + t.name + "': live " + std::to_string(ta.liveSteps) + " steps, " +
                   bytesText(ta.paddedBytes) + (ta.spillsToDdr ? ", spills to DDR" : " held in SRAM");
         f.evidence = {{"tensor", t.name},

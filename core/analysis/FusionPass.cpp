@@ -33,6 +33,54 @@ bool isRelu6(const Graph& g, const Node& n) {
     return lo && hi && std::fabs(*lo) < 1e-6 && std::fabs(*hi - 6.0) < 1e-6;
 }
 
+// The reason a shared BatchNormalization module blocks fusing `head`, if it does.
+std::optional<std::string> sharedBatchNorm(const Graph& g, const Node& head) {
+    if (head.outputs.empty() || !head.outputs[0].valid())
+        return std::nullopt;
+    for (NodeId cns : g.tensor(head.outputs[0]).consumers) {
+        const Node& bn = g.node(cns);
+        if (bn.opType != "BatchNormalization" || bn.inputs.size() < 2 || !bn.inputs[1].valid())
+            continue;
+        const Tensor& scale = g.tensor(bn.inputs[1]);
+        int users = 0;
+        for (NodeId u : scale.consumers)
+            users += g.node(u).opType == "BatchNormalization";
+        if (scale.isInitializer && users > 1)
+            return "shared module: BatchNormalization parameters '" + scale.name + "' are used at " +
+                   std::to_string(users) + " call sites (a module called from several places is not fused)";
+    }
+    return std::nullopt;
+}
+
+// True when `n` has an input other than `cur` computed from `head`'s output: such an op (e.g. the residual
+// Add of the next block, which reads this conv's output as its shortcut) cannot run in `head`'s output stage,
+// so it is not a stage of head's chain.
+bool needsLaterInput(const Graph& g, NodeId n, TensorId cur, NodeId head) {
+    const auto& pos = g.topoIndex();
+    std::vector<NodeId> stack;
+    std::vector<bool> seen(g.nodes.size(), false);
+    // Run-time data only: a Resize whose target size is Shape(cur) does not wait for cur's values.
+    auto runtime = [&](TensorId in) {
+        return in.valid() && !g.tensor(in).value && g.tensor(in).producer.valid();
+    };
+    for (TensorId in : g.node(n).inputs)
+        if (runtime(in) && in != cur)
+            stack.push_back(g.tensor(in).producer);
+    while (!stack.empty()) {
+        NodeId p = stack.back();
+        stack.pop_back();
+        if (p == head)
+            return true;
+        if (pos[p.value] <= pos[head.value] || seen[p.value])
+            continue; // before the head in topological order: not downstream of it
+        seen[p.value] = true;
+        for (TensorId in : g.node(p).inputs)
+            if (runtime(in))
+                stack.push_back(g.tensor(in).producer);
+    }
+    return false;
+}
+
 } // namespace
 
 void runFusion(AnalysisContext& c) {
@@ -51,16 +99,12 @@ void runFusion(AnalysisContext& c) {
         if (!pattern || head.outputs.empty() || !head.outputs[0].valid())
             continue;
 
-        // A module called from several places shares its weights; the toolchain does not fuse it.
-        if (head.inputs.size() > 1 && head.inputs[1].valid()) {
-            const Tensor& w = g.tensor(head.inputs[1]);
-            int users = 0;
-            for (NodeId u : w.consumers)
-                users += g.node(u).opType == head.opType;
-            if (w.isInitializer && users > 1 && !c.options.forceFusedHeads.count(head.name)) {
-                r.missed.push_back({{id}, "shared module: weight '" + w.name + "' is used by " +
-                                              std::to_string(users) + " " + head.opType +
-                                              " nodes (a module called from several places is not fused)"});
+        // A module called from several places is not fused. ONNX shows a shared module only through shared
+        // parameters; a shared conv is fused at each call site, but a BN module shared between call sites
+        // (its scale/bias used by several BatchNormalization nodes) cannot fold into any one conv.
+        if (auto bn = sharedBatchNorm(g, head)) {
+            if (!c.options.forceFusedHeads.count(head.name)) {
+                r.missed.push_back({{id}, *bn});
                 continue;
             }
         }
@@ -72,14 +116,15 @@ void runFusion(AnalysisContext& c) {
             const Tensor& t = g.tensor(cur);
             NodeId cand;
             for (NodeId cns : t.consumers)
-                if (matches(stage, g.node(cns).opType) && !taken[cns.value])
+                if (matches(stage, g.node(cns).opType) && !taken[cns.value] &&
+                    !needsLaterInput(g, cns, cur, id))
                     cand = cns;
             if (!cand.valid())
                 continue; // optional stage absent
             const Node& next = g.node(cand);
             std::string miss;
-            if (t.consumers.size() > 1)
-                miss = "intermediate tensor '" + t.name + "' has " + std::to_string(t.consumers.size()) +
+            if (const int users = runtimeConsumers(g, t); users > 1)
+                miss = "intermediate tensor '" + t.name + "' has " + std::to_string(users) +
                        " consumers, so it must be written out";
             else if (t.isGraphOutput)
                 miss = "intermediate tensor '" + t.name + "' is a model output";

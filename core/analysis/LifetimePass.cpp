@@ -26,9 +26,9 @@ void runLifetimes(AnalysisContext& c) {
         if (!gid.valid() || t.isGraphOutput)
             return false;
         for (NodeId cns : t.consumers)
-            if (r.nodes[cns.value].fusionGroup != gid)
+            if (r.nodes[cns.value].fusionGroup != gid && !isCompileTime(g, g.node(cns)))
                 return false;
-        return !t.consumers.empty();
+        return runtimeConsumers(g, t) > 0;
     };
 
     // Start/end step per tensor that lives on the BPU.
@@ -43,7 +43,8 @@ void runLifetimes(AnalysisContext& c) {
     for (const auto& t : g.tensors) {
         root[t.id.value] = aliasRoot(g, r, t.id);
         for (NodeId cns : t.consumers)
-            uses[root[t.id.value].value].push_back(pos[cns.value]);
+            if (!isCompileTime(g, g.node(cns))) // a Shape node reads no data
+                uses[root[t.id.value].value].push_back(pos[cns.value]);
     }
     std::vector<std::vector<TensorId>> producedAt(g.nodes.size());
     for (const auto& t : g.tensors) {
@@ -55,7 +56,8 @@ void runLifetimes(AnalysisContext& c) {
             for (uint32_t u : uses[t.id.value])
                 last = std::max(last, u);
         for (NodeId cns : t.consumers)
-            last = std::max(last, pos[cns.value]);
+            if (!isCompileTime(g, g.node(cns)))
+                last = std::max(last, pos[cns.value]);
         ta.liveSteps = static_cast<int>(last - pos[t.producer.value]);
         // Everything the BPU graph writes (a fused group's output comes from its folded Relu) except weights
         // dequantized at compile time and Q/DQ aliases, which share their root's buffer.

@@ -39,25 +39,49 @@ void runPadding(AnalysisContext& c) {
                   unitC = static_cast<int64_t>(al.convC.value),
                   unitG = static_cast<int64_t>(al.generalMaxUnit.value);
 
+    // Which tensors are conv-like (G4.2): written by a conv-like op (a fused group writes in its head's
+    // layout) or read by one on the BPU, and then every feature map that elementwise, LUT and data-movement
+    // ops derive from them: an activation or an Add keeps the conv's NCHW layout, it does not re-pad by G4.1.
+    std::vector<bool> convLike(g.tensors.size(), false);
+    for (const auto& t : g.tensors) {
+        if (t.producer.valid()) {
+            const FusedGroup* grp = r.group(r.nodes[t.producer.value].fusionGroup);
+            convLike[t.id.value] = alignsConv(c.target, g.node(grp ? grp->nodes.front() : t.producer));
+        }
+        for (NodeId cns : t.consumers)
+            convLike[t.id.value] = convLike[t.id.value] || (alignsConv(c.target, g.node(cns)) &&
+                                                            r.nodes[cns.value].placement == Placement::BPU);
+    }
+    for (NodeId id : g.topoOrder) {
+        const Node& n = g.node(id);
+        const NodeAnalysis& a = r.nodes[id.value];
+        if (!onBpuGraph(a) || !(a.opClass == "elementwise" || a.opClass == "lut" || a.opClass == "data" ||
+                                a.opClass == "folded" || a.opClass == "qdq"))
+            continue;
+        size_t rank = 0;
+        for (TensorId in : n.inputs)
+            if (in.valid() && convLike[in.value] && !g.tensor(in).value && !weightSource(g, in).valid())
+                rank = g.tensor(in).shape.rank();
+        if (rank == 3 || rank == 4)
+            for (TensorId out : n.outputs)
+                if (out.valid() && g.tensor(out).shape.rank() == rank)
+                    convLike[out.value] = true;
+    }
+
     int64_t wasteTotal = 0, paddedTotal = 0;
     for (const auto& t : g.tensors) {
         TensorAnalysis& ta = r.tensors[t.id.value];
         const int64_t dtypeBytes = bytesPerElement(t.dtype);
-        bool onBpu = false, conv = false;
+        bool onBpu = false, conv = convLike[t.id.value];
         Precision prec = c.options.defaultPrecision;
         if (t.producer.valid()) {
             const auto& pa = r.nodes[t.producer.value];
             onBpu |= onBpuGraph(pa); // a fused group's output is written by its folded Relu
-            // A fused group writes its output in its head's (the conv's) layout.
-            const FusedGroup* grp = r.group(pa.fusionGroup);
-            conv |= alignsConv(c.target, g.node(grp ? grp->nodes.front() : t.producer));
             if (onBpuGraph(pa))
                 prec = pa.precision;
         }
-        for (NodeId cns : t.consumers) {
+        for (NodeId cns : t.consumers)
             onBpu |= onBpuGraph(r.nodes[cns.value]);
-            conv |= alignsConv(c.target, g.node(cns)) && r.nodes[cns.value].placement == Placement::BPU;
-        }
         const int64_t elemBytes = onBpu ? bytesAtPrecision(prec, dtypeBytes) : std::max<int64_t>(dtypeBytes, 1);
         auto elements = t.shape.elements();
         ta.bytes = elements.value_or(0) * elemBytes;

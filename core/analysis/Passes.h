@@ -40,6 +40,10 @@ void findTransforms(AnalysisContext& c);      ///< G6.6
 int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes);
 /// Conv weight / group attributes helpers shared by passes.
 int64_t convGroups(const Node& n);
+/// A node evaluated at compile time (every output has a known value: Shape, Size, constant arithmetic).
+bool isCompileTime(const Graph& g, const Node& n);
+/// Consumers of `t` that read it at run time (a Shape node only reads its static shape).
+int runtimeConsumers(const Graph& g, const Tensor& t);
 /// On the BPU graph: run by the BPU, or folded into a BPU segment (BN/Relu/Q/DQ annotations): the tensors it
 /// writes live on the BPU at its precision. Needs runSegments.
 bool onBpuGraph(const NodeAnalysis& a);

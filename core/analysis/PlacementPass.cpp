@@ -257,6 +257,17 @@ int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes) {
 
 int64_t convGroups(const Node& n) { return std::max<int64_t>(1, n.attrIntOr("group", 1)); }
 
+bool isCompileTime(const Graph& g, const Node& n) {
+    return allOutputsConstant(g, n);
+}
+
+int runtimeConsumers(const Graph& g, const Tensor& t) {
+    int count = 0;
+    for (NodeId cns : t.consumers)
+        count += !isCompileTime(g, g.node(cns));
+    return count;
+}
+
 bool onBpuGraph(const NodeAnalysis& a) {
     return a.placement == Placement::BPU || (a.placement == Placement::Folded && a.segment >= 0);
 }

@@ -2,7 +2,7 @@
 #include "CostModel.h"
 
 #include <algorithm>
-#include <unordered_set>
+#include <span>
 
 namespace bpu {
 
@@ -29,9 +29,10 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         const NodeAnalysis& a = r.nodes[id.value];
         if (done[id.value] || a.placement != Placement::BPU || a.assumedFree)
             continue;
-        std::vector<NodeId> members{id};
-        if (const FusedGroup* grp = r.group(a.fusionGroup))
-            members = grp->nodes;
+        const NodeId single[1] = {id};
+        const FusedGroup* grp = r.group(a.fusionGroup);
+        const std::span<const NodeId> members =
+            grp ? std::span<const NodeId>(grp->nodes) : std::span<const NodeId>(single);
         double c = 0, m = 0;
         for (NodeId mem : members) {
             done[mem.value] = true;
@@ -75,30 +76,32 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         const double us = double(p.elements) / t.qdqElementsPerUs.value;
         e.qdqUs += us;
         const Tensor& tensor = g.tensor(p.tensor);
-        NodeId owner = p.node.valid()                                          ? p.node
-                       : p.kind == "dequantize" && tensor.producer.valid()     ? tensor.producer
-                       : !tensor.consumers.empty()                             ? tensor.consumers.front()
-                                                                               : tensor.producer;
+        NodeId owner = p.node.valid()                                      ? p.node
+                       : p.kind == "dequantize" && tensor.producer.valid() ? tensor.producer
+                       : !tensor.consumers.empty()                         ? tensor.consumers.front()
+                                                                           : tensor.producer;
         if (owner.valid()) {
             e.nodes[owner.value].qdqUs += us;
             e.nodes[owner.value].latencyUs += us;
         }
     }
 
-    // CPU<->BPU switches: each run-time tensor crossing between the units.
+    // CPU<->BPU switches: each run-time tensor crossing between the units. The BPU side includes what folds
+    // into a BPU segment (a fused group's output is written by its folded Relu; a Relu after a CPU conv folds
+    // into the BPU layer that reads it), as the Q/DQ and lifetime passes count it.
+    auto onBpu = [&](NodeId id) {
+        const NodeAnalysis& a = r.nodes[id.value];
+        return a.placement == Placement::BPU || (a.placement == Placement::Folded && a.segment >= 0);
+    };
     int switches = 0;
     for (const auto& tensor : g.tensors) {
         if (!tensor.producer.valid() || tensor.value)
             continue;
         const bool fromCpu = r.nodes[tensor.producer.value].placement == Placement::CPU;
+        const bool fromBpu = !fromCpu && onBpu(tensor.producer);
         bool crosses = false;
-        for (NodeId cns : tensor.consumers) {
-            const Placement pc = r.nodes[cns.value].placement;
-            if (pc == Placement::Folded)
-                continue;
-            crosses |= fromCpu ? pc == Placement::BPU
-                               : (pc == Placement::CPU && r.nodes[tensor.producer.value].placement == Placement::BPU);
-        }
+        for (NodeId cns : tensor.consumers)
+            crosses |= fromCpu ? onBpu(cns) : fromBpu && r.nodes[cns.value].placement == Placement::CPU;
         switches += crosses;
     }
     e.switchUs = switches * t.cpuBpuSwitchUs.value;

@@ -13,11 +13,12 @@ void GraphPatch::saveTensor(const Graph& g, TensorId id) {
 
 void GraphPatch::saveNode(const Graph& g, NodeId id) {
     const Node& n = g.node(id);
-    nodes_.try_emplace(id.value, NodeState{n.proto, n.shapeError});
+    nodes_.try_emplace(id.value, NodeState{n.proto, n.shapeError, n.dataDependentOn});
 }
 
 std::vector<NodeId> GraphPatch::reinfer(Graph& g, const std::vector<TensorId>& changed,
-                                        const std::vector<NodeId>& touched, const std::function<void(NodeId)>& adapt) {
+                                        const std::vector<NodeId>& touched,
+                                        const std::function<void(NodeId)>& adapt) {
     std::unordered_map<uint32_t, bool> hadShapes;
     auto before = [&](NodeId id) {
         saveNode(g, id);
@@ -43,13 +44,49 @@ std::vector<NodeId> GraphPatch::reinfer(Graph& g, const std::vector<TensorId>& c
         bool ok = n.shapeError.empty();
         for (TensorId o : n.outputs)
             ok = ok && (!o.valid() || g.tensor(o).shape.fullyKnown());
-        if (hadShapes[id.value] && !ok) {
-            std::string why = n.shapeError.empty() ? "its output shape can no longer be inferred" : n.shapeError;
+        std::string why;
+        if (hadShapes[id.value] && !ok)
+            why = n.shapeError.empty() ? "its output shape can no longer be inferred" : n.shapeError;
+        else
+            why = elementCountBroken(g, n);
+        if (!why.empty()) {
             restore(g);
             throw EditError("the change breaks downstream node '" + n.name + "' (" + n.opType + "): " + why);
         }
     }
     return visited;
+}
+
+const TensorShape& GraphPatch::shapeBefore(const Graph& g, TensorId id) const {
+    auto it = tensors_.find(id.value);
+    return it != tensors_.end() ? it->second.shape : g.tensor(id).shape;
+}
+
+std::string GraphPatch::elementCountBroken(const Graph& g, const Node& n) const {
+    // onnx's Reshape inference writes a constant target shape as it is, without checking that it holds the
+    // input's elements (nor does it for a batch it cannot see): a fixed [1, N] after a batch change would
+    // otherwise pass as legal. Only a node that was consistent before the edit counts as broken by it.
+    if (n.opType != "Reshape" && n.opType != "Flatten" && n.opType != "Squeeze" && n.opType != "Unsqueeze")
+        return {};
+    if (n.inputs.empty() || !n.inputs[0].valid() || n.outputs.empty() || !n.outputs[0].valid())
+        return {};
+    const auto inBefore = shapeBefore(g, n.inputs[0]).elements(),
+               outBefore = shapeBefore(g, n.outputs[0]).elements();
+    const TensorShape &in = g.tensor(n.inputs[0]).shape, &out = g.tensor(n.outputs[0]).shape;
+    const auto inNow = in.elements(), outNow = out.elements();
+    if (!inBefore || !outBefore || *inBefore != *outBefore || !inNow || !outNow || *inNow == *outNow)
+        return {};
+    return "its input " + in.toString() + " has " + std::to_string(*inNow) +
+           " elements but its output shape " + out.toString() + " holds " + std::to_string(*outNow) +
+           " (a constant target shape)";
+}
+
+std::vector<TensorId> GraphPatch::savedTensors() const {
+    std::vector<TensorId> out;
+    out.reserve(tensors_.size());
+    for (const auto& [id, s] : tensors_)
+        out.push_back(TensorId{id});
+    return out;
 }
 
 void GraphPatch::restore(Graph& g) const {
@@ -63,6 +100,7 @@ void GraphPatch::restore(Graph& g) const {
         Node& n = g.nodes[id];
         n.proto = s.proto;
         n.shapeError = s.shapeError;
+        n.dataDependentOn = s.dataDependentOn;
     }
 }
 

@@ -30,7 +30,8 @@ Node& requireConv(Graph& g, const std::string& name) {
 
 void requireUnshared(const Graph& g, TensorId w, const std::string& node) {
     if (g.tensor(w).consumers.size() > 1)
-        throw EditError("the weight of '" + node + "' is shared with other nodes; edit would change them too");
+        throw EditError("the weight of '" + node +
+                        "' is shared with other nodes; edit would change them too");
 }
 
 void resizeDim(Graph& g, GraphPatch& patch, TensorId t, size_t axis, int64_t value) {
@@ -127,7 +128,8 @@ void ShapeEdit::apply(Session& s) {
         patch.restore(g);
         throw;
     }
-    std::vector<NodeId> visited = patch.reinfer(g, changed, touched, [&](NodeId id) { adaptToInput(g, patch, id); });
+    std::vector<NodeId> visited =
+        patch.reinfer(g, changed, touched, [&](NodeId id) { adaptToInput(g, patch, id); });
     // The edited node itself and everything re-inferred need new metrics; neighbours of resized weights too.
     std::unordered_set<uint32_t> dirty;
     for (NodeId id : visited)
@@ -137,6 +139,20 @@ void ShapeEdit::apply(Session& s) {
     for (TensorId t : changed)
         for (NodeId c : g.tensor(t).consumers)
             dirty.insert(c.value);
+    // A parameter resized for one consumer (a weight, BN or per-channel constant shared between nodes) must
+    // not change another node the new width never reached: that node's shapes would not be re-derived.
+    for (TensorId t : patch.savedTensors()) {
+        const Tensor& tensor = g.tensor(t);
+        if (!tensor.isInitializer)
+            continue;
+        for (NodeId c : tensor.consumers)
+            if (!dirty.count(c.value)) {
+                const std::string user = g.node(c).name, name = tensor.name;
+                patch.restore(g);
+                throw EditError("the change resizes '" + name + "', which '" + user +
+                                "' shares but the new shape does not reach");
+            }
+    }
     dirty_.clear();
     for (uint32_t v : dirty)
         dirty_.push_back(NodeId{v});
@@ -149,7 +165,8 @@ void ShapeEdit::revert(Session& s) {
     s.reestimate(dirty_);
 }
 
-void SetGroupEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) {
+void SetGroupEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                          std::vector<NodeId>& touched) {
     Node& n = requireConv(g, node_);
     const TensorId wid = n.inputs[1];
     const auto& w = g.tensor(wid).shape.dims;
@@ -157,8 +174,8 @@ void SetGroupEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& ch
     if (group_ <= 0)
         throw EditError("group must be positive");
     if (cin % group_ != 0 || cout % group_ != 0)
-        throw EditError("group " + std::to_string(group_) + " does not divide the channels of '" + node_ + "' (in " +
-                        std::to_string(cin) + ", out " + std::to_string(cout) + ")");
+        throw EditError("group " + std::to_string(group_) + " does not divide the channels of '" + node_ +
+                        "' (in " + std::to_string(cin) + ", out " + std::to_string(cout) + ")");
     requireUnshared(g, wid, node_);
     patch.saveNode(g, n.id);
     n.proto = n.withIntAttribute("group", group_);
@@ -183,17 +200,19 @@ void SetBatchEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& ch
     }
 }
 
-void SetInputShapeEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>&) {
+void SetInputShapeEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                               std::vector<NodeId>&) {
     TensorId id = g.findTensor(input_);
     if (!id.valid() || !g.tensor(id).isGraphInput)
         throw EditError("no model input named '" + input_ + "'");
     Tensor& t = g.tensor(id);
     if (t.shape.rankKnown && t.shape.rank() != dims_.size())
-        throw EditError("input '" + input_ + "' has rank " + std::to_string(t.shape.rank()) + ", the new shape has " +
-                        std::to_string(dims_.size()));
+        throw EditError("input '" + input_ + "' has rank " + std::to_string(t.shape.rank()) +
+                        ", the new shape has " + std::to_string(dims_.size()));
     for (int64_t d : dims_)
         if (d <= 0 || d > kMaxDim)
-            throw EditError("input shape dims must be in 1.." + std::to_string(kMaxDim) + ", got " + std::to_string(d));
+            throw EditError("input shape dims must be in 1.." + std::to_string(kMaxDim) + ", got " +
+                            std::to_string(d));
     if (!checkedProduct(dims_) || *checkedProduct(dims_) > (int64_t{1} << 40))
         throw EditError("input shape is absurdly large");
     patch.saveTensor(g, id);
@@ -201,14 +220,16 @@ void SetInputShapeEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId
     changed.push_back(id);
 }
 
-void SetChannelsEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) {
+void SetChannelsEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                             std::vector<NodeId>& touched) {
     Node& n = requireConv(g, node_);
     if (channels_ <= 0 || channels_ > 65536)
         throw EditError("channels must be in 1..65536, got " + std::to_string(channels_));
     const int64_t group = std::max<int64_t>(1, n.attrIntOr("group", 1));
     const TensorId wid = n.inputs[1];
     if (group > 1 && g.tensor(wid).shape.dims[1] == 1)
-        throw EditError("'" + node_ + "' is depthwise: its channels follow its input; edit the conv before it");
+        throw EditError("'" + node_ +
+                        "' is depthwise: its channels follow its input; edit the conv before it");
     if (channels_ % group != 0)
         throw EditError(std::to_string(channels_) + " channels are not divisible by the group (" +
                         std::to_string(group) + ") of '" + node_ + "'");

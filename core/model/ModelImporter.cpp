@@ -97,7 +97,8 @@ void checkDeclaredShape(const std::string& path, const onnx::ValueInfoProto& vi)
 
 // Counts the nodes in a node's graph attributes (recursively) and vets every external-data location in
 // them, as for the main graph: a hostile location inside an If/Loop body is rejected the same way.
-int countSubgraphNodes(const std::string& path, const fs::path& folder, const onnx::NodeProto& n, int& graphs) {
+int countSubgraphNodes(const std::string& path, const fs::path& folder, const onnx::NodeProto& n,
+                       int& graphs) {
     int count = 0;
     auto vetTensor = [&](const onnx::TensorProto& t) {
         if (t.data_location() == onnx::TensorProto::EXTERNAL)

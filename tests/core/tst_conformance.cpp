@@ -23,15 +23,66 @@ namespace {
 
 const char* kNodeDir = "/usr/share/libonnx-testdata/data/node";
 
-// Measured on Debian 12 (onnx 1.12.0): 932 models. Failing models are listed by name below; every other
-// model must pass, so a regression fails its own row, and a listed model that starts passing XPASSes
-// (remove it from the list then).
+// Measured on Debian 12 (onnx 1.12.0, libonnx-testdata 1.12): 932 models, 904 pass (97.0%), 0 rejected,
+// 28 known failures listed by name below. Every other model must pass, so a regression fails its own row;
+// a listed model that starts passing XPASSes (take it off the list then).
 constexpr int kModels = 932;
-constexpr double kMinPassRate = 0.0; // set from the measurement below
+constexpr double kMinPassRate = 0.965;
+// Largest rank-0/1 input that is treated as an operator argument and baked in as a constant.
+constexpr int64_t kMaxBakedElements = 64;
 
-// Why each known failure fails, grouped.
 const std::map<std::string, std::string>& knownFailures() {
-    static const std::map<std::string, std::string> m{};
+    static const std::map<std::string, std::string> m{
+        {"test_compress_0", "Compress: output size depends on the input values (data-dependent)"},
+        {"test_compress_1", "Compress: output size depends on the input values (data-dependent)"},
+        {"test_compress_default_axis", "Compress: output size depends on the input values (data-dependent)"},
+        {"test_compress_negative_axis", "Compress: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_center_point_box_format",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_flipped_coordinates",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_identical_boxes",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_limit_output_size",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_single_box",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_suppress_by_IOU",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_suppress_by_IOU_and_scores",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_two_batches",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonmaxsuppression_two_classes",
+         "NonMaxSuppression: output size depends on the input values (data-dependent)"},
+        {"test_nonzero_example", "NonZero: output size depends on the input values (data-dependent)"},
+        {"test_unique_not_sorted_without_axis",
+         "Unique: output size depends on the input values (data-dependent)"},
+        {"test_unique_sorted_with_axis", "Unique: output size depends on the input values (data-dependent)"},
+        {"test_unique_sorted_with_axis_3d",
+         "Unique: output size depends on the input values (data-dependent)"},
+        {"test_unique_sorted_with_negative_axis",
+         "Unique: output size depends on the input values (data-dependent)"},
+        {"test_unique_sorted_without_axis",
+         "Unique: output size depends on the input values (data-dependent)"},
+        {"test_strnormalizer_export_monday_casesensintive_lower",
+         "StringNormalizer with stopwords: output size depends on the input values (data-dependent)"},
+        {"test_strnormalizer_export_monday_casesensintive_nochangecase",
+         "StringNormalizer with stopwords: output size depends on the input values (data-dependent)"},
+        {"test_strnormalizer_export_monday_casesensintive_upper",
+         "StringNormalizer with stopwords: output size depends on the input values (data-dependent)"},
+        {"test_strnormalizer_export_monday_empty_output",
+         "StringNormalizer with stopwords: output size depends on the input values (data-dependent)"},
+        {"test_strnormalizer_export_monday_insensintive_upper_twodim",
+         "StringNormalizer with stopwords: output size depends on the input values (data-dependent)"},
+        {"test_loop11",
+         "Loop: onnx 1.12 leaves loop-carried and scan-output lengths open (trip count not evaluated)"},
+        {"test_range_float_type_positive_delta_expanded",
+         "Loop: onnx 1.12 leaves loop-carried and scan-output lengths open (trip count not evaluated)"},
+        {"test_range_int32_type_negative_delta_expanded",
+         "Loop: onnx 1.12 leaves loop-carried and scan-output lengths open (trip count not evaluated)"},
+        {"test_optional_get_element", "optional-typed inputs are not represented in the IR (tensors only)"},
+    };
     return m;
 }
 
@@ -77,26 +128,43 @@ Outcome check(const fs::path& dir) {
     }
     graph->clear_value_info();
 
+    // Inputs: small rank-0/1 inputs are the op's arguments (Reshape's shape, Slice's starts, Resize's scales,
+    // TopK's K, ...) which an exported model carries as constants; they are baked in from input_N.pb as
+    // initializers. Other inputs stay inputs; open dims in them get the reference input's dims.
     bpu::ImportOptions opt;
     std::set<std::string> initializers;
     for (const auto& init : graph->initializer())
         initializers.insert(init.name());
+    google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> keptInputs;
     int inputIndex = 0;
     for (const auto& in : graph->input()) {
-        if (initializers.count(in.name()))
+        if (initializers.count(in.name())) {
+            *keptInputs.Add() = in;
             continue;
+        }
         const int idx = inputIndex++;
-        if (!in.type().has_tensor_type())
+        onnx::TensorProto ref;
+        const bool haveRef = in.type().has_tensor_type() &&
+                             ref.ParseFromString(readAll(data / ("input_" + std::to_string(idx) + ".pb")));
+        int64_t elems = 1;
+        for (auto d : ref.dims())
+            elems *= d;
+        if (haveRef && ref.dims_size() <= 1 && elems <= kMaxBakedElements &&
+            ref.data_type() != onnx::TensorProto::STRING) {
+            ref.set_name(in.name());
+            *graph->add_initializer() = ref;
+            continue;
+        }
+        *keptInputs.Add() = in;
+        if (!haveRef)
             continue;
         bool open = !in.type().tensor_type().has_shape();
         for (const auto& d : in.type().tensor_type().shape().dim())
             open |= !d.has_dim_value();
-        if (!open)
-            continue;
-        onnx::TensorProto ref;
-        if (ref.ParseFromString(readAll(data / ("input_" + std::to_string(idx) + ".pb"))))
+        if (open)
             opt.inputShapes[in.name()] = {ref.dims().begin(), ref.dims().end()};
     }
+    graph->mutable_input()->Swap(&keptInputs);
 
     const fs::path tmp = fs::path(fixtures::tempDir()) / (dir.filename().string() + ".onnx");
     {
@@ -143,12 +211,18 @@ std::vector<fs::path> conformanceModels() {
 class TestConformance : public QObject {
     Q_OBJECT
 private slots:
+    void cleanupTestCase() {
+        std::error_code ec;
+        std::filesystem::remove_all(fixtures::tempDir(), ec);
+    }
+
     void initTestCase() {
         // Not a skip: CI and packaging/bootstrap install libonnx-testdata, so its absence is a broken setup.
         if (!fs::is_directory(kNodeDir))
-            QFAIL(qPrintable(QStringLiteral("%1 is missing: install Debian's libonnx-testdata "
-                                            "(apt-get install libonnx-testdata; packaging/bootstrap does this)")
-                                 .arg(QString::fromLatin1(kNodeDir))));
+            QFAIL(
+                qPrintable(QStringLiteral("%1 is missing: install Debian's libonnx-testdata "
+                                          "(apt-get install libonnx-testdata; packaging/bootstrap does this)")
+                               .arg(QString::fromLatin1(kNodeDir))));
     }
 
     void model_data() {
@@ -180,8 +254,10 @@ private slots:
             mismatch += o.kind == Outcome::Mismatch;
             if (o.kind != Outcome::Pass)
                 report << QStringLiteral("%1 %2: %3")
-                              .arg(o.kind == Outcome::Rejected ? QStringLiteral("REJECTED") : QStringLiteral("MISMATCH"),
-                                   QString::fromStdString(d.filename().string()), QString::fromStdString(o.detail));
+                              .arg(o.kind == Outcome::Rejected ? QStringLiteral("REJECTED")
+                                                               : QStringLiteral("MISMATCH"),
+                                   QString::fromStdString(d.filename().string()),
+                                   QString::fromStdString(o.detail));
         }
         const double rate = double(pass) / double(dirs.size());
         qInfo("conformance: %d/%d pass (%.2f%%), %d rejected by the importer, %d shape mismatches", pass,
@@ -189,9 +265,8 @@ private slots:
         if (qEnvironmentVariableIsSet("BPUSCOPE_CONFORMANCE_REPORT"))
             for (const auto& line : report)
                 qInfo("%s", qPrintable(line));
-        QVERIFY2(rate >= kMinPassRate, qPrintable(QStringLiteral("pass rate %1 fell below %2")
-                                                      .arg(rate)
-                                                      .arg(kMinPassRate)));
+        QVERIFY2(rate >= kMinPassRate,
+                 qPrintable(QStringLiteral("pass rate %1 fell below %2").arg(rate).arg(kMinPassRate)));
         QCOMPARE(pass + int(knownFailures().size()), int(dirs.size()));
     }
 };

@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <filesystem>
+
 #include <algorithm>
 
 using fixtures::ModelBuilder;
@@ -47,6 +49,11 @@ QString allWarnings(const bpu::Graph& g) {
 class TestImportFixtures : public QObject {
     Q_OBJECT
 private slots:
+    void cleanupTestCase() {
+        std::error_code ec;
+        std::filesystem::remove_all(fixtures::tempDir(), ec);
+    }
+
     void conv_data() {
         QTest::addColumn<int>("cin");
         QTest::addColumn<int>("hw");
@@ -62,10 +69,11 @@ private slots:
         QTest::addColumn<qint64>("params");
 
         // H_out = floor((17 + 2 + 2 - 2 * (3 - 1) - 1) / 2) + 1 = floor(16 / 2) + 1 = 9.
-        // Each output element sums Cin/group x k x k = 6/3 x 3 x 3 = 18 products (dilation only spreads them).
+        // Each output element sums Cin/group x k x k = 6/3 x 3 x 3 = 18 products (dilation only spreads
+        // them).
         QTest::addRow("grouped+padded+dilated+strided")
-            << 6 << 17 << 12 << 3 << 3 << 2 << 2 << 2 << true << "1x12x9x9" << qint64(12 * 9 * 9 * (2 * 3 * 3))
-            << qint64(12 * 2 * 3 * 3 + 12);
+            << 6 << 17 << 12 << 3 << 3 << 2 << 2 << 2 << true << "1x12x9x9"
+            << qint64(12 * 9 * 9 * (2 * 3 * 3)) << qint64(12 * 2 * 3 * 3 + 12);
         // Depthwise: H_out = (10 + 1 + 1 - 3) / 1 + 1 = 10; 1 x 3 x 3 = 9 MACs per output element.
         QTest::addRow("depthwise") << 8 << 10 << 8 << 8 << 3 << 1 << 1 << 1 << false << "1x8x10x10"
                                    << qint64(8 * 10 * 10 * 9) << qint64(8 * 1 * 3 * 3);
@@ -164,11 +172,11 @@ private slots:
         QTest::addRow("broadcast both") << QList<qint64>{2, 1, 4, 5} << QList<qint64>{3, 5, 6} << false
                                         << "2x3x4x6" << qint64(2 * 3 * 4 * 6 * 5);
         // 1-D A is a row vector: [5] x [5,6] -> [6], 6 outputs x 5 products.
-        QTest::addRow("vector x matrix") << QList<qint64>{5} << QList<qint64>{5, 6} << true << "6"
-                                         << qint64(6 * 5);
+        QTest::addRow("vector x matrix")
+            << QList<qint64>{5} << QList<qint64>{5, 6} << true << "6" << qint64(6 * 5);
         // 1-D B is a column vector: [2,3,4,5] x [5] -> [2,3,4], 24 outputs x 5 products.
-        QTest::addRow("batched x vector") << QList<qint64>{2, 3, 4, 5} << QList<qint64>{5} << true << "2x3x4"
-                                          << qint64(2 * 3 * 4 * 5);
+        QTest::addRow("batched x vector")
+            << QList<qint64>{2, 3, 4, 5} << QList<qint64>{5} << true << "2x3x4" << qint64(2 * 3 * 4 * 5);
     }
     void matmul() {
         QFETCH(QList<qint64>, a);
@@ -205,9 +213,9 @@ private slots:
         b.ints("minus1", {-1});
         b.ints("hw", {6, 6});
         b.node("Shape", {"x"}, {"s"}, "shape");
-        b.node("Gather", {"s", "idx0"}, {"n"}, "gather_n");  // [1]
-        b.node("Gather", {"s", "idx1"}, {"c"}, "gather_c");  // [8]
-        b.node("Div", {"c", "two"}, {"c2"}, "half");         // [4]
+        b.node("Gather", {"s", "idx0"}, {"n"}, "gather_n"); // [1]
+        b.node("Gather", {"s", "idx1"}, {"c"}, "gather_c"); // [8]
+        b.node("Div", {"c", "two"}, {"c2"}, "half");        // [4]
         auto& c1 = b.node("Concat", {"n", "two", "c2", "hw"}, {"t1"}, "concat1");
         fixtures::setInt(c1, "axis", 0);
         b.node("Reshape", {"x", "t1"}, {"r1"}, "reshape1"); // [1,2,4,6,6]
@@ -238,6 +246,86 @@ private slots:
         bpu::computeAllMetrics(g, &totals);
         QCOMPARE(totals.macs, qint64(0));
         QCOMPARE(totals.nodesIncomplete, 0);
+    }
+
+    // One tensor feeding two inputs of a node: Mul(x, x) and a Slice whose ends and axes are the same
+    // constant. Inference must see each input once (a doubled type would read as rank 4, doubled data as a
+    // two-element axes list).
+    void sameTensorTwice() {
+        ModelBuilder b;
+        b.input("x", {3, 5});
+        b.ints("zero", {0});
+        b.ints("one", {1});
+        b.node("Mul", {"x", "x"}, {"sq"}, "square");
+        b.node("Slice", {"sq", "zero", "one", "one"}, {"y"}, "slice"); // axis 1, [0, 1) -> 3x1
+        b.output("y");
+        bpu::Graph g = bpu::ModelImporter::load(b.save("twice.onnx"));
+        QCOMPARE(shapeText(g, "sq"), QStringLiteral("3x5"));
+        QCOMPARE(shapeText(g, "y"), QStringLiteral("3x1"));
+        QCOMPARE(metricsOf(g, "square").ops, qint64(15));
+    }
+
+    // torch's Resize to floor(size * scale): the size arithmetic is float (Cast, Mul, Floor, Cast back),
+    // and the result is the Resize 'sizes' input.
+    void resizeFromFloatArithmetic() {
+        ModelBuilder b;
+        b.input("x", {1, 3, 20, 30});
+        b.ints("hw_idx", {2, 3});
+        b.ints("start", {0});
+        b.ints("two", {2});
+        auto* scale = b.graph().add_initializer();
+        scale->set_name("scale");
+        scale->set_data_type(onnx::TensorProto::FLOAT);
+        scale->add_float_data(1.5f);
+        b.node("Shape", {"x"}, {"s"}, "shape");
+        b.node("Gather", {"s", "hw_idx"}, {"hw"}, "gather");
+        fixtures::setInt(b.node("Cast", {"hw"}, {"hwf"}, "to_float"), "to", onnx::TensorProto::FLOAT);
+        b.node("Mul", {"hwf", "scale"}, {"scaled"}, "mul");
+        b.node("Floor", {"scaled"}, {"floored"}, "floor");
+        fixtures::setInt(b.node("Cast", {"floored"}, {"hwi"}, "to_int"), "to", onnx::TensorProto::INT64);
+        b.node("Slice", {"s", "start", "two"}, {"nc"}, "slice");
+        fixtures::setInt(b.node("Concat", {"nc", "hwi"}, {"sizes"}, "concat"), "axis", 0);
+        b.node("Resize", {"x", "", "", "sizes"}, {"y"}, "resize");
+        b.output("y");
+        bpu::Graph g = bpu::ModelImporter::load(b.save("resize.onnx"));
+        // floor(20 * 1.5) = 30, floor(30 * 1.5) = 45.
+        QCOMPARE(g.tensor(g.findTensor("sizes")).value->ints, (std::vector<int64_t>{1, 3, 30, 45}));
+        QCOMPARE(shapeText(g, "y"), QStringLiteral("1x3x30x45"));
+    }
+
+    // torch's F.pad export: pads are built as (begin, end) pairs per axis from the last axis backwards:
+    // Concat, Reshape to [-1, 2], Slice with step -1 (reverse the pairs), Transpose, Reshape to [-1].
+    void padFromReversedPairs() {
+        ModelBuilder b;
+        b.input("x", {1, 3, 5, 5});
+        b.ints("torch_pads", {0, 1, 0, 2}); // W: (0, 1), H: (0, 2)
+        b.ints("four", {4});
+        b.ints("pairs", {-1, 2});
+        b.ints("flat", {-1});
+        b.ints("last", {-1});
+        b.ints("first", {-9223372036854775807LL});
+        b.ints("axis0", {0});
+        b.ints("minus_one", {-1});
+        auto* fill = b.node("ConstantOfShape", {"four"}, {"zeros"}, "zeros").add_attribute();
+        fill->set_name("value");
+        fill->set_type(onnx::AttributeProto::TENSOR);
+        fill->mutable_t()->set_data_type(onnx::TensorProto::INT64); // int64 zeros, as torch writes it
+        fill->mutable_t()->add_dims(1);
+        fill->mutable_t()->add_int64_data(0);
+        fixtures::setInt(b.node("Concat", {"torch_pads", "zeros"}, {"all"}, "concat"), "axis", 0);
+        b.node("Reshape", {"all", "pairs"}, {"p2"}, "reshape_pairs"); // [[0,1],[0,2],[0,0],[0,0]]
+        b.node("Slice", {"p2", "last", "first", "axis0", "minus_one"}, {"rev"},
+               "reverse"); // [[0,0],[0,0],[0,2],[0,1]]
+        fixtures::setInts(b.node("Transpose", {"rev"}, {"tr"}, "transpose"), "perm",
+                          {1, 0}); // [[0,0,0,0],[0,0,2,1]]
+        b.node("Reshape", {"tr", "flat"}, {"onnx_pads"}, "flatten");
+        b.node("Pad", {"x", "onnx_pads"}, {"y"}, "pad");
+        b.output("y");
+        bpu::Graph g = bpu::ModelImporter::load(b.save("pad.onnx"));
+        QCOMPARE(g.tensor(g.findTensor("onnx_pads")).value->ints,
+                 (std::vector<int64_t>{0, 0, 0, 0, 0, 0, 2, 1}));
+        // H: 5 + 0 + 2 = 7, W: 5 + 0 + 1 = 6.
+        QCOMPARE(shapeText(g, "y"), QStringLiteral("1x3x7x6"));
     }
 
     void concat_data() {
@@ -285,7 +373,7 @@ private slots:
         bpu::ModelMetrics totals;
         bpu::computeAllMetrics(g, &totals);
         QCOMPARE(totals.macs, qint64(4 * 8 * 8 * (4 * 3 * 3))); // only the conv: 256 outputs x 36
-        QCOMPARE(totals.ops, qint64(256 + 256));               // relu + add
+        QCOMPARE(totals.ops, qint64(256 + 256));                // relu + add
         QCOMPARE(totals.opHistogram.at("Add"), 1);
     }
 
@@ -302,7 +390,8 @@ private slots:
             g->set_name(key);
             auto* inner = g->add_node();
             inner->set_op_type(op);
-            inner->add_input(std::string("x")); // outer-scope value (std::string: GCC 12 -Wrestrict false positive)
+            inner->add_input(
+                std::string("x")); // outer-scope value (std::string: GCC 12 -Wrestrict false positive)
             inner->add_output(std::string(key) + "_out");
             auto* out = g->add_output();
             out->set_name(std::string(key) + "_out");
@@ -329,10 +418,13 @@ private slots:
         QTest::addColumn<QList<qint64>>("override");
         QTest::addColumn<QString>("inputShape");
         QTest::addColumn<QString>("outputShape");
-        QTest::addRow("default batch 1") << qint64(1) << QList<qint64>{} << "1x3x16x16" << "1x8x8x8";
-        QTest::addRow("batch 4") << qint64(4) << QList<qint64>{} << "4x3x16x16" << "4x8x8x8";
+        QTest::addRow("default batch 1") << qint64(1) << QList<qint64>{} << "1x3x16x16"
+                                         << "1x8x8x8";
+        QTest::addRow("batch 4") << qint64(4) << QList<qint64>{} << "4x3x16x16"
+                                 << "4x8x8x8";
         // An explicit shape wins over --batch; the 3x3/2 conv with pad 1 halves 32 to 16.
-        QTest::addRow("input shape") << qint64(4) << QList<qint64>{2, 3, 32, 32} << "2x3x32x32" << "2x8x16x16";
+        QTest::addRow("input shape") << qint64(4) << QList<qint64>{2, 3, 32, 32} << "2x3x32x32"
+                                     << "2x8x16x16";
     }
     void symbolicBatch() {
         QFETCH(qint64, batch);
@@ -374,7 +466,8 @@ private slots:
             bpu::ModelImporter::load(path, wrongName);
             QFAIL("an --input-shape for a missing input was accepted");
         } catch (const bpu::ImportError& e) {
-            QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("'images', which is not a model input")),
+            QVERIFY2(QString::fromStdString(e.what()).contains(
+                         QStringLiteral("'images', which is not a model input")),
                      e.what());
         }
     }
@@ -383,8 +476,13 @@ private slots:
         ModelBuilder b;
         b.input("x", {-1, 3, -1, 16}, onnx::TensorProto::FLOAT, "batch");
         // Give the height its own symbol, as exporters do for dynamic axes.
-        b.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(2)->set_dim_param(
-            "height");
+        b.graph()
+            .mutable_input(0)
+            ->mutable_type()
+            ->mutable_tensor_type()
+            ->mutable_shape()
+            ->mutable_dim(2)
+            ->set_dim_param("height");
         b.node("Relu", {"x"}, {"y"}, "relu");
         b.output("y");
         bpu::ImportOptions opt;
@@ -437,7 +535,8 @@ private slots:
             const QString msg = QString::fromStdString(e.what());
             QVERIFY2(msg.startsWith(QString::fromStdString(path) + QStringLiteral(": ")), e.what());
             QVERIFY2(msg.contains(QStringLiteral("cycle")), e.what());
-            QVERIFY2(msg.contains(QStringLiteral("'add_on_cycle'")) || msg.contains(QStringLiteral("'relu_on_cycle'")),
+            QVERIFY2(msg.contains(QStringLiteral("'add_on_cycle'")) ||
+                         msg.contains(QStringLiteral("'relu_on_cycle'")),
                      e.what());
             QVERIFY2(!msg.contains(QStringLiteral("neg_off_cycle")), e.what());
         }
@@ -465,7 +564,7 @@ private slots:
         auto visited = bpu::ShapeEngine::reinfer(g, {x.id});
         QCOMPARE(shapeText(g, "c"), QStringLiteral("2x8x8x8"));
         QCOMPARE(shapeText(g, "y"), QStringLiteral("2x512")); // 8 x 8 x 8
-        QCOMPARE(visited.size(), size_t(5));                   // every node is downstream of x
+        QCOMPARE(visited.size(), size_t(5));                  // every node is downstream of x
     }
 };
 

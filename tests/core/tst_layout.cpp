@@ -221,6 +221,29 @@ private slots:
         QCOMPARE(after, r.stats.crossingsFinal);
     }
 
+    void resnetSpineIsStraight() {
+        // The main chain of ResNet-152 (every residual Add and the Relu after it) runs down one vertical
+        // line; shortcuts and downsample convs go beside it.
+        bpu::Graph g = loadSample("resnet152.onnx");
+        GraphLayoutInput gi = buildGraphLayoutInput(g);
+        Result r = layeredLayout(gi.input);
+        std::vector<double> xs;
+        for (const auto& n : g.nodes)
+            if (n.opType == "Add")
+                xs.push_back(r.nodes[gi.boxOfNode[n.id.value]].cx());
+        QCOMPARE(xs.size(), size_t(50));
+        for (double x : xs)
+            QCOMPARE(x, xs.front());
+        int besideSpine = 0;
+        for (size_t e = 0; e < gi.input.edges.size(); ++e) {
+            const auto& pts = r.edges[e];
+            if (pts.size() > 2 && g.node(gi.membersOfBox[gi.input.edges[e].second].front()).opType == "Add")
+                besideSpine += std::abs(pts[1].x - xs.front()) > 1;
+        }
+        // Each Add's shortcut (identity, or from a downsample conv) runs beside the spine.
+        QCOMPARE(besideSpine, 50);
+    }
+
     void groupsCollapse() {
         bpu::Graph g = loadSample("yolov8n.onnx");
         // Each Conv with its Sigmoid and Mul (SiLU) becomes one box.

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// `bpuscope-cli report`: the optimization report (issue 6) as PDF, Markdown, HTML or JSON. The document is
+// built once by core/report; PDF output needs Qt's GUI classes, so only that path creates a QApplication
+// (offscreen when there is no display).
+#include "Commands.h"
+
+#include "core/edit/Edit.h"
+#include "core/edit/EditError.h"
+#include "core/edit/Session.h"
+#include "core/model/ModelImporter.h"
+#include "core/report/ReportBuilder.h"
+#include "core/report/ReportRenderers.h"
+#include "core/target/TargetProfile.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#ifdef BPUSCOPE_CLI_PDF
+#include "ui/report/PdfReportWriter.h"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QFutureWatcher>
+#endif
+
+namespace bpu::cli {
+
+namespace {
+
+std::string formatOf(const CliArgs& args, const std::string& output) {
+    if (auto f = args.get("format")) {
+        if (*f != "pdf" && *f != "md" && *f != "html" && *f != "json")
+            throw UsageError("--format must be pdf, md, html or json, got '" + *f + "'");
+        return *f;
+    }
+    std::string ext = std::filesystem::path(output).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    if (ext == ".md" || ext == ".markdown")
+        return "md";
+    if (ext == ".html" || ext == ".htm")
+        return "html";
+    if (ext == ".json")
+        return "json";
+    return "pdf";
+}
+
+#ifdef BPUSCOPE_CLI_PDF
+int writePdf(const report::ReportDocument& doc, const std::string& output, int argc, char** argv) {
+    // No display: Qt's offscreen platform (QFontDatabase, QPicture and QCustomPlot all work on it).
+    if (!qEnvironmentVariableIsSet("DISPLAY") && !qEnvironmentVariableIsSet("WAYLAND_DISPLAY") &&
+        !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    // Charts render here on the GUI thread; the pages are laid out and painted on a worker.
+    QFutureWatcher<QString> watcher;
+    QEventLoop loop;
+    QObject::connect(&watcher, &QFutureWatcher<QString>::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(ui::exportReportPdf(doc, QString::fromStdString(output)));
+    if (!watcher.isFinished())
+        loop.exec();
+    const QString error = watcher.result();
+    if (!error.isEmpty())
+        throw std::runtime_error(error.toStdString());
+    return kOk;
+}
+#endif
+
+} // namespace
+
+int runReport(const CliArgs& args, int argc, char** argv) {
+    if (args.positional.size() != 1)
+        throw UsageError("report takes exactly one MODEL");
+    const auto output = args.get("output");
+    if (!output || output->empty())
+        throw UsageError(
+            "report needs -o FILE (.pdf, .md, .html or .json; '-' writes md/html/json to stdout)");
+    const std::string format = formatOf(args, *output);
+    if (format == "pdf" && *output == "-")
+        throw UsageError("a PDF cannot go to stdout; give -o FILE.pdf");
+#ifndef BPUSCOPE_CLI_PDF
+    if (format == "pdf")
+        throw UsageError("this bpuscope-cli was built without the GUI libraries: PDF output is unavailable "
+                         "(use --format md, html or json)");
+#endif
+
+    auto target =
+        std::make_shared<const TargetProfile>(loadTargetProfile(args.get("target").value_or("s100")));
+    std::vector<std::unique_ptr<Edit>> edits;
+    if (auto file = args.get("edits"))
+        edits = loadEditFile(*file);
+    Session session(ModelImporter::load(args.positional[0], args.importOptions()), target);
+    std::optional<Session> baseline;
+    report::ReportInput input;
+    if (!edits.empty())
+        baseline.emplace(session);
+    for (size_t i = 0; i < edits.size(); ++i) {
+        try {
+            edits[i]->apply(session);
+        } catch (const EditError& e) {
+            throw std::runtime_error(*args.get("edits") + ": edit " + std::to_string(i + 1) + " (" +
+                                     edits[i]->describe() + "): " + e.what());
+        }
+        input.edits.push_back(edits[i]->toJson());
+        input.editDescriptions.push_back(edits[i]->describe());
+    }
+    session.estimateFindingGains();
+    input.session = &session;
+    input.baseline = baseline ? &*baseline : nullptr;
+    const report::ReportDocument doc = report::buildReport(input);
+
+    if (format == "md")
+        writeOutput(*output, report::renderMarkdown(doc));
+    else if (format == "html")
+        writeOutput(*output, report::renderHtml(doc));
+    else if (format == "json")
+        writeOutput(*output, report::reportJson(doc).dump(2) + "\n");
+    else {
+#ifdef BPUSCOPE_CLI_PDF
+        writePdf(doc, *output, argc, argv);
+#else
+        (void)argc;
+        (void)argv;
+#endif
+    }
+    if (*output != "-")
+        std::cout << "wrote " << *output << " (" << format << ")\n";
+    return kOk;
+}
+
+} // namespace bpu::cli

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+#include "ReportRenderers.h"
+
+namespace bpu::report {
+
+namespace {
+
+using nlohmann::json;
+
+const char* chartName(ChartKind k) {
+    switch (k) {
+    case ChartKind::LayerLatency:
+        return "layer_latency";
+    case ChartKind::Roofline:
+        return "roofline";
+    case ChartKind::PaddingWaste:
+        return "padding_waste";
+    case ChartKind::OpBreakdown:
+        return "op_breakdown";
+    }
+    return "?";
+}
+
+const char* figureName(FigureKind k) {
+    switch (k) {
+    case FigureKind::GraphPlacement:
+        return "graph_placement";
+    case FigureKind::GraphPadding:
+        return "graph_padding";
+    case FigureKind::GraphHotspot:
+        return "graph_hotspot";
+    }
+    return "?";
+}
+
+json tableJson(const Table& t) {
+    json align = json::array();
+    for (size_t i = 0; i < t.headers.size(); ++i)
+        align.push_back(i < t.align.size() && t.align[i] == Align::Right ? "right" : "left");
+    return {{"headers", t.headers}, {"align", align}, {"rows", t.rows}};
+}
+
+json barsJson(const BarSeries& s) {
+    json items = json::array();
+    for (const auto& b : s.items)
+        items.push_back(
+            {{"label", b.label}, {"value", b.value}, {"category", b.category}, {"detail", b.detail}});
+    return {{"title", s.title}, {"value_axis", s.valueAxis}, {"categories", s.categories}, {"items", items}};
+}
+
+json rooflineJson(const RooflineData& d) {
+    json pts = json::array();
+    for (const auto& p : d.points)
+        pts.push_back({{"node", p.label},
+                       {"intensity", p.intensity},
+                       {"macs_per_second", p.macsPerSecond},
+                       {"bound", boundName(p.bound)},
+                       {"latency_us", p.latencyUs}});
+    return {{"peak_macs_per_second", d.peakMacsPerSecond},
+            {"roof_macs_per_second", d.roofMacsPerSecond},
+            {"ddr_bytes_per_second", d.ddrBytesPerSecond},
+            {"ridge_macs_per_byte", d.ridgeIntensity},
+            {"compute_bound", d.computeBound},
+            {"memory_bound", d.memoryBound},
+            {"points", pts}};
+}
+
+struct BlockJson {
+    json operator()(const Heading& h) const {
+        return {{"type", "heading"}, {"level", h.level}, {"text", h.text}};
+    }
+    json operator()(const Paragraph& p) const { return {{"type", "paragraph"}, {"text", p.text}}; }
+    json operator()(const KeyValues& kv) const {
+        json items = json::array();
+        for (const auto& i : kv.items)
+            items.push_back({{"key", i.key}, {"value", i.value}});
+        return {{"type", "key_values"}, {"title", kv.title}, {"items", items}};
+    }
+    json operator()(const TableBlock& t) const {
+        json j = tableJson(t.table);
+        j["type"] = "table";
+        j["caption"] = t.caption;
+        return j;
+    }
+    json operator()(const RuleText& r) const {
+        return {{"type", "rule"}, {"id", r.id}, {"title", r.title}, {"text", r.text}};
+    }
+    json operator()(const Note& n) const { return {{"type", "note"}, {"text", n.text}}; }
+    json operator()(const ChartBlock& c) const {
+        json j = {{"type", "chart"}, {"kind", chartName(c.kind)}, {"caption", c.caption}};
+        if (c.kind == ChartKind::Roofline)
+            j["roofline"] = rooflineJson(c.roofline);
+        else
+            j["series"] = barsJson(c.bars);
+        if (!c.fallback.headers.empty())
+            j["table"] = tableJson(c.fallback);
+        return j;
+    }
+    json operator()(const FigureBlock& f) const {
+        return {{"type", "figure"}, {"kind", figureName(f.kind)}, {"caption", f.caption}};
+    }
+};
+
+} // namespace
+
+nlohmann::json reportJson(const ReportDocument& doc) {
+    json sections = json::array();
+    for (const auto& s : doc.sections) {
+        json blocks = json::array();
+        for (const auto& b : s.blocks)
+            blocks.push_back(std::visit(BlockJson{}, b));
+        sections.push_back({{"id", s.id}, {"number", s.number}, {"title", s.title}, {"blocks", blocks}});
+    }
+    return {{"schema", "bpuscope.report/1"}, {"title", doc.title},       {"model", doc.modelName},
+            {"file", doc.modelFile},         {"target", doc.targetName}, {"generated_at", doc.generatedAt},
+            {"generator", doc.generator},    {"facts", doc.facts},       {"sections", sections}};
+}
+
+} // namespace bpu::report

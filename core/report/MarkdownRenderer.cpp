@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "ReportRenderers.h"
+
+#include <sstream>
+
+namespace bpu::report {
+
+namespace {
+
+/// Table cells and single-line text: no newlines, pipes escaped.
+std::string cell(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char ch : s) {
+        if (ch == '|')
+            out += "\\|";
+        else if (ch == '\n' || ch == '\r')
+            out += ' ';
+        else
+            out += ch;
+    }
+    return out;
+}
+
+void table(std::ostream& os, const Table& t) {
+    os << "|";
+    for (const auto& h : t.headers)
+        os << " " << cell(h) << " |";
+    os << "\n|";
+    for (size_t i = 0; i < t.headers.size(); ++i)
+        os << (i < t.align.size() && t.align[i] == Align::Right ? "---:|" : "---|");
+    os << "\n";
+    for (const auto& row : t.rows) {
+        os << "|";
+        for (const auto& v : row)
+            os << " " << cell(v) << " |";
+        os << "\n";
+    }
+    os << "\n";
+}
+
+struct BlockWriter {
+    std::ostream& os;
+    void operator()(const Heading& h) const {
+        os << std::string(size_t(h.level) + 1, '#') << " " << cell(h.text) << "\n\n";
+    }
+    void operator()(const Paragraph& p) const { os << p.text << "\n\n"; }
+    void operator()(const KeyValues& kv) const {
+        if (!kv.title.empty())
+            os << "**" << kv.title << "**\n\n";
+        for (const auto& i : kv.items)
+            os << "- **" << cell(i.key) << ":** " << cell(i.value) << "\n";
+        os << "\n";
+    }
+    void operator()(const TableBlock& t) const {
+        if (!t.caption.empty())
+            os << "*" << cell(t.caption) << "*\n\n";
+        table(os, t.table);
+    }
+    void operator()(const RuleText& r) const {
+        os << "> **Rule " << r.id << (r.title.empty() ? "" : " - " + r.title) << ".** " << cell(r.text)
+           << "\n\n";
+    }
+    void operator()(const Note& n) const { os << "*Note:* " << cell(n.text) << "\n\n"; }
+    void operator()(const ChartBlock& c) const {
+        os << "**Chart.** " << cell(c.caption) << "\n\n";
+        if (!c.fallback.headers.empty())
+            table(os, c.fallback);
+        else
+            os << "*(The chart is drawn in the PDF and HTML reports; its numbers are in the hotspot "
+                  "table.)*\n\n";
+    }
+    void operator()(const FigureBlock& f) const {
+        os << "**Figure.** " << cell(f.caption) << " *(drawn in the PDF report)*\n\n";
+    }
+};
+
+} // namespace
+
+std::string renderMarkdown(const ReportDocument& doc) {
+    std::ostringstream os;
+    os << "# " << cell(doc.title) << "\n\n";
+    os << "Model `" << doc.modelFile << "` on " << doc.targetName << " - generated " << doc.generatedAt
+       << " by " << doc.generator << ".\n\n";
+    for (const auto& s : doc.sections)
+        os << "- [" << s.number << ". " << s.title << "](#" << s.id << ")\n";
+    os << "\n";
+    for (const auto& s : doc.sections) {
+        os << "<a id=\"" << s.id << "\"></a>\n\n## " << s.number << ". " << s.title << "\n\n";
+        for (const auto& b : s.blocks)
+            std::visit(BlockWriter{os}, b);
+    }
+    return os.str();
+}
+
+} // namespace bpu::report

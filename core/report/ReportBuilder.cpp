@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+#include "ReportBuilder.h"
+
+#include "ReportFormat.h"
+#include "ReportSections.h"
+
+#include <cmath>
+#include <ctime>
+#include <deque>
+#include <filesystem>
+#include <stdexcept>
+
+namespace bpu::report {
+
+namespace detail {
+
+Table makeTable(std::vector<std::string> headers, std::vector<Align> align) {
+    Table t;
+    t.headers = std::move(headers);
+    t.align = std::move(align);
+    return t;
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::Context;
+
+std::string nowText() {
+    std::time_t now = std::time(nullptr);
+    // Reproducible builds convention: a fixed date when SOURCE_DATE_EPOCH is set.
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch)
+        now = static_cast<std::time_t>(std::strtoll(epoch, nullptr, 10));
+    std::tm tm{};
+    localtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &tm);
+    return buf;
+}
+
+int placementIndex(Placement p) {
+    return p == Placement::BPU ? 0 : p == Placement::CPU ? 1 : 2;
+}
+
+/// Nodes within `radius` hops (either direction) of `focus`, nearest first, at most `cap`.
+std::vector<NodeId> neighbourhood(const Graph& g, NodeId focus, int radius, size_t cap) {
+    std::vector<NodeId> out;
+    if (!focus.valid())
+        return out;
+    std::vector<int> dist(g.nodes.size(), -1);
+    std::deque<NodeId> queue{focus};
+    dist[focus.value] = 0;
+    while (!queue.empty() && out.size() < cap) {
+        NodeId id = queue.front();
+        queue.pop_front();
+        out.push_back(id);
+        if (dist[id.value] == radius)
+            continue;
+        auto visit = [&](NodeId n) {
+            if (n.valid() && dist[n.value] < 0) {
+                dist[n.value] = dist[id.value] + 1;
+                queue.push_back(n);
+            }
+        };
+        const Node& n = g.node(id);
+        for (TensorId t : n.inputs)
+            if (t.valid())
+                visit(g.tensor(t).producer);
+        for (TensorId t : n.outputs)
+            if (t.valid())
+                for (NodeId consumer : g.tensor(t).consumers)
+                    visit(consumer);
+    }
+    return out;
+}
+
+GraphOverview makeOverview(const Context& c) {
+    GraphOverview o;
+    o.graph = std::make_shared<const Graph>(c.g);
+    const size_t n = c.g.nodes.size();
+    o.placement.resize(n);
+    o.wasteRatio.resize(n);
+    o.latencyShare.resize(n);
+    o.groupOf.assign(n, -1);
+    double best = -1;
+    for (const Node& node : c.g.nodes) {
+        const NodeAnalysis& a = c.r.nodes[node.id.value];
+        o.placement[node.id.value] = placementIndex(a.placement);
+        o.wasteRatio[node.id.value] = nodeWasteRatio(c.g, c.r, node.id);
+        o.latencyShare[node.id.value] = c.c.nodes[node.id.value].share;
+        if (a.fusionGroup.valid() && c.r.groups[a.fusionGroup.value].fused)
+            o.groupOf[node.id.value] = static_cast<int>(a.fusionGroup.value);
+        if (c.c.nodes[node.id.value].latencyUs > best) {
+            best = c.c.nodes[node.id.value].latencyUs;
+            o.focus = node.id;
+        }
+    }
+    o.focusNodes = neighbourhood(c.g, o.focus, o.focusRadius, 40);
+    return o;
+}
+
+nlohmann::json factsOf(const Context& c) {
+    const Finding* top = c.r.findings.empty() ? nullptr : &c.r.findings.front();
+    nlohmann::json facts = {
+        {"model", std::filesystem::path(c.g.path).stem().string()},
+        {"file", c.g.path},
+        {"target", {{"name", c.t.name}, {"version", c.t.version}, {"display_name", c.t.displayName}}},
+        {"batch", c.c.batch},
+        {"latency_ms", c.c.latencyMs},
+        {"per_image_ms", c.c.perImageMs},
+        {"fps", c.c.fps},
+        {"fps_text", fmt::fps(c.c.fps)},
+        {"findings", c.r.findings.size()},
+        {"top_finding", top ? nlohmann::json{{"rule", top->rule},
+                                             {"title", top->title},
+                                             {"estimated_gain_ms", top->estimatedGainMs
+                                                                       ? nlohmann::json(*top->estimatedGainMs)
+                                                                       : nlohmann::json(nullptr)}}
+                            : nlohmann::json(nullptr)},
+        {"summary",
+         {{"bpu_nodes", c.r.summary.bpuNodes},
+          {"cpu_nodes", c.r.summary.cpuNodes},
+          {"folded_nodes", c.r.summary.foldedNodes},
+          {"bpu_segments", c.r.summary.bpuSegments},
+          {"qdq_passes", c.r.summary.qdqPasses},
+          {"padding_waste_ratio", c.r.summary.paddingWasteRatio},
+          {"fused_groups", c.r.summary.fusedGroups},
+          {"missed_fusions", c.r.summary.missedFusions}}},
+        {"edits", c.in.edits},
+        {"baseline", nullptr}};
+    if (c.in.baseline) {
+        const CostEstimate& b = c.in.baseline->cost();
+        facts["baseline"] = {{"latency_ms", b.latencyMs},
+                             {"per_image_ms", b.perImageMs},
+                             {"fps", b.fps},
+                             {"fps_text", fmt::fps(b.fps)},
+                             {"batch", b.batch}};
+    }
+    return facts;
+}
+
+} // namespace
+
+ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
+    if (!input.session)
+        throw std::invalid_argument("buildReport: no session");
+    GuideRules rules = input.rules.all().empty() ? loadGuideRules() : input.rules;
+    const Session& s = *input.session;
+    Context c{input, s, s.graph(), s.analysis(), s.cost(), s.target(), rules};
+
+    ReportDocument doc;
+    doc.modelFile = c.g.path;
+    doc.modelName = std::filesystem::path(c.g.path).stem().string();
+    if (doc.modelName.empty())
+        doc.modelName = "model";
+    doc.title = "BpuScope optimization report: " + doc.modelName;
+    doc.targetName = c.t.displayName + " (" + c.t.name + " " + c.t.version + ")";
+    doc.generatedAt = input.generatedAt.empty() ? nowText() : input.generatedAt;
+    doc.generator = std::string("BpuScope ") + BPUSCOPE_VERSION;
+    doc.facts = factsOf(c);
+
+    progress(0.0, "summary");
+    doc.sections.push_back(detail::summarySection(c));
+    progress.checkCancel();
+    progress(0.1, "findings");
+    doc.sections.push_back(detail::findingsSection(c));
+    doc.sections.push_back(detail::hotspotsSection(c));
+    progress.checkCancel();
+    progress(0.2, "charts");
+    doc.sections.push_back(detail::chartsSection(c));
+    progress(0.25, "graph overview");
+    doc.overview = makeOverview(c);
+    doc.sections.push_back(detail::graphSection(c, doc.overview));
+    doc.sections.push_back(detail::whatIfSection(c));
+    progress.checkCancel();
+    doc.sections.push_back(detail::methodSection(c, progress));
+    for (size_t i = 0; i < doc.sections.size(); ++i)
+        doc.sections[i].number = static_cast<int>(i + 1);
+    progress(1.0, "report built");
+    return doc;
+}
+
+} // namespace bpu::report

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "GuideRules.h"
+#include "ReportDocument.h"
+#include "core/util/Progress.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace bpu {
+class Session;
+}
+
+namespace bpu::report {
+
+/// What a report is built from. The sessions are read only; `session` should have its finding gains
+/// estimated (Session::estimateFindingGains) so findings rank by gain.
+struct ReportInput {
+    const Session* session = nullptr;  ///< the model as reported (after the edits)
+    const Session* baseline = nullptr; ///< the same model before the edits; null when none were applied
+    nlohmann::json edits = nlohmann::json::array(); ///< the applied edit list (as in --edits files)
+    std::vector<std::string> editDescriptions;      ///< one line per applied edit (Edit::describe)
+    std::string generatedAt;      ///< shown date; empty = now (or SOURCE_DATE_EPOCH when set)
+    GuideRules rules;             ///< empty = loadGuideRules()
+    bool calibration = true;      ///< evaluate the calibration set for section 7 (loads its models)
+    std::string calibrationCsv;   ///< empty = resourceDir()/calibration/measurements.csv
+    size_t hotspots = 20;         ///< rows of the hotspot table
+    size_t detailedFindings = 15; ///< findings given a detail block (all are in the ranked table)
+};
+
+/// Builds sections 1-7 of the optimization report (issue 6): summary, findings, hotspots, charts, graph
+/// overview, what-if, method and assumptions. Throws std::runtime_error when the rules file cannot be read.
+ReportDocument buildReport(const ReportInput& input, const Progress& progress = {});
+
+} // namespace bpu::report

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "ReportFormat.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace bpu::report::fmt {
+
+namespace {
+
+std::string printf1(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+} // namespace
+
+std::string fps(double v) {
+    return printf1("%.1f", v);
+}
+std::string ms(double v) {
+    return printf1("%.3f", v);
+}
+std::string us(double v) {
+    return printf1("%.1f", v);
+}
+
+std::string percent(double ratio) {
+    if (std::isnan(ratio))
+        return "-";
+    return printf1("%.1f%%", ratio * 100.0);
+}
+
+std::string signedPercent(double ratio) {
+    if (std::isnan(ratio))
+        return "-";
+    return printf1("%+.1f%%", ratio * 100.0);
+}
+
+std::string signedMs(double v) {
+    return printf1("%+.3f", v);
+}
+
+std::string count(int64_t v) {
+    std::string digits = std::to_string(v < 0 ? -v : v);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
+
+std::string bytes(int64_t v) {
+    const double a = std::fabs(double(v));
+    if (a < 1024)
+        return std::to_string(v) + " B";
+    if (a < 1024.0 * 1024)
+        return printf1("%.1f KiB", double(v) / 1024);
+    if (a < 1024.0 * 1024 * 1024)
+        return printf1("%.1f MiB", double(v) / (1024.0 * 1024));
+    return printf1("%.2f GiB", double(v) / (1024.0 * 1024 * 1024));
+}
+
+std::string si(double v) {
+    const double a = std::fabs(v);
+    if (a >= 1e12)
+        return printf1("%.2f T", v / 1e12);
+    if (a >= 1e9)
+        return printf1("%.2f G", v / 1e9);
+    if (a >= 1e6)
+        return printf1("%.1f M", v / 1e6);
+    if (a >= 1e3)
+        return printf1("%.1f k", v / 1e3);
+    return printf1("%.0f", v);
+}
+
+std::string number(double v) {
+    if (std::isnan(v))
+        return "-";
+    if (std::fabs(v) < 1e15 && v == std::floor(v))
+        return count(static_cast<int64_t>(v));
+    return printf1("%.4g", v);
+}
+
+std::string jsonText(const nlohmann::json& j, size_t maxItems) {
+    if (j.is_null())
+        return "-";
+    if (j.is_string())
+        return j.get<std::string>();
+    if (j.is_boolean())
+        return j.get<bool>() ? "yes" : "no";
+    if (j.is_number_integer())
+        return count(j.get<int64_t>());
+    if (j.is_number())
+        return number(j.get<double>());
+    std::string out;
+    size_t i = 0;
+    if (j.is_array()) {
+        for (const auto& v : j) {
+            if (i == maxItems) {
+                out += "; ... " + std::to_string(j.size() - maxItems) + " more";
+                break;
+            }
+            out += (i++ ? "; " : "") + jsonText(v, maxItems);
+        }
+        return out.empty() ? "none" : out;
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (i == maxItems) {
+            out += ", ...";
+            break;
+        }
+        out += (i++ ? ", " : "") + it.key() + "=" + jsonText(it.value(), maxItems);
+    }
+    return out;
+}
+
+} // namespace bpu::report::fmt

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// Section 6: the applied what-if edits and a before/after row per changed node.
+#include "ChartData.h"
+#include "ReportFormat.h"
+#include "ReportSections.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace bpu::report::detail {
+
+namespace {
+
+std::string outShape(const Graph& g, NodeId id) {
+    const Node& n = g.node(id);
+    return n.outputs.empty() || !n.outputs[0].valid() ? "-" : g.tensor(n.outputs[0]).shape.toString();
+}
+
+std::string pair(const std::string& before, const std::string& after) {
+    return before == after ? after : before + " -> " + after;
+}
+
+struct Change {
+    NodeId now, before;
+    double deltaUs;
+};
+
+} // namespace
+
+Section whatIfSection(const Context& c) {
+    Section sec;
+    sec.id = "whatif";
+    sec.title = "What-if";
+    if (!c.in.baseline) {
+        sec.blocks.push_back(
+            Note{"No what-if edits were applied: every number in this report is the model as "
+                 "imported. Pass --edits FILE (the same edit list the GUI saves) to compare."});
+        return sec;
+    }
+    const Session& base = *c.in.baseline;
+    const Graph& bg = base.graph();
+    const AnalysisResult& br = base.analysis();
+    const CostEstimate& bc = base.cost();
+
+    sec.blocks.push_back(Paragraph{
+        std::to_string(c.in.editDescriptions.size()) + " edit(s) applied in order. Estimated FPS " +
+        fmt::fps(bc.fps) + " -> " + fmt::fps(c.c.fps) + ", latency per image " + fmt::ms(bc.perImageMs) +
+        " -> " + fmt::ms(c.c.perImageMs) + " ms (" +
+        (bc.perImageMs > 0 ? fmt::signedPercent((c.c.perImageMs - bc.perImageMs) / bc.perImageMs) : "-") +
+        ")."});
+
+    TableBlock edits;
+    edits.caption = "Applied edits";
+    edits.table = makeTable({"#", "Edit", "JSON"}, {Align::Right, Align::Left, Align::Left});
+    edits.table.widths = {0.4, 3, 4};
+    for (size_t i = 0; i < c.in.editDescriptions.size(); ++i)
+        edits.table.rows.push_back({std::to_string(i + 1), c.in.editDescriptions[i],
+                                    i < c.in.edits.size() ? c.in.edits[i].dump() : ""});
+    sec.blocks.push_back(edits);
+
+    std::vector<Change> changes;
+    int added = 0;
+    for (NodeId id : c.g.topoOrder) {
+        const NodeId b = bg.findNode(c.g.node(id).name);
+        if (!b.valid()) {
+            ++added;
+            continue;
+        }
+        const double delta = c.c.nodes[id.value].latencyUs - bc.nodes[b.value].latencyUs;
+        const bool changed =
+            std::fabs(delta) >= 0.05 || c.r.nodes[id.value].placement != br.nodes[b.value].placement ||
+            nodeWasteBytes(c.g, c.r, id) != nodeWasteBytes(bg, br, b) || outShape(c.g, id) != outShape(bg, b);
+        if (changed)
+            changes.push_back({id, b, delta});
+    }
+    std::stable_sort(changes.begin(), changes.end(), [](const Change& x, const Change& y) {
+        return std::fabs(x.deltaUs) > std::fabs(y.deltaUs);
+    });
+    const size_t shown = std::min<size_t>(changes.size(), 60);
+
+    TableBlock nodes;
+    nodes.caption = "Changed nodes, largest latency change first (" + std::to_string(changes.size()) +
+                    " changed" +
+                    (shown < changes.size() ? ", " + std::to_string(shown) + " shown" : std::string()) + ")";
+    nodes.table = makeTable(
+        {"Node", "Op", "Before (us)", "After (us)", "Change (us)", "Placement", "Output shape", "Waste"},
+        {Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Left, Align::Left,
+         Align::Left});
+    nodes.table.widths = {4, 1.3, 1, 1, 1, 1.2, 2.4, 1.5};
+    for (size_t i = 0; i < shown; ++i) {
+        const Change& ch = changes[i];
+        const double wb = nodeWasteRatio(bg, br, ch.before), wa = nodeWasteRatio(c.g, c.r, ch.now);
+        nodes.table.rows.push_back(
+            {c.g.node(ch.now).name, c.g.node(ch.now).opType, fmt::us(bc.nodes[ch.before.value].latencyUs),
+             fmt::us(c.c.nodes[ch.now.value].latencyUs), (ch.deltaUs > 0 ? "+" : "") + fmt::us(ch.deltaUs),
+             pair(placementName(br.nodes[ch.before.value].placement),
+                  placementName(c.r.nodes[ch.now.value].placement)),
+             pair(outShape(bg, ch.before), outShape(c.g, ch.now)),
+             pair(std::isnan(wb) ? "-" : fmt::percent(wb), std::isnan(wa) ? "-" : fmt::percent(wa))});
+    }
+    if (changes.empty())
+        sec.blocks.push_back(
+            Note{"No node's latency, placement, output shape or padding changed: the edits act on "
+                 "model-level costs (Q/DQ passes, fixed costs) only."});
+    else
+        sec.blocks.push_back(nodes);
+    const double modelLevel =
+        (c.c.qdqUs + c.c.switchUs + c.c.fixedUs) - (bc.qdqUs + bc.switchUs + bc.fixedUs);
+    if (std::fabs(modelLevel) >= 0.05)
+        sec.blocks.push_back(Note{"Model-level costs (Q/DQ passes, CPU<->BPU switches, fixed) changed by " +
+                                  (modelLevel > 0 ? std::string("+") : std::string()) + fmt::us(modelLevel) +
+                                  " us per inference."});
+    if (added > 0)
+        sec.blocks.push_back(Note{std::to_string(added) + " node(s) exist only after the edits."});
+    return sec;
+}
+
+} // namespace bpu::report::detail

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+// The analysis on every sample in samples/ (whatever is there), and the `analyze` command's JSON, CSV and
+// error contract.
+#include "OnnxFixtures.h"
+
+#include "core/analysis/Analyzer.h"
+#include "core/model/ModelImporter.h"
+#include "core/target/TargetProfile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QtTest>
+
+#include <algorithm>
+#include <set>
+
+namespace {
+
+QStringList sampleFiles() {
+    QDir dir(QStringLiteral(BPUSCOPE_SAMPLES));
+    QStringList out;
+    for (const QString& f : dir.entryList({QStringLiteral("*.onnx")}, QDir::Files, QDir::Name))
+        out << dir.filePath(f);
+    return out;
+}
+
+struct Proc {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Proc runCli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(BPUSCOPE_CLI), args);
+    Proc r;
+    if (!p.waitForFinished(300000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// RFC 4180 fields: quoted fields may hold commas, quotes ("") and newlines.
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string field;
+    bool quoted = false, any = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+            continue;
+        }
+        if (c == '"') {
+            quoted = true;
+            any = true;
+        } else if (c == ',') {
+            row.push_back(field);
+            field.clear();
+            any = true;
+        } else if (c == '\n') {
+            row.push_back(field);
+            rows.push_back(row);
+            row.clear();
+            field.clear();
+            any = false;
+        } else {
+            field += c;
+            any = true;
+        }
+    }
+    if (any) {
+        row.push_back(field);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+// The nodes[] keys the issue lists, in the CSV's column order.
+const std::vector<std::string> kNodeColumns{
+    "name",         "op",           "placement",           "placement_reason",
+    "macs",         "padded_macs",  "input_bytes",         "output_bytes",
+    "weight_bytes", "output_shape", "padded_output_shape", "padding_waste_bytes",
+    "intensity",    "bound",        "fusion_group"};
+
+} // namespace
+
+class TestAnalysisSamples : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QVERIFY2(sampleFiles().size() >= 2, "samples/ holds the sample models"); }
+
+    void everyNodePlaced_data() {
+        QTest::addColumn<QString>("file");
+        for (const QString& f : sampleFiles())
+            QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
+    }
+
+    void everyNodePlaced() {
+        QFETCH(QString, file);
+        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
+        const bpu::Graph g = bpu::ModelImporter::load(file.toStdString());
+        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        QCOMPARE(r.nodes.size(), g.nodes.size());
+        int bpu = 0, cpu = 0, folded = 0, unknown = 0;
+        for (const auto& n : g.nodes) {
+            const auto& a = r.nodes[n.id.value];
+            const std::string p = bpu::placementName(a.placement);
+            QVERIFY2(p == "BPU" || p == "CPU" || p == "folded", n.name.c_str());
+            QVERIFY2(!a.placementReason.empty(), n.name.c_str());
+            if (a.opClass == "unknown") {
+                // Not guessed: CPU with the reason and a warning the user can act on (override).
+                ++unknown;
+                QCOMPARE(p, std::string("CPU"));
+                QVERIFY2(a.placementReason.find("not in the operator table") != std::string::npos,
+                         n.name.c_str());
+                QVERIFY2(std::any_of(r.warnings.begin(), r.warnings.end(),
+                                     [&](const std::string& w) {
+                                         return w.find("'" + n.name + "'") != std::string::npos;
+                                     }),
+                         n.name.c_str());
+            }
+            bpu += a.placement == bpu::Placement::BPU;
+            cpu += a.placement == bpu::Placement::CPU;
+            folded += a.placement == bpu::Placement::Folded;
+            if (a.placement == bpu::Placement::BPU)
+                QVERIFY2(a.segment >= 0, n.name.c_str());
+        }
+        QCOMPARE(r.summary.unknownOps, unknown);
+        // The backbones and heads the operator table is written for know every op; only detectors exported
+        // with their post-processing (NMS, box decoding) reach ops the table does not list.
+        const QString base = QFileInfo(file).baseName();
+        if (!base.contains(QStringLiteral("rcnn")) && !base.contains(QStringLiteral("ssd")))
+            QVERIFY2(unknown == 0, qPrintable(base));
+        QCOMPARE(r.summary.bpuNodes, bpu);
+        QCOMPARE(r.summary.cpuNodes, cpu);
+        QCOMPARE(r.summary.foldedNodes, folded);
+        QCOMPARE(bpu + cpu + folded, int(g.nodes.size()));
+        QVERIFY(r.summary.bpuSegments >= 1);
+        QVERIFY(r.summary.paddingWasteRatio >= 0 && r.summary.paddingWasteRatio < 1);
+        // Every sample is a plain float export: the toolchain quantizes its inputs and dequantizes its
+        // outputs.
+        QCOMPARE(r.summary.qdqNodes, 0);
+        QVERIFY(r.summary.qdqPasses >= int(g.inputs.size() + g.outputs.size()));
+        static const std::set<std::string> rules{"G1.1", "G1.2", "G3",   "G4.1", "G4.2", "G4.3",
+                                                 "G6.1", "G6.2", "G6.3", "G6.4", "G6.5", "G6.6"};
+        for (const auto& f : r.findings) {
+            QVERIFY2(rules.count(f.rule), f.rule.c_str());
+            QVERIFY(!f.estimatedGainMs);
+        }
+    }
+
+    void analyzeJsonContract() {
+        const QString file =
+            sampleFiles().filter(QStringLiteral("mobilenet")).value(0, sampleFiles().first());
+        Proc p = runCli({QStringLiteral("analyze"), file, QStringLiteral("--json"), QStringLiteral("-")});
+        QCOMPARE(p.exitCode, 0);
+        QVERIFY2(p.err.isEmpty(), p.err.constData());
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(p.out.toStdString());
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        QCOMPARE(j["schema"].get<std::string>(), std::string("bpuscope.analysis/1"));
+        QVERIFY(j["model"].is_object());
+        QVERIFY(j["target"].is_object());
+        QCOMPARE(j["target"]["name"].get<std::string>(), std::string("s100"));
+        for (const char* k : {"bpu_nodes", "cpu_nodes", "folded_nodes", "bpu_segments", "qdq_nodes",
+                              "padding_waste_bytes", "padding_waste_ratio", "fused_groups", "missed_fusions"})
+            QVERIFY2(j["summary"].contains(k), k);
+        QVERIFY(j["nodes"].is_array() && !j["nodes"].empty());
+        const bpu::Graph g = bpu::ModelImporter::load(file.toStdString());
+        QCOMPARE(j["nodes"].size(), g.nodes.size());
+        const int counted = j["summary"]["bpu_nodes"].get<int>() + j["summary"]["cpu_nodes"].get<int>() +
+                            j["summary"]["folded_nodes"].get<int>();
+        QCOMPARE(counted, int(g.nodes.size()));
+        for (const auto& n : j["nodes"]) {
+            for (const auto& k : kNodeColumns)
+                QVERIFY2(n.contains(k), (k + " missing in " + n.dump()).c_str());
+            const std::string place = n["placement"].get<std::string>();
+            QVERIFY(place == "BPU" || place == "CPU" || place == "folded");
+            QVERIFY(n["output_shape"].is_array() || n["output_shape"].is_null());
+            QVERIFY(n["padded_output_shape"].is_array() || n["padded_output_shape"].is_null());
+            QVERIFY(n["fusion_group"].is_number_integer() || n["fusion_group"].is_null());
+            const std::string bound = n["bound"].get<std::string>();
+            QVERIFY2(bound == "compute" || bound == "memory" || bound == "-", bound.c_str());
+            if (n["padded_output_shape"].is_array()) {
+                // Padding never shrinks a dim.
+                QCOMPARE(n["padded_output_shape"].size(), n["output_shape"].size());
+                for (size_t i = 0; i < n["output_shape"].size(); ++i)
+                    QVERIFY(n["padded_output_shape"][i].get<int64_t>() >=
+                            n["output_shape"][i].get<int64_t>());
+            }
+        }
+        for (const auto& f : j["findings"]) {
+            for (const char* k :
+                 {"rule", "severity", "title", "nodes", "evidence", "recommendation", "estimated_gain_ms"})
+                QVERIFY2(f.contains(k), k);
+            // null until the cost engine estimates the fix; never a made-up number.
+            QVERIFY(f["estimated_gain_ms"].is_null() || f["estimated_gain_ms"].is_number());
+        }
+    }
+
+    void analyzeCsvContract() {
+        const QString file = sampleFiles().filter(QStringLiteral("yolov8n")).value(0, sampleFiles().first());
+        const QString csvPath = QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/analysis.csv");
+        const QString jsonPath =
+            QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/analysis.json");
+        Proc p = runCli({QStringLiteral("analyze"), file, QStringLiteral("--csv"), csvPath,
+                         QStringLiteral("--json"), jsonPath});
+        QCOMPARE(p.exitCode, 0);
+        QFile f(csvPath);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto rows = parseCsv(f.readAll().toStdString());
+        QFile jf(jsonPath);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const nlohmann::json j = nlohmann::json::parse(jf.readAll().toStdString());
+        const bpu::Graph g = bpu::ModelImporter::load(file.toStdString());
+
+        // Header: the issue's columns first, in order; any further column (the cost engine's) is a nodes[]
+        // key too.
+        QCOMPARE(rows.size(), g.nodes.size() + 1);
+        const auto& header = rows[0];
+        QVERIFY(header.size() >= kNodeColumns.size());
+        QCOMPARE(std::vector<std::string>(header.begin(), header.begin() + kNodeColumns.size()),
+                 kNodeColumns);
+        for (const auto& col : header)
+            QVERIFY2(j["nodes"][0].contains(col), col.c_str());
+
+        // One row per node, in the JSON's order, with the same values.
+        std::set<std::string> names;
+        for (size_t i = 1; i < rows.size(); ++i) {
+            const auto& row = rows[i];
+            const nlohmann::json& n = j["nodes"][i - 1];
+            QVERIFY2(row.size() == header.size(), row.empty() ? "" : row[0].c_str());
+            QCOMPARE(row[0], n["name"].get<std::string>());
+            QCOMPARE(row[1], n["op"].get<std::string>());
+            QCOMPARE(row[2], n["placement"].get<std::string>());
+            QCOMPARE(row[3], n["placement_reason"].get<std::string>());
+            QCOMPARE(row[4], std::to_string(n["macs"].get<int64_t>()));
+            QCOMPARE(row[5], std::to_string(n["padded_macs"].get<int64_t>()));
+            QCOMPARE(row[8], std::to_string(n["weight_bytes"].get<int64_t>()));
+            QCOMPARE(row[13], n["bound"].get<std::string>());
+            names.insert(row[0]);
+        }
+        QCOMPARE(names.size(), g.nodes.size());
+        for (const auto& n : g.nodes)
+            QVERIFY2(names.count(n.name), n.name.c_str());
+
+        // --csv - writes the same table to stdout.
+        Proc s = runCli({QStringLiteral("analyze"), file, QStringLiteral("--csv"), QStringLiteral("-")});
+        QCOMPARE(s.exitCode, 0);
+        QCOMPARE(parseCsv(s.out.toStdString()), rows);
+    }
+
+    void badInputExitsThree() {
+        const std::string path =
+            fixtures::writeBytes("not_a_model.onnx", "this is not a protobuf\n\x01\x02\xff");
+        Proc p = runCli({QStringLiteral("analyze"), QString::fromStdString(path)});
+        QCOMPARE(p.exitCode, 3);
+        const QString err = QString::fromUtf8(p.err);
+        QVERIFY2(err.startsWith(QStringLiteral("bpuscope: error: ") + QString::fromStdString(path) +
+                                QStringLiteral(": ")),
+                 qPrintable(err));
+        QVERIFY(p.out.isEmpty());
+
+        const std::string text = fixtures::writeBytes("notes.txt", "hello");
+        Proc t = runCli({QStringLiteral("analyze"), QString::fromStdString(text), QStringLiteral("--json"),
+                         QStringLiteral("-")});
+        QCOMPARE(t.exitCode, 3);
+        QVERIFY2(QString::fromUtf8(t.err).startsWith(QStringLiteral("bpuscope: error: ") +
+                                                     QString::fromStdString(text)),
+                 t.err.constData());
+
+        Proc missing = runCli({QStringLiteral("analyze"), QStringLiteral("/nonexistent/model.onnx")});
+        QCOMPARE(missing.exitCode, 3);
+        QVERIFY(QString::fromUtf8(missing.err)
+                    .startsWith(QStringLiteral("bpuscope: error: /nonexistent/model.onnx")));
+
+        Proc usage = runCli({QStringLiteral("analyze")});
+        QCOMPARE(usage.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnalysisSamples)
+#include "tst_analysis_samples.moc"

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: MIT
+// The cost engine (core/cost): the committed calibration reproduces the published measurements and the table
+// in docs/calibration.md, and the estimates behave sensibly beyond the calibration set (a faster clock,
+// int16, batching, a CPU fallback, folding boundary Q/DQ, and every finding's gain equal to re-estimating its
+// fix).
+#include "core/analysis/Analyzer.h"
+#include "core/cost/Calibration.h"
+#include "core/cost/CostModel.h"
+#include "core/edit/Edit.h"
+#include "core/edit/EditError.h"
+#include "core/edit/Session.h"
+#include "core/model/ModelImporter.h"
+#include "core/target/TargetProfile.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <regex>
+#include <set>
+#include <sstream>
+
+using nlohmann::json;
+
+namespace {
+
+const std::string kMeasurements = std::string(BPUSCOPE_RESOURCE_DIR) + "/calibration/measurements.csv";
+const std::string kCalibrationDoc = std::string(BPUSCOPE_RESOURCE_DIR) + "/../docs/calibration.md";
+
+std::shared_ptr<const bpu::TargetProfile> profile(const std::string& name) {
+    static std::map<std::string, std::shared_ptr<const bpu::TargetProfile>> cache;
+    auto& p = cache[name];
+    if (!p)
+        p = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile(name));
+    return p;
+}
+
+const std::vector<bpu::Measurement>& measurements() {
+    static const auto m = bpu::loadMeasurements(kMeasurements);
+    return m;
+}
+
+const bpu::CalibrationSet& calibrationSet() {
+    static const bpu::CalibrationSet set(measurements());
+    return set;
+}
+
+const bpu::Graph& graphOf(const std::string& path) {
+    static std::map<std::string, bpu::Graph> cache;
+    auto it = cache.find(path);
+    if (it == cache.end())
+        it = cache.emplace(path, bpu::ModelImporter::load(path)).first;
+    return it->second;
+}
+
+std::string samplePath(const std::string& file) {
+    return std::string(BPUSCOPE_SAMPLES) + "/" + file;
+}
+
+std::vector<std::string> sampleFiles() {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(BPUSCOPE_SAMPLES))
+        if (e.path().extension() == ".onnx")
+            out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bpu::CostEstimate estimate(const bpu::Graph& g, const bpu::TargetProfile& t, const bpu::AnalysisOptions& o) {
+    const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t, o, {}, {nullptr, nullptr, false});
+    return bpu::CostModel::estimate(g, r, t);
+}
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> cells(const std::string& line) {
+    std::vector<std::string> out;
+    std::stringstream ss(line.substr(line.find('|') + 1));
+    std::string cell;
+    while (std::getline(ss, cell, '|'))
+        out.push_back(trim(cell));
+    if (!out.empty() && out.back().empty())
+        out.pop_back();
+    return out;
+}
+
+// The predicted-vs-measured table of docs/calibration.md, whatever surrounds it: rows keyed by
+// "model|scenario", the columns named by the table's header.
+struct DocTable {
+    std::map<std::string, std::map<std::string, std::string>> rows;
+    std::optional<double> predictedFuseRatio, measuredFuseRatio;
+};
+
+DocTable readCalibrationDoc(const std::string& path) {
+    DocTable t;
+    std::ifstream in(path);
+    std::string line;
+    std::vector<std::string> header;
+    const std::regex ratio(R"(measured\s+([0-9.]+)x.*predicted\s+([0-9.]+)x)");
+    while (std::getline(in, line)) {
+        const std::string s = trim(line);
+        std::smatch m;
+        if (std::regex_search(s, m, ratio)) {
+            t.measuredFuseRatio = std::stod(m[1]);
+            t.predictedFuseRatio = std::stod(m[2]);
+        }
+        if (s.empty() || s[0] != '|') {
+            header.clear();
+            continue;
+        }
+        auto c = cells(s);
+        if (header.empty()) {
+            if (std::find(c.begin(), c.end(), "predicted ms") != c.end())
+                header = c;
+            continue;
+        }
+        if (!c.empty() && c[0].find("---") != std::string::npos)
+            continue;
+        std::map<std::string, std::string> row;
+        for (size_t i = 0; i < header.size() && i < c.size(); ++i)
+            row[header[i]] = c[i];
+        t.rows[row["model"] + "|" + row["scenario"]] = row;
+    }
+    return t;
+}
+
+double number(const std::string& s) {
+    std::string digits;
+    for (char ch : s)
+        if (std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '+' || ch == 'e')
+            digits += ch;
+    return std::stod(digits);
+}
+
+bool relClose(double a, double b, double rel) {
+    return std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b));
+}
+
+bpu::Session sessionOf(const std::string& path, const bpu::AnalysisOptions& o = {},
+                       const std::string& target = "s100") {
+    return bpu::Session(graphOf(path), profile(target), o);
+}
+
+std::string midConv(const bpu::Graph& g) {
+    std::vector<std::string> convs;
+    for (bpu::NodeId id : g.topoOrder)
+        if (g.node(id).opType == "Conv")
+            convs.push_back(g.node(id).name);
+    return convs.empty() ? std::string() : convs[convs.size() / 2];
+}
+
+} // namespace
+
+class TestCost : public QObject {
+    Q_OBJECT
+
+private slots:
+    void calibrationWithinBounds();
+    void calibrationDocMatches();
+    void fasterClockIsFaster();
+    void int16IsSlower();
+    void batchingIsCheaperPerImage();
+    void cpuFallbackIsSlower();
+    void removingBoundaryQdqSavesItsPasses_data();
+    void removingBoundaryQdqSavesItsPasses();
+    void findingGainsAreReestimates();
+    void breakdownSumsToTotal();
+};
+
+// The committed s100 profile predicts every published latency within +-15% and the guide's FCOS
+// fused/unfused FPS ratio between 1.3x and 1.55x.
+void TestCost::calibrationWithinBounds() {
+    const bpu::CalibrationResult r = calibrationSet().evaluate(*profile("s100"));
+    QVERIFY(r.rows.size() >= 7);
+    for (const auto& row : r.rows) {
+        const std::string what = row.m.model + ": predicted " + std::to_string(row.predictedMs) +
+                                 " ms, measured " + std::to_string(row.m.latencyMs) + " ms (" +
+                                 std::to_string(row.errorPct) + "%)";
+        qInfo("%s", what.c_str());
+        QVERIFY2(std::fabs(row.errorPct) <= 15.0, what.c_str());
+        QVERIFY2(relClose(row.errorPct, (row.predictedMs - row.m.latencyMs) / row.m.latencyMs * 100, 1e-12),
+                 what.c_str());
+    }
+    QVERIFY2(r.measuredFuseRatio.has_value(), "the measurements carry the FCOS fused/unfused pair");
+    QVERIFY(r.predictedFuseRatio.has_value());
+    qInfo("fuse ratio %s: measured %.3fx, predicted %.3fx", r.fuseRatioModel.c_str(), *r.measuredFuseRatio,
+          *r.predictedFuseRatio);
+    QVERIFY2(*r.predictedFuseRatio >= 1.3 && *r.predictedFuseRatio <= 1.55,
+             std::to_string(*r.predictedFuseRatio).c_str());
+}
+
+// docs/calibration.md (written by `bpuscope-cli calibrate ... --markdown`) shows what the engine computes
+// today: the same rows, predicted ms within 0.5%, the same fuse ratio.
+void TestCost::calibrationDocMatches() {
+    QVERIFY2(std::filesystem::exists(kCalibrationDoc), kCalibrationDoc.c_str());
+    const DocTable doc = readCalibrationDoc(kCalibrationDoc);
+    const bpu::CalibrationResult r = calibrationSet().evaluate(*profile("s100"));
+    QCOMPARE(doc.rows.size(), r.rows.size());
+    for (const auto& row : r.rows) {
+        const std::string key = row.m.model + "|" + (row.m.scenario.empty() ? "-" : row.m.scenario);
+        auto it = doc.rows.find(key);
+        QVERIFY2(it != doc.rows.end(), ("docs/calibration.md has no row for " + key).c_str());
+        auto col = [&](const char* name) {
+            auto c = it->second.find(name);
+            if (c == it->second.end())
+                qFatal("docs/calibration.md has no column '%s'", name);
+            return number(c->second);
+        };
+        const double docPredicted = col("predicted ms");
+        QVERIFY2(relClose(docPredicted, row.predictedMs, 0.005),
+                 (key + ": the doc says " + std::to_string(docPredicted) + " ms, the engine " +
+                  std::to_string(row.predictedMs) + " ms")
+                     .c_str());
+        QVERIFY2(relClose(col("measured ms"), row.m.latencyMs, 0.005), key.c_str());
+        // The error the doc reports is the one the engine reproduces (to the doc's 0.1% rounding).
+        QVERIFY2(std::fabs(col("error") - row.errorPct) <= 0.5, key.c_str());
+    }
+    if (r.predictedFuseRatio) {
+        QVERIFY2(doc.predictedFuseRatio.has_value(), "docs/calibration.md has no fuse ratio line");
+        QVERIFY(relClose(*doc.predictedFuseRatio, *r.predictedFuseRatio, 0.005));
+        QVERIFY(relClose(*doc.measuredFuseRatio, *r.measuredFuseRatio, 0.005));
+    }
+}
+
+// S100P (nash-m, 1.5 GHz, 128 TOPS, the same DDR) is faster on every calibration model by roughly its clock
+// ratio: between 1.2x and 1.6x.
+void TestCost::fasterClockIsFaster() {
+    for (const auto& m : measurements()) {
+        const bpu::AnalysisOptions o = bpu::scenarioOptions(m.scenario);
+        const double s100 = estimate(graphOf(m.file), *profile("s100"), o).totalUs;
+        const double s100p = estimate(graphOf(m.file), *profile("s100p"), o).totalUs;
+        const double speedup = s100 / s100p;
+        const std::string what = m.model + " (" + m.scenario + "): S100 " + std::to_string(s100) +
+                                 " us, S100P " + std::to_string(s100p) + " us, " + std::to_string(speedup) +
+                                 "x";
+        qInfo("%s", what.c_str());
+        QVERIFY2(speedup >= 1.2 && speedup <= 1.6, what.c_str());
+    }
+}
+
+// Int16 features run the TAE at a lower rate and move twice the bytes: slower than int8 on every model.
+void TestCost::int16IsSlower() {
+    for (const auto& m : measurements()) {
+        bpu::AnalysisOptions o = bpu::scenarioOptions(m.scenario);
+        const double int8 = estimate(graphOf(m.file), *profile("s100"), o).totalUs;
+        o.defaultPrecision = bpu::Precision::Int16;
+        const double int16 = estimate(graphOf(m.file), *profile("s100"), o).totalUs;
+        const std::string what =
+            m.model + ": int8 " + std::to_string(int8) + " us, int16 " + std::to_string(int16);
+        QVERIFY2(int16 > int8 * 1.1, what.c_str());
+    }
+}
+
+// Weights load once per batch: batch 8 on mobilenet_v2 (small input, 3.5 M params) is cheaper per image.
+void TestCost::batchingIsCheaperPerImage() {
+    for (bool bpuOnly : {false, true}) {
+        bpu::AnalysisOptions o;
+        o.foldBoundaryQdq = bpuOnly;
+        bpu::Session s = sessionOf(samplePath("mobilenet_v2.onnx"), o);
+        bpu::Session b = s;
+        bpu::editFromJson({{"op", "set_batch"}, {"batch", 8}})->apply(b);
+        QCOMPARE(b.cost().batch, 8);
+        QVERIFY(b.cost().totalUs > s.cost().totalUs); // one inference of 8 images takes longer ...
+        const std::string what = "per image: batch 1 " + std::to_string(s.cost().perImageMs) +
+                                 " ms, batch 8 " + std::to_string(b.cost().perImageMs) + " ms";
+        qInfo("%s", what.c_str());
+        QVERIFY2(b.cost().perImageMs < s.cost().perImageMs, what.c_str()); // ... but less per image
+        QVERIFY(relClose(b.cost().fps, 8 * 1e6 / b.cost().totalUs, 1e-12));
+        QVERIFY(relClose(b.cost().perImageMs * 8, b.cost().latencyMs, 1e-12));
+    }
+}
+
+// A conv that falls back to the CPU costs far more than on the BPU (and adds switches).
+void TestCost::cpuFallbackIsSlower() {
+    for (const auto& m : measurements()) {
+        bpu::Session s = sessionOf(m.file, bpu::scenarioOptions(m.scenario));
+        const std::string conv = midConv(s.graph());
+        QVERIFY(!conv.empty());
+        bpu::Session cpu = s;
+        bpu::editFromJson({{"op", "set_placement"}, {"node", conv}, {"placement", "CPU"}})->apply(cpu);
+        const bpu::NodeId id = cpu.graph().findNode(conv);
+        QCOMPARE(cpu.analysis().nodes[id.value].placement, bpu::Placement::CPU);
+        QVERIFY(cpu.cost().cpuUs > 0);
+        const std::string what = m.model + " " + conv + ": BPU " + std::to_string(s.cost().totalUs) +
+                                 " us, CPU " + std::to_string(cpu.cost().totalUs) + " us";
+        // In and out of the CPU: two more switches (its input leaves the BPU, its output returns).
+        QVERIFY2(cpu.cost().switchUs >= s.cost().switchUs + 2 * s.target().cpuBpuSwitchUs.value,
+                 what.c_str());
+        QVERIFY2(cpu.cost().totalUs > s.cost().totalUs, what.c_str());
+        QVERIFY2(cpu.cost().nodes[id.value].latencyUs > s.cost().nodes[id.value].latencyUs, what.c_str());
+    }
+}
+
+void TestCost::removingBoundaryQdqSavesItsPasses_data() {
+    QTest::addColumn<QString>("file");
+    for (const auto& f : sampleFiles())
+        QTest::newRow(f.c_str()) << QString::fromStdString(f);
+}
+
+// remove_boundary_qdq saves exactly the model-input/-output Q/DQ passes: elements / qdq_elements_per_us each.
+void TestCost::removingBoundaryQdqSavesItsPasses() {
+    QFETCH(QString, file);
+    bpu::Session s = sessionOf(samplePath(file.toStdString()));
+    double passesUs = 0;
+    int passes = 0;
+    for (const auto& p : s.analysis().qdq)
+        if (p.where == "model input" || p.where == "model output") {
+            passesUs += double(p.elements) / s.target().qdqElementsPerUs.value;
+            ++passes;
+        }
+    QVERIFY(passes > 0);
+    bpu::Session folded = s;
+    bpu::editFromJson({{"op", "remove_boundary_qdq"}})->apply(folded);
+    const double saved = s.cost().totalUs - folded.cost().totalUs;
+    const std::string what = std::to_string(passes) + " passes of " + std::to_string(passesUs) +
+                             " us, saved " + std::to_string(saved) + " us";
+    QVERIFY2(relClose(saved, passesUs, 1e-9), what.c_str());
+    QVERIFY(relClose(s.cost().qdqUs - folded.cost().qdqUs, passesUs, 1e-9));
+    QCOMPARE(folded.cost().bpuUs, s.cost().bpuUs);
+    QCOMPARE(folded.cost().cpuUs, s.cost().cpuUs);
+    QCOMPARE(folded.cost().switchUs, s.cost().switchUs);
+}
+
+// Each finding's estimated_gain_ms is the per-image latency difference of applying its fix: recomputed here
+// independently (the model re-imported, the fix applied, a full re-estimate) for every finding with a fix on
+// a few samples.
+void TestCost::findingGainsAreReestimates() {
+    int checked = 0;
+    std::set<std::string> rules;
+    for (const char* file : {"yolov8n.onnx", "mobilenet_v2.onnx", "resnet50.onnx", "shufflenet_v2_x1_0.onnx",
+                             "efficientnet_b0.onnx"}) {
+        const std::string path = samplePath(file);
+        bpu::Session s = sessionOf(path);
+        s.estimateFindingGains();
+        const double basePerImageUs = s.cost().totalUs / s.cost().batch;
+        for (const auto& f : s.findings()) {
+            if (f.fix.is_null() || !f.fix.contains("edits"))
+                continue;
+            bpu::Session trial(bpu::ModelImporter::load(path), profile("s100"));
+            bool applicable = true;
+            try {
+                for (auto& e : bpu::editsFromJson(f.fix))
+                    e->apply(trial);
+            } catch (const bpu::EditError&) {
+                applicable = false;
+            }
+            const std::string what = std::string(file) + " " + f.rule + " " + f.fix.dump();
+            if (!applicable) {
+                QVERIFY2(!f.estimatedGainMs && f.evidence.contains("fix_not_applicable"), what.c_str());
+                continue;
+            }
+            trial.fullReestimate();
+            const double expectedMs = (basePerImageUs - trial.cost().totalUs / trial.cost().batch) / 1000.0;
+            QVERIFY2(f.estimatedGainMs.has_value(), what.c_str());
+            QVERIFY2(std::fabs(*f.estimatedGainMs - expectedMs) <=
+                         1e-9 * std::max(1.0, std::fabs(expectedMs)),
+                     (what + ": gain " + std::to_string(*f.estimatedGainMs) + " ms, recomputed " +
+                      std::to_string(expectedMs) + " ms")
+                         .c_str());
+            ++checked;
+            rules.insert(f.rule);
+        }
+        // Ranked by gain first.
+        const auto& fs = s.findings();
+        for (size_t i = 1; i < fs.size(); ++i)
+            QVERIFY(fs[i - 1].estimatedGainMs.value_or(0) >= fs[i].estimatedGainMs.value_or(0));
+    }
+    qInfo("%d finding gains recomputed over rules %s", checked,
+          std::accumulate(rules.begin(), rules.end(), std::string(), [](std::string a, const std::string& b) {
+              return a + " " + b;
+          }).c_str());
+    QVERIFY(checked >= 3);
+    QVERIFY(rules.size() >= 2);
+}
+
+// The breakdown adds up: bpu + cpu + qdq + switches + fixed = total, and per-node latencies sum to the total
+// minus the model's fixed cost and the switches (which belong to no node).
+void TestCost::breakdownSumsToTotal() {
+    for (const auto& f : sampleFiles()) {
+        bpu::Session s = sessionOf(samplePath(f));
+        const bpu::CostEstimate& e = s.cost();
+        QVERIFY(relClose(e.bpuUs + e.cpuUs + e.qdqUs + e.switchUs + e.fixedUs, e.totalUs, 1e-12));
+        double nodes = 0, share = 0;
+        for (const auto& n : e.nodes) {
+            QVERIFY(n.latencyUs >= 0);
+            nodes += n.latencyUs;
+            share += n.share;
+        }
+        QVERIFY2(relClose(nodes, e.totalUs - e.fixedUs - e.switchUs, 1e-9),
+                 (f + ": nodes " + std::to_string(nodes) + " us of " + std::to_string(e.totalUs)).c_str());
+        QVERIFY(share <= 1.0 + 1e-12);
+        QVERIFY(e.fps > 0 && relClose(e.fps, e.batch * 1e6 / e.totalUs, 1e-12));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestCost)
+#include "tst_cost.moc"

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include "FindingsPanel.h"
+
+#include "core/target/TargetProfile.h"
+#include "ui/main/SelectionHub.h"
+
+#include <QFile>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace bpu::ui {
+
+QString ruleText(const QString& ruleId) {
+    static const QJsonObject rules = [] {
+        QFile f(QString::fromStdString(resourceDir() + "/rules/guide-rules.json"));
+        if (!f.open(QIODevice::ReadOnly))
+            return QJsonObject();
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
+        QJsonObject o = doc.object();
+        return o.contains(QStringLiteral("rules")) && o.value(QStringLiteral("rules")).isObject()
+                   ? o.value(QStringLiteral("rules")).toObject()
+                   : o;
+    }();
+    const QJsonValue v = rules.value(ruleId);
+    if (v.isString())
+        return v.toString();
+    if (v.isObject())
+        return v.toObject().value(QStringLiteral("text")).toString();
+    return {};
+}
+
+FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
+    : QWidget(parent), hub_(hub), tree_(new QTreeWidget(this)), details_(new QTextBrowser(this)),
+      apply_(new QPushButton(tr("Apply fix as what-if"), this)) {
+    tree_->setColumnCount(4);
+    tree_->setHeaderLabels({tr("Gain (ms)"), tr("Rule"), tr("Severity"), tr("Finding")});
+    tree_->setRootIsDecorated(false);
+    tree_->header()->setStretchLastSection(true);
+    tree_->setColumnWidth(0, 80);
+    tree_->setColumnWidth(1, 50);
+    tree_->setColumnWidth(2, 70);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(tree_);
+    auto* bottom = new QWidget(split);
+    auto* bl = new QVBoxLayout(bottom);
+    bl->setContentsMargins(0, 0, 0, 0);
+    bl->addWidget(details_);
+    bl->addWidget(apply_);
+    split->addWidget(bottom);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(split);
+    apply_->setEnabled(false);
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        showDetails(item ? item->data(0, Qt::UserRole).toInt() : -1);
+    });
+    connect(apply_, &QPushButton::clicked, this, [this] {
+        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
+            return;
+        const Finding& f = snap_->analysis.findings[current_];
+        if (!f.fix.is_null())
+            emit applyFix(f.fix, QString::fromStdString(f.title));
+    });
+}
+
+void FindingsPanel::setSnapshot(SnapshotPtr s) {
+    snap_ = std::move(s);
+    const int keep = current_;
+    tree_->clear();
+    if (!snap_)
+        return;
+    const auto& fs = snap_->analysis.findings;
+    for (int i = 0; i < int(fs.size()); ++i) {
+        const Finding& f = fs[i];
+        auto* item = new QTreeWidgetItem(tree_);
+        item->setText(0, f.estimatedGainMs ? QString::number(*f.estimatedGainMs, 'f', 3)
+                                           : (snap_->findingsReady ? QStringLiteral("-") : tr("...")));
+        item->setText(1, QString::fromStdString(f.rule));
+        item->setText(2, QString::fromStdString(f.severity));
+        item->setText(3, QString::fromStdString(f.title));
+        item->setData(0, Qt::UserRole, i);
+        item->setToolTip(3, ruleText(QString::fromStdString(f.rule)));
+    }
+    if (keep >= 0 && keep < tree_->topLevelItemCount())
+        tree_->setCurrentItem(tree_->topLevelItem(keep));
+}
+
+void FindingsPanel::showDetails(int index) {
+    current_ = index;
+    if (!snap_ || index < 0 || index >= int(snap_->analysis.findings.size())) {
+        details_->clear();
+        apply_->setEnabled(false);
+        return;
+    }
+    const Finding& f = snap_->analysis.findings[index];
+    const Graph& g = *snap_->graph;
+    auto esc = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+    QString h = QStringLiteral("<h3>[%1] %2</h3>").arg(esc(f.rule), esc(f.title));
+    const QString rule = ruleText(QString::fromStdString(f.rule));
+    if (!rule.isEmpty())
+        h += QStringLiteral("<p><i>Guide %1: %2</i></p>").arg(esc(f.rule), rule.toHtmlEscaped());
+    h += QStringLiteral("<p><b>Recommendation:</b> %1</p>").arg(esc(f.recommendation));
+    if (f.estimatedGainMs)
+        h += QStringLiteral("<p><b>Estimated gain:</b> %1 ms (%2% of the model), by re-estimating with the fix "
+                            "applied</p>")
+                 .arg(*f.estimatedGainMs, 0, 'f', 3)
+                 .arg(snap_->cost.perImageMs > 0 ? *f.estimatedGainMs / snap_->cost.perImageMs * 100 : 0, 0, 'f', 1);
+    h += QStringLiteral("<p><b>Evidence:</b></p><pre>%1</pre>").arg(esc(f.evidence.dump(2)));
+    h += QStringLiteral("<p><b>Nodes:</b> ");
+    int shown = 0;
+    for (NodeId id : f.nodes) {
+        if (shown++ == 20) {
+            h += QStringLiteral("... (%1 in all)").arg(f.nodes.size());
+            break;
+        }
+        h += esc(g.node(id).name) + QStringLiteral("; ");
+    }
+    h += QStringLiteral("</p>");
+    if (!f.fix.is_null())
+        h += QStringLiteral("<p><b>Fix (what-if):</b> <code>%1</code></p>").arg(esc(f.fix.dump()));
+    details_->setHtml(h);
+    apply_->setEnabled(!f.fix.is_null());
+    if (!f.nodes.empty())
+        hub_->select(f.nodes.front(), this);
+}
+
+} // namespace bpu::ui

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+#include "GraphView.h"
+
+#include "EdgeItem.h"
+#include "GraphScene.h"
+#include "GraphSearchBar.h"
+#include "LegendWidget.h"
+#include "Minimap.h"
+#include "NodeColoring.h"
+#include "NodeItem.h"
+#include "PaintCache.h"
+#include "SceneData.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFutureWatcher>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace bpu::ui {
+
+namespace {
+constexpr double kMaxZoom = 4.0;
+constexpr double kReadableZoom = 1.0;
+constexpr double kMinInitialZoom = 0.3; // a first view below this fits the width and starts at the top
+constexpr double kAntialiasZoom = 0.35;
+} // namespace
+
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent)
+    , scene_(new GraphScene(this)) {
+    setScene(scene_);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
+    setRenderHint(QPainter::TextAntialiasing, true);
+    PaintCache::instance().setPalette(palette());
+    setBackgroundBrush(PaintCache::instance().background());
+
+    legend_ = new LegendWidget(this);
+    minimap_ = new Minimap(this);
+    searchBar_ = new GraphSearchBar(this);
+    searchBar_->hide();
+
+    auto addShortcut = [this](const QKeySequence& key, auto slot) {
+        auto* a = new QAction(this);
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+    };
+    addShortcut(QKeySequence::Find, [this] { searchBar_->activate(); });
+    addShortcut(QKeySequence::FindNext, [this] { findNext(); });
+    addShortcut(QKeySequence::FindPrevious, [this] { findPrevious(); });
+    addShortcut(QKeySequence::ZoomIn, [this] { zoomBy(1.25); });
+    addShortcut(QKeySequence::ZoomOut, [this] { zoomBy(0.8); });
+    addShortcut(QKeySequence(Qt::Key_F), [this] { fitToView(); });
+    addShortcut(QKeySequence(Qt::Key_1), [this] { setZoom(1.0); });
+    setColoring(nullptr);
+}
+
+GraphView::~GraphView() = default;
+
+double GraphView::zoom() const {
+    return transform().m11();
+}
+
+void GraphView::setModel(const Graph& graph, std::vector<int> groupOf) {
+    setModel(std::make_shared<const Graph>(graph), std::move(groupOf));
+}
+
+void GraphView::setModel(std::shared_ptr<const Graph> graph, std::vector<int> groupOf) {
+    graph_ = std::move(graph);
+    groupOf_ = std::move(groupOf);
+    expanded_.clear();
+    matches_.clear();
+    matchIndex_ = -1;
+    selected_ = NodeId{};
+    fresh_ = true;
+    if (defaultColoring_)
+        setColoring(nullptr); // the default colouring is derived from the graph
+    requestLayout(NodeId{});
+}
+
+void GraphView::clearModel() {
+    ++generation_; // drop any layout still running
+    graph_.reset();
+    groupOf_.clear();
+    expanded_.clear();
+    matches_.clear();
+    selected_ = NodeId{};
+    scene_->clearGraph();
+    minimap_->rebuild();
+}
+
+void GraphView::requestLayout(NodeId anchor) {
+    if (!graph_)
+        return;
+    SceneRequest request{graph_, groupOf_, expanded_};
+    QPointF anchorPos;
+    if (NodeItem* item = scene_->itemForNode(anchor))
+        anchorPos = mapFromScene(item->sceneBoundingRect().center());
+    const quint64 generation = ++generation_;
+    ++pending_;
+    struct Outcome {
+        std::shared_ptr<SceneItems> items;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, anchor, anchorPos] {
+        --pending_;
+        const Outcome out = watcher->result();
+        watcher->deleteLater();
+        if (generation != generation_) // the newest request wins; older results are dropped
+            return;
+        if (out.items)
+            adopt(*out.items, anchor, anchorPos);
+        else
+            emit layoutFailed(out.error);
+    });
+    // Layout and item construction both run on the worker; the GUI thread only adds the finished items.
+    watcher->setFuture(QtConcurrent::run([request]() -> Outcome {
+        try {
+            return {std::make_shared<SceneItems>(buildSceneData(request)), {}};
+        } catch (const std::exception& e) {
+            return {nullptr, QString::fromUtf8(e.what())};
+        }
+    }));
+}
+
+void GraphView::adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos) {
+    lastLayoutMs_ = items.data->msLayout;
+    scene_->adopt(items);
+    scene_->setMarkedTensors(marked_);
+    scene_->setMatches(matches_);
+    scene_->setCurrentNode(selected_);
+    if (fresh_) {
+        fresh_ = false;
+        const QRectF r = sceneRect();
+        const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
+        if (fit >= kMinInitialZoom) {
+            fitToView();
+        } else {
+            setZoom(std::clamp(viewport()->width() / r.width(), kMinInitialZoom, kReadableZoom));
+            centerOn(r.center().x(), r.top() + viewport()->height() / zoom() / 2);
+        }
+    } else if (NodeItem* item = scene_->itemForNode(anchor)) {
+        const QPointF offset = (anchorViewPos - QPointF(viewport()->rect().center())) / zoom();
+        centerOn(item->sceneBoundingRect().center() - offset);
+    }
+    minimap_->rebuild();
+    emit layoutReady();
+}
+
+void GraphView::setColoring(std::shared_ptr<const NodeColoring> coloring) {
+    defaultColoring_ = !coloring;
+    if (!coloring)
+        coloring = std::make_shared<OpCategoryColoring>(graph_ ? *graph_ : Graph{});
+    coloring_ = std::move(coloring);
+    scene_->setColoring(coloring_);
+    legend_->setColoring(coloring_.get());
+    placeOverlays();
+    minimap_->rebuild();
+}
+
+std::shared_ptr<const NodeColoring> GraphView::coloring() const {
+    return coloring_;
+}
+
+void GraphView::setMarkedTensors(std::vector<TensorId> tensors) {
+    marked_ = std::move(tensors);
+    scene_->setMarkedTensors(marked_);
+}
+
+void GraphView::setGroupExpanded(int group, bool expanded) {
+    if (expanded == isGroupExpanded(group))
+        return;
+    NodeId anchor;
+    for (size_t v = 0; v < groupOf_.size() && !anchor.valid(); ++v)
+        if (groupOf_[v] == group && graph_)
+            anchor = NodeId(static_cast<uint32_t>(v));
+    if (expanded)
+        expanded_.insert(group);
+    else
+        expanded_.erase(group);
+    requestLayout(anchor);
+}
+
+int GraphView::search(const QString& text) {
+    matches_.clear();
+    matchIndex_ = -1;
+    const QString needle = text.trimmed();
+    if (graph_ && !needle.isEmpty()) {
+        const QByteArray n = needle.toUtf8();
+        const std::string key(n.constData(), static_cast<size_t>(n.size()));
+        auto containsCi = [&key](const std::string& hay) {
+            return std::search(hay.begin(), hay.end(), key.begin(), key.end(), [](char a, char b) {
+                       return std::tolower(static_cast<unsigned char>(a)) ==
+                              std::tolower(static_cast<unsigned char>(b));
+                   }) != hay.end();
+        };
+        for (NodeId id : graph_->topoOrder) {
+            const Node& node = graph_->node(id);
+            if (containsCi(node.opType) || containsCi(node.name))
+                matches_.push_back(id);
+        }
+    }
+    scene_->setMatches(matches_);
+    minimap_->update();
+    return static_cast<int>(matches_.size());
+}
+
+NodeId GraphView::findNext() {
+    stepMatch(1);
+    return selected_;
+}
+
+NodeId GraphView::findPrevious() {
+    stepMatch(-1);
+    return selected_;
+}
+
+void GraphView::stepMatch(int delta) {
+    if (matches_.empty())
+        return;
+    const int n = static_cast<int>(matches_.size());
+    matchIndex_ = matchIndex_ < 0 ? (delta > 0 ? 0 : n - 1) : ((matchIndex_ + delta) % n + n) % n;
+    const NodeId id = matches_[matchIndex_];
+    userSelect(id);
+    zoomToNode(id);
+}
+
+void GraphView::userSelect(NodeId id) {
+    if (id == selected_)
+        return;
+    selected_ = id;
+    scene_->setCurrentNode(id);
+    minimap_->update();
+    emit nodeSelected(id);
+}
+
+void GraphView::selectNode(NodeId id) {
+    selected_ = id;
+    scene_->setCurrentNode(id);
+    if (NodeItem* item = scene_->itemForNode(id))
+        centerOn(item);
+    minimap_->update();
+}
+
+void GraphView::fitToView() {
+    if (sceneRect().isEmpty())
+        return;
+    const auto anchor = transformationAnchor();
+    setTransformationAnchor(QGraphicsView::AnchorViewCenter);
+    fitInView(sceneRect(), Qt::KeepAspectRatio);
+    setTransformationAnchor(anchor);
+    zoomChangedInternal();
+}
+
+void GraphView::zoomToNode(NodeId id) {
+    NodeItem* item = scene_->itemForNode(id);
+    if (!item)
+        return;
+    if (zoom() < kReadableZoom)
+        setZoom(kReadableZoom);
+    centerOn(item);
+}
+
+void GraphView::zoomBy(double factor) {
+    setZoom(zoom() * factor);
+}
+
+double GraphView::clampZoom(double s) const {
+    const QRectF r = sceneRect();
+    double fit = 1;
+    if (!r.isEmpty())
+        fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
+    return std::clamp(s, std::min(fit, 1.0) * 0.5, kMaxZoom);
+}
+
+void GraphView::setZoom(double scale) {
+    const auto anchor = transformationAnchor();
+    setTransformationAnchor(QGraphicsView::AnchorViewCenter);
+    const double s = clampZoom(scale);
+    setTransform(QTransform::fromScale(s, s));
+    setTransformationAnchor(anchor);
+    zoomChangedInternal();
+}
+
+void GraphView::zoomChangedInternal() {
+    setRenderHint(QPainter::Antialiasing, zoom() >= kAntialiasZoom);
+    minimap_->update();
+    emit viewChanged();
+}
+
+void GraphView::wheelEvent(QWheelEvent* e) {
+    const double steps = e->angleDelta().y() / 120.0;
+    if (steps == 0) {
+        QGraphicsView::wheelEvent(e);
+        return;
+    }
+    const double s = clampZoom(zoom() * std::pow(1.2, steps));
+    scale(s / zoom(), s / zoom()); // AnchorUnderMouse keeps the point under the cursor fixed
+    zoomChangedInternal();
+    e->accept();
+}
+
+NodeItem* GraphView::nodeAt(const QPoint& viewportPos) const {
+    for (QGraphicsItem* item : items(viewportPos))
+        if (item->type() == NodeItem::Type) {
+            auto* node = static_cast<NodeItem*>(item);
+            // The bounding rect includes the halo margin: hit-test the box itself.
+            if (QRectF(QPointF(0, 0), node->data().rect.size())
+                    .contains(node->mapFromScene(mapToScene(viewportPos))))
+                return node;
+        }
+    return nullptr;
+}
+
+void GraphView::mousePressEvent(QMouseEvent* e) {
+    pressPos_ = e->pos();
+    QGraphicsView::mousePressEvent(e);
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* e) {
+    QGraphicsView::mouseReleaseEvent(e);
+    if (e->button() != Qt::LeftButton ||
+        (e->pos() - pressPos_).manhattanLength() >= QApplication::startDragDistance())
+        return; // a pan, not a click
+    if (NodeItem* item = nodeAt(e->pos()))
+        userSelect(item->data().members.front());
+    else
+        userSelect(NodeId{});
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (NodeItem* item = nodeAt(e->pos())) {
+        if (item->isGroup())
+            setGroupExpanded(item->data().group, true);
+        return;
+    }
+    for (QGraphicsItem* item : items(e->pos()))
+        if (item->type() == GroupFrameItem::Type) {
+            setGroupExpanded(static_cast<GroupFrameItem*>(item)->group(), false);
+            return;
+        }
+    QGraphicsView::mouseDoubleClickEvent(e);
+}
+
+void GraphView::resizeEvent(QResizeEvent* e) {
+    QGraphicsView::resizeEvent(e);
+    placeOverlays();
+    minimap_->rebuild();
+}
+
+void GraphView::placeOverlays() {
+    const QRect vp = viewport()->geometry();
+    constexpr int m = 8;
+    legend_->resize(legend_->sizeHint());
+    legend_->move(vp.left() + m, vp.top() + m);
+    searchBar_->resize(searchBar_->sizeHint());
+    searchBar_->move(vp.right() - searchBar_->width() - m, vp.top() + m);
+    minimap_->resize(minimap_->sizeHint());
+    minimap_->move(vp.right() - minimap_->width() - m, vp.bottom() - minimap_->height() - m);
+}
+
+void GraphView::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange) {
+        PaintCache::instance().setPalette(palette());
+        setBackgroundBrush(PaintCache::instance().background());
+        minimap_->rebuild();
+        viewport()->update();
+    }
+    QGraphicsView::changeEvent(e);
+}
+
+void GraphView::scrollContentsBy(int dx, int dy) {
+    QGraphicsView::scrollContentsBy(dx, dy);
+    minimap_->update();
+    emit viewChanged();
+}
+
+bool GraphView::viewportEvent(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        if (NodeItem* item = nodeAt(help->pos()))
+            QToolTip::showText(help->globalPos(), toolTipFor(*item), viewport());
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QGraphicsView::viewportEvent(e);
+}
+
+QString GraphView::toolTipFor(const NodeItem& item) const {
+    // Built on hover: nothing is stored per item.
+    if (!graph_)
+        return {};
+    const auto& members = item.data().members;
+    auto shapes = [this](const std::vector<TensorId>& ts, bool skipInit) {
+        QStringList out;
+        for (TensorId t : ts)
+            if (t.valid() && !(skipInit && graph_->tensor(t).isInitializer))
+                out << QString::fromStdString(graph_->tensor(t).shape.toString()).toHtmlEscaped();
+        return out.join(QStringLiteral(", "));
+    };
+    QString html;
+    if (members.size() > 1)
+        html += tr("<b>Group %1</b> (%2 nodes, double-click to expand)<br>")
+                    .arg(item.data().group)
+                    .arg(members.size());
+    const size_t shown = std::min<size_t>(members.size(), 8);
+    for (size_t i = 0; i < shown; ++i) {
+        const Node& n = graph_->node(members[i]);
+        html += QStringLiteral("<b>%1</b> %2<br>&nbsp;in: %3<br>&nbsp;out: %4<br>")
+                    .arg(QString::fromStdString(n.opType).toHtmlEscaped(),
+                         QString::fromStdString(n.name).toHtmlEscaped(), shapes(n.inputs, true),
+                         shapes(n.outputs, false));
+    }
+    if (shown < members.size())
+        html += tr("... and %1 more").arg(members.size() - shown);
+    return html;
+}
+
+} // namespace bpu::ui

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/Graph.h"
+
+#include <QGraphicsView>
+#include <QMetaType>
+#include <memory>
+#include <set>
+#include <vector>
+
+Q_DECLARE_METATYPE(bpu::NodeId)
+
+namespace bpu::ui {
+
+class GraphScene;
+class GraphSearchBar;
+class LegendWidget;
+class Minimap;
+class NodeColoring;
+class NodeItem;
+struct SceneItems;
+
+/// The model graph, laid out top to bottom (core/layout) off the GUI thread and drawn with level of detail.
+/// Wheel zooms about the cursor, dragging pans, a click selects, double-click expands a fused group (and
+/// collapses it from its frame), Ctrl+F searches by name or op type, F3 / Shift+F3 step through matches.
+/// Overlays: legend (top left), search bar (top right, on demand), minimap (bottom right).
+///
+/// Selection: `nodeSelected` is emitted once per user action that changes the selection (click, search
+/// step); `selectNode()` selects and centres without emitting, so a selection hub can call it freely.
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
+
+    /// Shows `graph`. `groupOf` (empty, or per node: group id or -1) draws each group as one framed box.
+    /// The layout runs on a worker; `layoutReady` follows. A newer call supersedes a running one.
+    void setModel(std::shared_ptr<const Graph> graph, std::vector<int> groupOf = {});
+    /// Same, taking a copy of `graph`.
+    void setModel(const Graph& graph, std::vector<int> groupOf = {});
+    void clearModel();
+    const Graph* graph() const { return graph_.get(); }
+    /// True while a layout requested by setModel / setGroupExpanded has not landed yet.
+    bool isLayoutPending() const { return pending_ > 0; }
+    /// Wall time of the last layout run (worker side), in ms.
+    double lastLayoutMs() const { return lastLayoutMs_; }
+
+    /// Sets the node colours and the legend; null restores the default (op category).
+    void setColoring(std::shared_ptr<const NodeColoring> coloring);
+    std::shared_ptr<const NodeColoring> coloring() const;
+    /// Edges carrying any of these tensors get a marker (Q/DQ boundaries).
+    void setMarkedTensors(std::vector<TensorId> tensors);
+
+    /// Expands a collapsed group into its members inside a frame (or collapses it again); re-lays out and
+    /// keeps the group where it was on screen.
+    void setGroupExpanded(int group, bool expanded);
+    bool isGroupExpanded(int group) const { return expanded_.count(group) != 0; }
+
+    /// Highlights every node whose name or op type contains `text` (case-insensitive); returns the count.
+    /// An empty text clears the highlight. Does not move the view.
+    int search(const QString& text);
+    const std::vector<NodeId>& matches() const { return matches_; }
+    int currentMatchIndex() const { return matchIndex_; }
+    /// Steps to the next / previous match (wrapping), selects it (emitting nodeSelected) and centres it.
+    NodeId findNext();
+    NodeId findPrevious();
+
+    NodeId selectedNode() const { return selected_; }
+    GraphScene* graphScene() const { return scene_; }
+    LegendWidget* legend() const { return legend_; }
+    Minimap* minimap() const { return minimap_; }
+    GraphSearchBar* searchBar() const { return searchBar_; }
+    /// The current scale (1 = one scene unit per pixel).
+    double zoom() const;
+    /// The node box under a viewport position, or null.
+    NodeItem* nodeAt(const QPoint& viewportPos) const;
+
+public slots:
+    /// Selects and centres `id` without emitting nodeSelected; an invalid id clears the selection.
+    void selectNode(bpu::NodeId id);
+    void fitToView();
+    /// Centres `id` at a readable zoom (at least 1:1).
+    void zoomToNode(bpu::NodeId id);
+    void zoomBy(double factor);
+    void setZoom(double scale);
+
+signals:
+    /// The user selected `id` (invalid id: clicked the background).
+    void nodeSelected(bpu::NodeId id);
+    /// A layout landed and the scene shows it.
+    void layoutReady();
+    /// The layout run failed (the previous drawing stays).
+    void layoutFailed(const QString& message);
+    /// Scroll position or zoom changed.
+    void viewChanged();
+
+protected:
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
+    bool viewportEvent(QEvent* e) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void requestLayout(NodeId anchor);
+    void adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos);
+    void userSelect(NodeId id);
+    void stepMatch(int delta);
+    void placeOverlays();
+    void zoomChangedInternal();
+    double clampZoom(double s) const;
+    QString toolTipFor(const NodeItem& item) const;
+
+    GraphScene* scene_;
+    LegendWidget* legend_;
+    Minimap* minimap_;
+    GraphSearchBar* searchBar_;
+    std::shared_ptr<const Graph> graph_;
+    std::vector<int> groupOf_;
+    std::set<int> expanded_;
+    std::shared_ptr<const NodeColoring> coloring_;
+    bool defaultColoring_ = true;
+    std::vector<TensorId> marked_;
+    std::vector<NodeId> matches_;
+    int matchIndex_ = -1;
+    NodeId selected_;
+    quint64 generation_ = 0;
+    int pending_ = 0;
+    bool fresh_ = true; ///< the next layout is a new model: choose an initial view
+    double lastLayoutMs_ = 0;
+    QPoint pressPos_;
+};
+
+} // namespace bpu::ui

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QPair>
+#include <QVector>
+#include <QWidget>
+
+namespace bpu::ui {
+
+class NodeColoring;
+
+/// The colour key of the current NodeColoring: a title and one swatch per row. Used as an overlay on the
+/// graph view; can also be placed anywhere else.
+class LegendWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit LegendWidget(QWidget* parent = nullptr);
+    /// Copies the title and rows of `coloring` (null clears).
+    void setColoring(const NodeColoring* coloring);
+    QString title() const { return title_; }
+    const QVector<QPair<QString, QColor>>& rows() const { return rows_; }
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+
+private:
+    QString title_;
+    QVector<QPair<QString, QColor>> rows_;
+};
+
+} // namespace bpu::ui

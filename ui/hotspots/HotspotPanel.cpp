@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#include "HotspotPanel.h"
+
+#include "ui/main/SelectionHub.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace bpu::ui {
+
+HotspotPanel::HotspotPanel(SelectionHub* hub, QWidget* parent)
+    : QWidget(parent), hub_(hub), model_(new HotspotModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      view_(new QTableView(this)), filter_(new QLineEdit(this)) {
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(HotspotModel::SortRole);
+    proxy_->setFilterKeyColumn(-1); // name, op, placement, bound ...
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    filter_->setPlaceholderText(tr("Filter by name, op, placement, bound..."));
+    filter_->setClearButtonEnabled(true);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->sortByColumn(HotspotModel::Latency, Qt::DescendingOrder);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    view_->verticalHeader()->hide();
+    view_->verticalHeader()->setDefaultSectionSize(20);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->setColumnWidth(HotspotModel::Name, 240);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(filter_);
+    lay->addWidget(view_);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
+        if (!cur.isValid())
+            return;
+        const NodeId id = model_->nodeAt(proxy_->mapToSource(cur).row());
+        hub_->select(id, this);
+    });
+    connect(hub_, &SelectionHub::changed, this, &HotspotPanel::follow);
+}
+
+void HotspotPanel::setSnapshot(SnapshotPtr s) {
+    model_->setSnapshot(std::move(s));
+    follow(hub_->current(), nullptr);
+}
+
+void HotspotPanel::follow(NodeId id, QObject* sender) {
+    if (sender == this)
+        return;
+    const int row = model_->rowOf(id);
+    if (row < 0)
+        return;
+    const QModelIndex idx = proxy_->mapFromSource(model_->index(row, 0));
+    if (!idx.isValid())
+        return;
+    QSignalBlocker block(view_->selectionModel());
+    view_->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view_->scrollTo(idx);
+}
+
+} // namespace bpu::ui

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "HotspotModel.h"
+
+#include <QWidget>
+
+class QTableView;
+class QLineEdit;
+class QSortFilterProxyModel;
+
+namespace bpu::ui {
+
+class SelectionHub;
+
+/// Sortable, filterable table of every node; a click selects (and the graph centres) the node.
+class HotspotPanel : public QWidget {
+    Q_OBJECT
+public:
+    HotspotPanel(SelectionHub* hub, QWidget* parent = nullptr);
+    void setSnapshot(SnapshotPtr s);
+    HotspotModel* model() const { return model_; }
+    QTableView* view() const { return view_; }
+    QSortFilterProxyModel* proxy() const { return proxy_; }
+
+private:
+    void follow(NodeId id, QObject* sender);
+
+    SelectionHub* hub_;
+    HotspotModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* view_;
+    QLineEdit* filter_;
+};
+
+} // namespace bpu::ui

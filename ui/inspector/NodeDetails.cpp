@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "NodeDetails.h"
+
+#include <QLocale>
+
+namespace bpu::ui {
+
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString num(int64_t v) { return QLocale::c().toString(static_cast<qlonglong>(v)); }
+
+QString paramRef(const TargetProfile& t, const char* key) {
+    for (const auto& p : t.parameters())
+        if (p.key == key)
+            return QStringLiteral("<span title=\"%1\"><code>%2</code>=%3%4</span>")
+                .arg(esc(p.param->note), QString::fromLatin1(key))
+                .arg(p.param->value)
+                .arg(p.param->estimate ? QStringLiteral(" (estimate)") : QString());
+    return QString::fromLatin1(key);
+}
+
+QString tensorRow(const Snapshot& s, TensorId id, const QString& role) {
+    const Tensor& t = s.graph->tensor(id);
+    const TensorAnalysis& ta = s.analysis.tensors[id.value];
+    QString padded = QStringLiteral("-"), rules;
+    if (ta.padded.applies) {
+        padded.clear();
+        for (size_t i = 0; i < ta.padded.dims.size(); ++i)
+            padded += (i ? QStringLiteral("x") : QString()) + QString::number(ta.padded.dims[i]);
+        for (const auto& r : ta.padded.dimRules)
+            if (!r.empty())
+                rules += esc(r) + QStringLiteral("<br>");
+        if (rules.isEmpty())
+            rules = QStringLiteral("aligned (%1)").arg(esc(ta.padded.rule));
+    }
+    return QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td></tr>")
+        .arg(role, esc(t.name), esc(t.shape.toString()), padded, rules,
+             ta.padded.applies ? QString::number(ta.padded.wasteRatio() * 100, 'f', 1) + QLatin1Char('%')
+                               : QString());
+}
+
+} // namespace
+
+QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
+    if (!s.graph || !id.valid() || id.value >= s.graph->nodes.size())
+        return QStringLiteral("<p>Select a node in the graph, the hotspots or the findings.</p>");
+    const Graph& g = *s.graph;
+    const Node& n = g.node(id);
+    const NodeAnalysis& a = s.analysis.nodes[id.value];
+    const NodeCost& c = s.cost.nodes[id.value];
+    const TargetProfile& t = *s.target;
+    QString h = QStringLiteral("<h3>%1</h3><p><b>%2</b>%3 &middot; class <code>%4</code> &middot; %5</p>")
+                    .arg(esc(n.name), esc(n.opType), n.domain.empty() ? QString() : QStringLiteral(" (") + esc(n.domain) + QStringLiteral(")"),
+                         esc(a.opClass), QString::fromLatin1(precisionName(a.precision)));
+    h += QStringLiteral("<p><b>Placement: %1</b>%2 &mdash; %3</p>")
+             .arg(QString::fromLatin1(placementName(a.placement)),
+                  a.segment >= 0 ? QStringLiteral(" (segment %1)").arg(a.segment) : QString(), esc(a.placementReason));
+    if (const FusedGroup* grp = s.analysis.group(a.fusionGroup))
+        h += QStringLiteral("<p><b>Fused group #%1:</b> %2</p>").arg(grp->id.value).arg(esc(grp->pattern));
+    h += QStringLiteral("<p><b>Latency:</b> %1 us (%2% of the model): compute %3 us, memory %4 us, fixed %5 us, "
+                        "Q/DQ %6 us</p>")
+             .arg(c.latencyUs, 0, 'f', 2)
+             .arg(c.share * 100, 0, 'f', 2)
+             .arg(c.computeUs, 0, 'f', 2)
+             .arg(c.memoryUs, 0, 'f', 2)
+             .arg(c.fixedUs, 0, 'f', 2)
+             .arg(c.qdqUs, 0, 'f', 2);
+    h += QStringLiteral("<p><b>MACs:</b> %1 (padded %2) &middot; <b>ops:</b> %3<br><b>Bytes:</b> in %4, out %5, "
+                        "weights %6, DDR %7<br><b>Intensity:</b> %8 MACs/DDR byte (ridge %9) &middot; <b>%10-bound</b></p>")
+             .arg(num(a.macs), num(a.paddedMacs), num(a.ops), num(a.inputBytes), num(a.outputBytes),
+                  num(a.weightBytes), num(a.ddrBytes))
+             .arg(a.intensity, 0, 'f', 1)
+             .arg(s.analysis.ridgeIntensity, 0, 'f', 0)
+             .arg(QString::fromLatin1(boundName(a.bound)));
+    h += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3'><tr><th></th><th>tensor</th><th>shape</th>"
+                        "<th>padded</th><th>rule</th><th>waste</th></tr>");
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+        if (n.inputs[i].valid())
+            h += tensorRow(s, n.inputs[i], QStringLiteral("in %1").arg(i));
+    for (size_t i = 0; i < n.outputs.size(); ++i)
+        if (n.outputs[i].valid())
+            h += tensorRow(s, n.outputs[i], QStringLiteral("out %1").arg(i));
+    h += QStringLiteral("</table>");
+    const auto names = n.attributeNames();
+    if (!names.empty()) {
+        h += QStringLiteral("<p><b>Attributes:</b> ");
+        for (const auto& k : names)
+            h += esc(k) + QStringLiteral("=") + esc(n.attributeText(k)) + QStringLiteral("; ");
+        h += QStringLiteral("</p>");
+    }
+    QString fnd;
+    for (const auto& f : s.analysis.findings)
+        if (std::find(f.nodes.begin(), f.nodes.end(), id) != f.nodes.end())
+            fnd += QStringLiteral("<li>[%1] %2</li>").arg(esc(f.rule), esc(f.title));
+    if (!fnd.isEmpty())
+        h += QStringLiteral("<p><b>Findings naming this node:</b></p><ul>%1</ul>").arg(fnd);
+    // How the numbers were made (Roofline.h / CostModel.h), with the parameters they read.
+    h += QStringLiteral("<p><b>How these numbers are made</b><br>");
+    if (a.opClass == "conv")
+        h += QStringLiteral("compute = padded MACs / (%1/2 &times; %2)<br>")
+                 .arg(paramRef(t, "peak_int8_tops"),
+                      paramRef(t, n.attrIntOr("group", 1) > 1 ? "group_conv_efficiency" : "dense_conv_efficiency"));
+    else if (a.opClass == "matmul")
+        h += QStringLiteral("compute = padded MACs / (%1/2 &times; %2)<br>")
+                 .arg(paramRef(t, "peak_int8_tops"), paramRef(t, "matmul_efficiency"));
+    else if (a.opClass == "transform" || a.opClass == "data")
+        h += QStringLiteral("compute = padded elements / (%1 &times; %2)<br>")
+                 .arg(paramRef(t, "transform_elements_per_cycle"), paramRef(t, "bpu_clock_ghz"));
+    else
+        h += QStringLiteral("compute = padded ops / (%1 &times; %2)<br>")
+                 .arg(paramRef(t, "vector_elements_per_cycle"), paramRef(t, "bpu_clock_ghz"));
+    h += QStringLiteral("memory = DDR bytes / (%1 &times; %2); feature maps held in %3 or streamed within %4 steps "
+                        "cost no DDR<br>layer = max(compute, memory) + (1 - %5) &times; min + %6<br>padding: %7, %8, "
+                        "%9, %10</p>")
+             .arg(paramRef(t, "ddr_bandwidth_gbs"), paramRef(t, "ddr_effective_fraction"),
+                  paramRef(t, "sram_budget_bytes"), paramRef(t, "stream_window_steps"),
+                  paramRef(t, "load_compute_overlap"), paramRef(t, "layer_fixed_us"),
+                  QStringLiteral("C&rarr;%1").arg(t.alignment.convC.value), QStringLiteral("H&rarr;%1").arg(t.alignment.convH.value),
+                  QStringLiteral("W&rarr;%1").arg(t.alignment.convW.value),
+                  QStringLiteral("general &le;%1").arg(t.alignment.generalMaxUnit.value));
+    return h;
+}
+
+} // namespace bpu::ui

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "ColorModes.h"
+
+#include "ui/graph/NodeColoring.h"
+
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+
+namespace bpu::ui {
+
+namespace {
+
+// Placement colours (Okabe-Ito): BPU blue, CPU vermillion, folded light grey, unknown op yellow.
+const QColor kBpu(0x00, 0x72, 0xb2), kCpu(0xd5, 0x5e, 0x00), kFolded(0xc8, 0xc8, 0xc8), kUnknown(0xf0, 0xe4, 0x42);
+const QColor kCompute(0x00, 0x9e, 0x73), kMemory(0xe6, 0x9f, 0x00);
+
+/// Compute- vs memory-bound, shaded by how far from the ridge the node sits.
+class BoundColoring : public NodeColoring {
+public:
+    BoundColoring(const Snapshot& s) : ridge_(s.analysis.ridgeIntensity) {
+        for (const auto& a : s.analysis.nodes) {
+            bound_.push_back(a.bound);
+            intensity_.push_back(a.intensity);
+        }
+    }
+    QColor color(NodeId id) const override {
+        if (id.value >= bound_.size() || bound_[id.value] == Bound::None)
+            return palette::unknown();
+        const double decades = std::fabs(std::log10(std::max(intensity_[id.value], 1e-3) / std::max(ridge_, 1e-3)));
+        // Within a decade of the ridge the shade lightens: those nodes sit near the balance point.
+        const int lighten = 100 + int(std::max(0.0, 1.0 - decades) * 60);
+        return (bound_[id.value] == Bound::Compute ? kCompute : kMemory).lighter(lighten);
+    }
+    QString legendTitle() const override {
+        return QObject::tr("Bound (ridge %1 MACs/DDR byte)").arg(ridge_, 0, 'f', 0);
+    }
+    QVector<QPair<QString, QColor>> legend() const override {
+        return {{QObject::tr("compute-bound"), kCompute},
+                {QObject::tr("memory-bound"), kMemory},
+                {QObject::tr("near the ridge (lighter)"), kMemory.lighter(160)},
+                {QObject::tr("no BPU work"), palette::unknown()}};
+    }
+
+private:
+    double ridge_;
+    std::vector<Bound> bound_;
+    std::vector<double> intensity_;
+};
+
+/// Latency change against the baseline: green faster, red slower, grey unchanged.
+class DeltaColoring : public NodeColoring {
+public:
+    DeltaColoring(const Snapshot& s) {
+        double maxAbs = 0;
+        for (size_t i = 0; i < s.cost.nodes.size(); ++i) {
+            const double d = i < s.baselineNodeUs.size() ? s.cost.nodes[i].latencyUs - s.baselineNodeUs[i] : 0;
+            delta_.push_back(d);
+            maxAbs = std::max(maxAbs, std::fabs(d));
+        }
+        scale_ = maxAbs > 0 ? maxAbs : 1;
+    }
+    QColor color(NodeId id) const override {
+        if (id.value >= delta_.size() || std::fabs(delta_[id.value]) < 1e-3)
+            return QColor(0xe0, 0xe0, 0xe0);
+        const double t = std::min(1.0, std::fabs(delta_[id.value]) / scale_);
+        const QColor end = delta_[id.value] < 0 ? QColor(0x00, 0x9e, 0x73) : QColor(0xd5, 0x5e, 0x00);
+        const QColor base(0xf0, 0xf0, 0xf0);
+        auto mix = [t](int a, int b) { return int(a + (b - a) * (0.3 + 0.7 * t)); };
+        return QColor(mix(base.red(), end.red()), mix(base.green(), end.green()), mix(base.blue(), end.blue()));
+    }
+    QString legendTitle() const override { return QObject::tr("Latency vs baseline"); }
+    QVector<QPair<QString, QColor>> legend() const override {
+        return {{QObject::tr("faster"), QColor(0x00, 0x9e, 0x73)},
+                {QObject::tr("slower"), QColor(0xd5, 0x5e, 0x00)},
+                {QObject::tr("unchanged"), QColor(0xe0, 0xe0, 0xe0)}};
+    }
+
+private:
+    std::vector<double> delta_;
+    double scale_ = 1;
+};
+
+} // namespace
+
+QString colorModeName(ColorMode m) {
+    switch (m) {
+    case ColorMode::Placement: return QStringLiteral("placement");
+    case ColorMode::Padding: return QStringLiteral("padding");
+    case ColorMode::Intensity: return QStringLiteral("intensity");
+    case ColorMode::Latency: return QStringLiteral("latency");
+    case ColorMode::Delta: return QStringLiteral("delta");
+    }
+    return QStringLiteral("placement");
+}
+
+bool parseColorMode(const QString& s, ColorMode* out) {
+    for (ColorMode m : {ColorMode::Placement, ColorMode::Padding, ColorMode::Intensity, ColorMode::Latency,
+                        ColorMode::Delta})
+        if (colorModeName(m) == s) {
+            *out = m;
+            return true;
+        }
+    return false;
+}
+
+std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot& s) {
+    const auto& nodes = s.analysis.nodes;
+    switch (mode) {
+    case ColorMode::Placement: {
+        std::vector<int> cat;
+        for (const auto& a : nodes)
+            cat.push_back(a.opClass == "unknown" && !a.placementOverridden ? 3
+                          : a.placement == Placement::BPU                ? 0
+                          : a.placement == Placement::CPU                ? 1
+                                                                         : 2);
+        return std::make_shared<CategoryColoring>(
+            cat,
+            QVector<QPair<QString, QColor>>{{QObject::tr("BPU"), kBpu},
+                                            {QObject::tr("CPU"), kCpu},
+                                            {QObject::tr("folded"), kFolded},
+                                            {QObject::tr("unknown op (CPU)"), kUnknown}},
+            QObject::tr("Placement"));
+    }
+    case ColorMode::Padding: {
+        std::vector<double> v;
+        for (const auto& n : s.graph->nodes) {
+            double w = 0;
+            for (TensorId o : n.outputs)
+                if (o.valid())
+                    w = std::max(w, s.analysis.tensors[o.value].padded.wasteRatio());
+            v.push_back(w);
+        }
+        return std::make_shared<HeatColoring>(v, QObject::tr("Padding waste (G4)"));
+    }
+    case ColorMode::Intensity: return std::make_shared<BoundColoring>(s);
+    case ColorMode::Latency: {
+        double maxShare = 0;
+        for (const auto& c : s.cost.nodes)
+            maxShare = std::max(maxShare, c.share);
+        std::vector<double> v;
+        for (const auto& c : s.cost.nodes)
+            v.push_back(maxShare > 0 ? std::sqrt(c.share / maxShare) : 0); // sqrt spreads the long tail
+        return std::make_shared<HeatColoring>(v, QObject::tr("Latency share (sqrt scale)"), QStringLiteral("0"),
+                                              QStringLiteral("%1%").arg(maxShare * 100, 0, 'f', 1));
+    }
+    case ColorMode::Delta: return std::make_shared<DeltaColoring>(s);
+    }
+    return nullptr;
+}
+
+} // namespace bpu::ui

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "Snapshot.h"
+
+#include <QString>
+#include <memory>
+
+namespace bpu::ui {
+
+class NodeColoring;
+
+enum class ColorMode { Placement, Padding, Intensity, Latency, Delta };
+
+QString colorModeName(ColorMode m);
+/// Parses "placement", "padding", "intensity", "latency", "delta".
+bool parseColorMode(const QString& s, ColorMode* out);
+/// The node colouring for a mode, from the snapshot's analysis and cost.
+std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot& s);
+
+} // namespace bpu::ui

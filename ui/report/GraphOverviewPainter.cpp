@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+#include "GraphOverviewPainter.h"
+
+#include "ui/graph/NodeColoring.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace bpu::ui {
+
+namespace {
+
+constexpr double kColumnGap = 10; // device units between thumbnail columns
+constexpr int kMaxColumns = 12;
+
+QColor boxFill(const SceneBox& box, const NodeColoring& coloring) {
+    return box.members.size() > 1 ? coloring.groupColor(box.members) : coloring.color(box.members.front());
+}
+
+} // namespace
+
+GraphOverviewPainter::GraphOverviewPainter(std::shared_ptr<const SceneData> scene)
+    : scene_(std::move(scene)) {}
+
+std::vector<GraphOverviewPainter::Strip> GraphOverviewPainter::strips(int columns) const {
+    const QRectF b = scene_->bounds;
+    std::vector<Strip> out;
+    if (columns <= 1) {
+        out.push_back({b.top(), b.bottom()});
+        return out;
+    }
+    // Cut where no box is: candidates are the gaps just below each box bottom not covered by another box.
+    std::vector<std::pair<double, double>> spans;
+    spans.reserve(scene_->boxes.size());
+    for (const auto& box : scene_->boxes)
+        spans.emplace_back(box.rect.top(), box.rect.bottom());
+    std::sort(spans.begin(), spans.end());
+    std::vector<double> cuts;
+    double coveredTo = b.top();
+    for (const auto& [top, bottom] : spans) {
+        if (top > coveredTo + 1)
+            cuts.push_back((coveredTo + top) / 2);
+        coveredTo = std::max(coveredTo, bottom);
+    }
+    double prev = b.top();
+    for (int i = 1; i < columns; ++i) {
+        const double target = b.top() + b.height() * i / columns;
+        double best = target;
+        double bestDist = 1e300;
+        for (double c : cuts)
+            if (c > prev && std::fabs(c - target) < bestDist) {
+                best = c;
+                bestDist = std::fabs(c - target);
+            }
+        out.push_back({prev, best});
+        prev = best;
+    }
+    out.push_back({prev, b.bottom()});
+    return out;
+}
+
+double GraphOverviewPainter::thumbnailScale(const QRectF& area, int columns) const {
+    const QRectF b = scene_->bounds;
+    if (b.width() <= 0 || b.height() <= 0)
+        return 1;
+    double tallest = 0;
+    for (const Strip& s : strips(columns))
+        tallest = std::max(tallest, s.bottom - s.top);
+    const double sx = (area.width() - kColumnGap * (columns - 1)) / (columns * b.width());
+    const double sy = area.height() / tallest;
+    return std::min(sx, sy);
+}
+
+int GraphOverviewPainter::thumbnailColumns(const QRectF& area) const {
+    int best = 1;
+    double bestScale = 0;
+    for (int k = 1; k <= kMaxColumns; ++k) {
+        const double s = thumbnailScale(area, k);
+        if (s > bestScale * 1.05) { // a column more only when it clearly helps
+            best = k;
+            bestScale = s;
+        }
+    }
+    return best;
+}
+
+void GraphOverviewPainter::paintThumbnail(QPainter& p, const QRectF& area,
+                                          const NodeColoring& coloring) const {
+    if (!scene_ || scene_->boxes.empty())
+        return;
+    const int columns = thumbnailColumns(area);
+    const double s = thumbnailScale(area, columns);
+    const QRectF b = scene_->bounds;
+    const double columnWidth = b.width() * s;
+    const double used = columns * columnWidth + kColumnGap * (columns - 1);
+    const double x0 = area.left() + (area.width() - used) / 2;
+    const auto cut = strips(columns);
+
+    QPen edgePen(QColor(150, 150, 150), std::max(0.35 / s, 0.6));
+    edgePen.setCosmetic(false);
+    for (int c = 0; c < columns; ++c) {
+        const QRectF column(x0 + c * (columnWidth + kColumnGap), area.top(), columnWidth,
+                            (cut[size_t(c)].bottom - cut[size_t(c)].top) * s);
+        p.save();
+        p.setClipRect(column.adjusted(-1, -1, 1, 1));
+        p.translate(column.left(), column.top());
+        p.scale(s, s);
+        p.translate(-b.left(), -cut[size_t(c)].top);
+        const QRectF visible(b.left(), cut[size_t(c)].top, b.width(),
+                             cut[size_t(c)].bottom - cut[size_t(c)].top);
+        p.setPen(edgePen);
+        p.setBrush(Qt::NoBrush);
+        for (const auto& e : scene_->edges)
+            if (e.points.size() >= 2 && e.points.boundingRect().intersects(visible))
+                p.drawPolyline(e.points);
+        p.setPen(Qt::NoPen);
+        for (const auto& box : scene_->boxes)
+            if (box.rect.intersects(visible)) {
+                p.setBrush(boxFill(box, coloring));
+                p.drawRect(box.rect);
+            }
+        p.restore();
+        if (c + 1 < columns) {
+            p.setPen(QPen(QColor(200, 200, 200), 0.8, Qt::DotLine));
+            const double x = column.right() + kColumnGap / 2;
+            p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+        }
+    }
+}
+
+void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const NodeColoring& coloring,
+                                     const std::vector<NodeId>& nodes, NodeId focus,
+                                     const QFont& font) const {
+    if (!scene_ || scene_->boxes.empty() || nodes.empty())
+        return;
+    QRectF view;
+    for (NodeId id : nodes) {
+        const int box = id.value < scene_->boxOfNode.size() ? scene_->boxOfNode[id.value] : -1;
+        if (box >= 0)
+            view = view.isNull() ? scene_->boxes[size_t(box)].rect
+                                 : view.united(scene_->boxes[size_t(box)].rect);
+    }
+    if (view.isNull())
+        return;
+    view.adjust(-40, -30, 40, 30);
+    // Match the area's aspect so the drawing fills it.
+    const double aspect = area.width() / area.height();
+    if (view.width() / view.height() < aspect) {
+        const double w = view.height() * aspect;
+        view.adjust(-(w - view.width()) / 2, 0, (w - view.width()) / 2, 0);
+    } else {
+        const double h = view.width() / aspect;
+        view.adjust(0, -(h - view.height()) / 2, 0, (h - view.height()) / 2);
+    }
+    const double s = area.width() / view.width();
+    auto map = [&](const QRectF& r) {
+        return QRectF(area.left() + (r.left() - view.left()) * s, area.top() + (r.top() - view.top()) * s,
+                      r.width() * s, r.height() * s);
+    };
+
+    p.save();
+    p.setClipRect(area);
+    p.setPen(QPen(QColor(220, 220, 220), 0.8));
+    p.setBrush(QColor(252, 252, 252));
+    p.drawRect(area);
+    p.save();
+    p.translate(area.left(), area.top());
+    p.scale(s, s);
+    p.translate(-view.left(), -view.top());
+    QPen edgePen(QColor(120, 120, 120), 1.2 / s);
+    p.setPen(edgePen);
+    p.setBrush(Qt::NoBrush);
+    for (const auto& e : scene_->edges)
+        if (e.points.size() >= 2 && e.points.boundingRect().intersects(view))
+            p.drawPath(e.curve);
+    p.restore();
+
+    // Arrowheads, boxes and text in device units so the text keeps its size whatever the zoom.
+    p.setBrush(QColor(120, 120, 120));
+    p.setPen(Qt::NoPen);
+    for (const auto& e : scene_->edges)
+        if (e.points.size() >= 2 && e.points.boundingRect().intersects(view)) {
+            const QRectF tip = map(QRectF(e.points.back(), QSizeF(0, 0)));
+            const QPointF t = tip.topLeft();
+            const double a = 3.2;
+            p.drawPolygon(QPolygonF{t, t + QPointF(-a, -2 * a), t + QPointF(a, -2 * a)});
+        }
+    const QFontMetricsF fm(font, p.device());
+    QFont bold = font;
+    bold.setBold(true);
+    const int focusBox =
+        focus.valid() && focus.value < scene_->boxOfNode.size() ? scene_->boxOfNode[focus.value] : -1;
+    for (size_t i = 0; i < scene_->boxes.size(); ++i) {
+        const SceneBox& box = scene_->boxes[i];
+        if (!box.rect.intersects(view))
+            continue;
+        const QRectF r = map(box.rect);
+        const QColor fill = boxFill(box, coloring);
+        const bool isFocus = int(i) == focusBox;
+        p.setPen(isFocus ? QPen(Qt::black, 2.4) : QPen(fill.darker(140), 0.7));
+        p.setBrush(fill);
+        p.drawRoundedRect(r, 2.5, 2.5);
+        if (r.height() < fm.height() * 1.1)
+            continue;
+        p.setPen(palette::textOn(fill));
+        const QRectF inner = r.adjusted(3, 1, -3, -1);
+        const bool twoLines = r.height() >= fm.height() * 2.1;
+        p.setFont(bold);
+        const QString title =
+            QFontMetricsF(bold, p.device()).elidedText(box.title, Qt::ElideRight, inner.width());
+        if (twoLines) {
+            p.drawText(QRectF(inner.left(), inner.top(), inner.width(), inner.height() / 2),
+                       Qt::AlignHCenter | Qt::AlignBottom, title);
+            p.setFont(font);
+            p.drawText(QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2),
+                       Qt::AlignHCenter | Qt::AlignTop,
+                       fm.elidedText(box.name, Qt::ElideLeft, inner.width()));
+        } else {
+            p.drawText(inner, Qt::AlignCenter, title);
+        }
+    }
+    p.restore();
+}
+
+double GraphOverviewPainter::paintLegend(QPainter& p, QPointF topLeft, double width,
+                                         const NodeColoring& coloring, const QFont& font) {
+    const QFontMetricsF fm(font, p.device());
+    const double h = fm.height();
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetricsF bfm(bold, p.device());
+    double x = topLeft.x();
+    const double y = topLeft.y();
+    p.setFont(bold);
+    p.setPen(Qt::black);
+    const QString title = coloring.legendTitle() + QStringLiteral(":");
+    p.drawText(QRectF(x, y, bfm.horizontalAdvance(title) + 2, h), Qt::AlignLeft | Qt::AlignVCenter, title);
+    x += bfm.horizontalAdvance(title) + 8;
+    p.setFont(font);
+    for (const auto& [label, color] : coloring.legend()) {
+        const double w = label.isEmpty() ? 0 : fm.horizontalAdvance(label);
+        if (x + h + w > topLeft.x() + width)
+            break;
+        p.setPen(QPen(color.darker(140), 0.6));
+        p.setBrush(color);
+        p.drawRect(QRectF(x, y + h * 0.15, h * 0.9, h * 0.7));
+        x += h * 0.9 + 3;
+        if (!label.isEmpty()) {
+            p.setPen(Qt::black);
+            p.drawText(QRectF(x, y, w + 2, h), Qt::AlignLeft | Qt::AlignVCenter, label);
+            x += w + 10;
+        }
+    }
+    return h;
+}
+
+} // namespace bpu::ui

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <nlohmann/json.hpp>
+
+namespace bpu::ui {
+
+/// A saved what-if session (`.bpuscope`, JSON): the model's path (relative to the project when it can be),
+/// its content hash, the target, and the applied edit list — the same list `bpuscope-cli --edits` reads.
+struct Project {
+    QString modelPath;  ///< absolute after load
+    QString sha256;
+    QString target;
+    nlohmann::json edits = nlohmann::json::array();
+};
+
+/// SHA-256 of a file's content (hex), empty if unreadable.
+QString fileSha256(const QString& path);
+/// Writes atomically (QSaveFile); returns an error message or empty.
+QString saveProject(const QString& path, const Project& p);
+/// Reads and validates; throws std::runtime_error naming the file and the problem.
+Project loadProject(const QString& path);
+
+} // namespace bpu::ui
