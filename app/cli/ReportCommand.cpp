@@ -13,6 +13,7 @@
 #include "core/target/TargetProfile.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -50,11 +51,24 @@ std::string formatOf(const CliArgs& args, const std::string& output) {
 }
 
 #ifdef BPUSCOPE_CLI_PDF
+QtMessageHandler previousHandler = nullptr;
+
+/// Drops Qt's note about XDG_RUNTIME_DIR (unset in containers and CI; irrelevant to writing a file).
+void quietHandler(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
+        return;
+    if (previousHandler)
+        previousHandler(type, context, message);
+    else
+        std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
+
 int writePdf(const report::ReportDocument& doc, const std::string& output, int argc, char** argv) {
     // No display: Qt's offscreen platform (QFontDatabase, QPicture and QCustomPlot all work on it).
     if (!qEnvironmentVariableIsSet("DISPLAY") && !qEnvironmentVariableIsSet("WAYLAND_DISPLAY") &&
         !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    previousHandler = qInstallMessageHandler(quietHandler);
     QApplication app(argc, argv);
     // Charts render here on the GUI thread; the pages are laid out and painted on a worker.
     QFutureWatcher<QString> watcher;

@@ -28,7 +28,7 @@ struct ReportInput {
     bool calibration = true;      ///< evaluate the calibration set for section 7 (loads its models)
     std::string calibrationCsv;   ///< empty = resourceDir()/calibration/measurements.csv
     size_t hotspots = 20;         ///< rows of the hotspot table
-    size_t detailedFindings = 15; ///< findings given a detail block (all are in the ranked table)
+    size_t detailedFindings = 12; ///< findings given a detail block (all are in the ranked table)
 };
 
 /// Builds sections 1-7 of the optimization report (issue 6): summary, findings, hotspots, charts, graph

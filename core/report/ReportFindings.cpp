@@ -83,9 +83,16 @@ Section findingsSection(const Context& c) {
     sec.blocks.push_back(ranked);
 
     std::map<std::string, size_t> quotedAt; // rule id -> finding number whose block quotes its text
-    const size_t detailed = std::min(findings.size(), c.in.detailedFindings);
-    for (size_t i = 0; i < detailed; ++i) {
+    // Details for the top findings, at most kPerRule of one rule (a model often has many alike padding
+    // findings); the ranked table above lists them all.
+    constexpr int kPerRule = 3;
+    std::map<std::string, int> perRule;
+    size_t detailed = 0;
+    for (size_t i = 0; i < findings.size() && detailed < c.in.detailedFindings; ++i) {
         const Finding& f = findings[i];
+        if (perRule[f.rule]++ >= kPerRule)
+            continue;
+        ++detailed;
         sec.blocks.push_back(Heading{3, "#" + std::to_string(i + 1) + " [" + f.rule + "] " + f.title});
         KeyValues kv;
         kv.items = {{"Rule", ruleLabel(c.rules, f.rule)},

@@ -57,8 +57,10 @@ private slots:
         QCOMPARE(s100.rule("ReduceSum")->maxReduceAxis, int64_t(65535));
         QVERIFY(s100.rule("FooBar") == nullptr);
         QVERIFY(!s100.fusionPatterns.empty());
-        // 40e12 MAC/s x 0.6 / (76.8e9 B/s x 0.61) = 512.3 MACs per byte.
-        QVERIFY(std::abs(s100.ridgeIntensity() - 40e12 * 0.6 / (76.8e9 * 0.61)) < 1e-6);
+        // 80 TOPS = 40e12 MAC/s x dense_conv_efficiency (a fitted estimate) / (76.8e9 B/s x 0.61).
+        QVERIFY(s100.denseConvEfficiency.estimate);
+        QVERIFY(std::abs(s100.ridgeIntensity() - 40e12 * s100.denseConvEfficiency.value / (76.8e9 * 0.61)) <
+                1e-6);
 
         bpu::TargetProfile s100p = bpu::loadTargetProfile("s100p");
         QCOMPARE(s100p.name, std::string("s100p"));

@@ -9,6 +9,8 @@
 #include "ui/report/PdfReportWriter.h"
 
 #include <QFutureWatcher>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -141,6 +143,47 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(watcher.isFinished(), 60000);
         QCOMPARE(watcher.result(), QStringLiteral("cancelled"));
         QVERIFY(!QFileInfo::exists(path)); // QSaveFile never committed
+    }
+
+    void longTableRepeatsItsHeader() {
+        if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+            QSKIP("pdftotext not installed (poppler-utils)");
+        bpu::report::ReportDocument doc;
+        doc.title = "table test";
+        doc.modelName = "tables";
+        bpu::report::Section sec;
+        sec.id = "t";
+        sec.number = 1;
+        sec.title = "Long table";
+        bpu::report::TableBlock tb;
+        tb.caption = "Numbers";
+        tb.table.headers = {"Index", "Name", "Value"};
+        tb.table.align = {bpu::report::Align::Right, bpu::report::Align::Left, bpu::report::Align::Right};
+        for (int i = 0; i < 300; ++i)
+            tb.table.rows.push_back({std::to_string(i), "row_" + std::to_string(i) + " \u540d\u79f0", std::to_string(i * 7)});
+        sec.blocks.push_back(tb);
+        doc.sections.push_back(sec);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("t.pdf"));
+        bpu::ui::writeReportPdf(doc, bpu::ui::renderReportCharts(doc), path);
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(60000));
+        const QStringList pages = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\f'), Qt::SkipEmptyParts);
+        QVERIFY2(pages.size() >= 4, qPrintable(QString::number(pages.size())));
+        int seen = 0;
+        for (const QString& page : pages) {
+            // Every page that carries rows starts them with the header and "(continued)" after the first.
+            if (!page.contains(QStringLiteral("row_")))
+                continue;
+            QVERIFY(page.contains(QStringLiteral("Index")) && page.contains(QStringLiteral("Value")));
+            if (seen++ > 0)
+                QVERIFY(page.contains(QStringLiteral("Numbers (continued)")));
+        }
+        // Every row exactly once: no row is lost or split at a page break.
+        const QString all = pages.join(QString());
+        for (int i = 0; i < 300; ++i)
+            QCOMPARE(all.count(QStringLiteral("row_%1 ").arg(i)), 1);
     }
 
 private:

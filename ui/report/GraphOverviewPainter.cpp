@@ -16,6 +16,10 @@ namespace {
 constexpr double kColumnGap = 10; // device units between thumbnail columns
 constexpr int kMaxColumns = 12;
 
+/// An edge's extent, padded: a straight vertical edge has a zero-width bounding rect, which QRectF::intersects
+/// never reports as intersecting anything.
+QRectF edgeBounds(const SceneEdge& e) { return e.points.boundingRect().adjusted(-1, -1, 1, 1); }
+
 QColor boxFill(const SceneBox& box, const NodeColoring& coloring) {
     return box.members.size() > 1 ? coloring.groupColor(box.members) : coloring.color(box.members.front());
 }
@@ -114,7 +118,7 @@ void GraphOverviewPainter::paintThumbnail(QPainter& p, const QRectF& area,
         p.setPen(edgePen);
         p.setBrush(Qt::NoBrush);
         for (const auto& e : scene_->edges)
-            if (e.points.size() >= 2 && e.points.boundingRect().intersects(visible))
+            if (e.points.size() >= 2 && edgeBounds(e).intersects(visible))
                 p.drawPolyline(e.points);
         p.setPen(Qt::NoPen);
         for (const auto& box : scene_->boxes)
@@ -174,7 +178,7 @@ void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const Node
     p.setPen(edgePen);
     p.setBrush(Qt::NoBrush);
     for (const auto& e : scene_->edges)
-        if (e.points.size() >= 2 && e.points.boundingRect().intersects(view))
+        if (e.points.size() >= 2 && edgeBounds(e).intersects(view))
             p.drawPath(e.curve);
     p.restore();
 
@@ -182,7 +186,7 @@ void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const Node
     p.setBrush(QColor(120, 120, 120));
     p.setPen(Qt::NoPen);
     for (const auto& e : scene_->edges)
-        if (e.points.size() >= 2 && e.points.boundingRect().intersects(view)) {
+        if (e.points.size() >= 2 && edgeBounds(e).intersects(view)) {
             const QRectF tip = map(QRectF(e.points.back(), QSizeF(0, 0)));
             const QPointF t = tip.topLeft();
             const double a = 3.2;
@@ -225,34 +229,58 @@ void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const Node
     p.restore();
 }
 
-double GraphOverviewPainter::paintLegend(QPainter& p, QPointF topLeft, double width,
-                                         const NodeColoring& coloring, const QFont& font) {
+double GraphOverviewPainter::paintLegend(QPainter& p, QPointF topLeft, double width, const NodeColoring& coloring,
+                                         const QFont& font) {
     const QFontMetricsF fm(font, p.device());
     const double h = fm.height();
     QFont bold = font;
     bold.setBold(true);
     const QFontMetricsF bfm(bold, p.device());
     double x = topLeft.x();
-    const double y = topLeft.y();
+    const double y = topLeft.y(), right = topLeft.x() + width;
     p.setFont(bold);
     p.setPen(Qt::black);
     const QString title = coloring.legendTitle() + QStringLiteral(":");
     p.drawText(QRectF(x, y, bfm.horizontalAdvance(title) + 2, h), Qt::AlignLeft | Qt::AlignVCenter, title);
     x += bfm.horizontalAdvance(title) + 8;
     p.setFont(font);
-    for (const auto& [label, color] : coloring.legend()) {
-        const double w = label.isEmpty() ? 0 : fm.horizontalAdvance(label);
-        if (x + h + w > topLeft.x() + width)
-            break;
+    auto label = [&](const QString& text) {
+        const double w = fm.horizontalAdvance(text);
+        p.setPen(Qt::black);
+        p.drawText(QRectF(x, y, w + 2, h), Qt::AlignLeft | Qt::AlignVCenter, text);
+        x += w + 4;
+    };
+    auto swatch = [&](const QColor& color) {
         p.setPen(QPen(color.darker(140), 0.6));
         p.setBrush(color);
         p.drawRect(QRectF(x, y + h * 0.15, h * 0.9, h * 0.7));
-        x += h * 0.9 + 3;
-        if (!label.isEmpty()) {
-            p.setPen(Qt::black);
-            p.drawText(QRectF(x, y, w + 2, h), Qt::AlignLeft | Qt::AlignVCenter, label);
-            x += w + 10;
-        }
+        x += h * 0.9 + 1;
+    };
+    auto rows = coloring.legend();
+    if (dynamic_cast<const HeatColoring*>(&coloring) && rows.size() >= 2) {
+        // A ramp, read low to high: "0% [] [] [] [] [] 100%   [] n/a" (the legend lists high first, n/a last).
+        const auto na = rows.back();
+        rows.pop_back();
+        std::reverse(rows.begin(), rows.end());
+        label(rows.front().first);
+        for (const auto& r : rows)
+            swatch(r.second);
+        x += 3;
+        label(rows.back().first);
+        x += 8;
+        swatch(na.second);
+        x += 2;
+        label(na.first);
+        return h;
+    }
+    for (const auto& [text, color] : rows) {
+        if (x + h + fm.horizontalAdvance(text) > right)
+            break;
+        swatch(color);
+        x += 2;
+        if (!text.isEmpty())
+            label(text);
+        x += 6;
     }
     return h;
 }

@@ -102,8 +102,11 @@ void PdfComposer::cover() {
 }
 
 void PdfComposer::section(const report::Section& s) {
-    if (s.number > 1)
+    // A section starts on a new page unless most of the current one is still free.
+    if (s.number > 1 && flow_.remaining() < flow_.content().height() * 0.45)
         flow_.newPage();
+    else if (s.number > 1)
+        flow_.advance(pt(16));
     const TextBox h =
         makeText(QStringLiteral("%1. %2").arg(s.number).arg(qs(s.title)), fonts_.h1, flow_.width());
     flow_.ensure(h.height() + pt(60));

@@ -42,6 +42,27 @@ void PdfComposer::table(const report::Table& t, const std::string& caption) {
     const double sum = std::accumulate(widths.begin(), widths.end(), 0.0);
     for (double& v : widths)
         v = v / sum * total;
+    // No header may break inside a word: every column is at least as wide as its header's longest word.
+    {
+        const QFontMetricsF bfm(fonts_.smallBold, device_);
+        std::vector<double> minW(n);
+        for (size_t c = 0; c < n; ++c)
+            for (const QString& word : qs(t.headers[c]).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                minW[c] = std::max(minW[c], bfm.horizontalAdvance(word) + 2 * padX + 1);
+        double deficit = 0, spare = 0;
+        for (size_t c = 0; c < n; ++c) {
+            if (widths[c] < minW[c]) {
+                deficit += minW[c] - widths[c];
+                widths[c] = minW[c];
+            } else {
+                spare += widths[c] - minW[c];
+            }
+        }
+        if (deficit > 0 && spare > 0)
+            for (size_t c = 0; c < n; ++c)
+                if (widths[c] > minW[c])
+                    widths[c] -= (widths[c] - minW[c]) * std::min(1.0, deficit / spare);
+    }
     auto alignOf = [&](size_t c) {
         return c < t.align.size() && t.align[c] == report::Align::Right ? Qt::AlignRight : Qt::AlignLeft;
     };
@@ -129,7 +150,8 @@ void PdfComposer::keyValues(const report::KeyValues& kv) {
     double keyW = 0;
     for (const auto& item : kv.items)
         keyW = std::max(keyW, bfm.horizontalAdvance(qs(item.key)));
-    keyW = std::min(keyW + pt(2), total * 0.3);
+    // One key column width for every block (unless a key needs more), so consecutive blocks line up.
+    keyW = std::clamp(keyW + pt(2), total * 0.2, total * 0.3);
     const double valueW = total - keyW - gap;
     for (const auto& item : kv.items) {
         const TextBox key = makeText(qs(item.key), fonts_.smallBold, keyW);
