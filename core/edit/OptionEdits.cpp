@@ -16,11 +16,15 @@ const Node& requireNode(const Graph& g, const std::string& name) {
 } // namespace
 
 void OptionEdit::apply(Session& s) {
-    saved_ = s.options();
-    AnalysisOptions next = saved_;
-    change(next, s.graph());
-    s.mutableOptions() = std::move(next);
+    applyDeferred(s);
     s.reestimate({});
+}
+
+void OptionEdit::applyDeferred(Session& s) {
+    AnalysisOptions next = s.options();
+    change(next, s.graph());
+    saved_ = s.options();
+    s.mutableOptions() = std::move(next);
 }
 
 void OptionEdit::revert(Session& s) {

@@ -17,6 +17,9 @@ class OptionEdit : public Edit {
 public:
     void apply(Session& s) override;
     void revert(Session& s) override;
+    /// apply() without the re-estimate, so a run of option edits re-estimates once: the session's analysis
+    /// is stale until the caller runs Session::reestimate({}) (or a graph edit re-estimates).
+    void applyDeferred(Session& s);
 
 protected:
     /// Changes `o`; throws EditError if the edit does not fit the graph (unknown node, wrong op).

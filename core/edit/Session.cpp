@@ -3,8 +3,12 @@
 
 #include "Edit.h"
 #include "EditError.h"
+#include "OptionEdits.h"
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
+
+#include <map>
+#include <variant>
 
 namespace bpu {
 
@@ -45,21 +49,43 @@ const std::vector<Finding>& Session::findings() {
 void Session::estimateFindingGains() {
     findings();
     const double base = cost_.totalUs;
+    // Findings often share a fix (one remove_boundary_qdq for every boundary pass): estimate each fix once.
+    std::map<std::string, std::variant<double, std::string>> byFix;
     for (auto& f : analysis_.findings) {
         if (f.fix.is_null() || !f.fix.contains("edits"))
             continue;
-        Session trial = *this;
-        try {
-            auto edits = editsFromJson(f.fix);
-            for (auto& e : edits)
-                e->apply(trial);
-            // Per image: a batch edit changes how many images one inference serves.
-            const double perImageBase = base / cost_.batch;
-            const double perImageTrial = trial.cost_.totalUs / trial.cost_.batch;
-            f.estimatedGainMs = (perImageBase - perImageTrial) / 1000.0;
-        } catch (const EditError& e) {
-            f.evidence["fix_not_applicable"] = e.what();
+        auto [it, fresh] = byFix.try_emplace(f.fix.dump());
+        if (fresh) {
+            Session trial = *this;
+            try {
+                auto edits = editsFromJson(f.fix);
+                // A fix may hold hundreds of option edits (a placement override per CPU node): apply their
+                // option changes and re-estimate once, not after each (the same end state: an option edit
+                // depends only on the options and the graph).
+                bool stale = false;
+                for (auto& e : edits) {
+                    if (auto* o = dynamic_cast<OptionEdit*>(e.get())) {
+                        o->applyDeferred(trial);
+                        stale = true;
+                    } else {
+                        e->apply(trial); // re-estimates with every option change so far
+                        stale = false;
+                    }
+                }
+                if (stale)
+                    trial.reestimate({});
+                // Per image: a batch edit changes how many images one inference serves.
+                const double perImageBase = base / cost_.batch;
+                const double perImageTrial = trial.cost_.totalUs / trial.cost_.batch;
+                it->second = (perImageBase - perImageTrial) / 1000.0;
+            } catch (const EditError& e) {
+                it->second = std::string(e.what());
+            }
         }
+        if (const double* gain = std::get_if<double>(&it->second))
+            f.estimatedGainMs = *gain;
+        else
+            f.evidence["fix_not_applicable"] = std::get<std::string>(it->second);
     }
     Analyzer::rankFindings(analysis_.findings);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The PDF report end to end through the real CLI, with no display (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM
-// removed, so `report` must pick the offscreen platform itself): the file exists, `pdfinfo` gives a sane page
-// count, `pdftotext` shows the model name, the top finding's rule and the FPS `analyze --json -` reports
-// (printed as the report prints it); with edits both the baseline and the edited FPS; CJK node names come
-// out as text; bad input exits 3 naming the file.
+// The PDF report end to end through the real CLI, with no display (DISPLAY, WAYLAND_DISPLAY and
+// QT_QPA_PLATFORM removed, so `report` must pick the offscreen platform itself): the file exists, `pdfinfo`
+// gives a sane page count, `pdftotext` shows the model name, the top finding's rule and the FPS `analyze
+// --json -` reports (printed as the report prints it); with edits both the baseline and the edited FPS; CJK
+// node names come out as text; bad input exits 3 naming the file.
 #include "OnnxFixtures.h"
 
 #include "core/report/ReportFormat.h"
@@ -17,7 +17,9 @@
 
 namespace {
 
-QString sample(const char* name) { return QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name); }
+QString sample(const char* name) {
+    return QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name);
+}
 
 struct Run {
     int exitCode = -1;
@@ -41,10 +43,13 @@ Run run(const QString& program, const QStringList& args) {
     return r;
 }
 
-Run cli(const QStringList& args) { return run(QStringLiteral(BPUSCOPE_CLI), args); }
+Run cli(const QStringList& args) {
+    return run(QStringLiteral(BPUSCOPE_CLI), args);
+}
 
 nlohmann::json analyze(const QString& model, const QStringList& extra = {}) {
-    const Run r = cli(QStringList{QStringLiteral("analyze"), model, QStringLiteral("--json"), QStringLiteral("-")} + extra);
+    const Run r = cli(
+        QStringList{QStringLiteral("analyze"), model, QStringLiteral("--json"), QStringLiteral("-")} + extra);
     if (r.exitCode != 0)
         return nullptr;
     return nlohmann::json::parse(r.out.toStdString(), nullptr, false);
@@ -62,7 +67,9 @@ QString pdfText(const QString& pdf) {
     return r.out.simplified();
 }
 
-QString fpsText(const nlohmann::json& v) { return QString::fromStdString(bpu::report::fmt::fps(v.get<double>())); }
+QString fpsText(const nlohmann::json& v) {
+    return QString::fromStdString(bpu::report::fmt::fps(v.get<double>()));
+}
 
 bool havePoppler() {
     return !QStandardPaths::findExecutable(QStringLiteral("pdfinfo")).isEmpty() &&
@@ -92,7 +99,8 @@ private slots:
         const QString fps = fpsText(a["summary"]["fps"]);
         const QString rule = QString::fromStdString(a["findings"].at(0)["rule"].get<std::string>());
 
-        const QString out = QString::fromStdString(fixtures::tempDir()) + QLatin1Char('/') + model + QStringLiteral(".pdf");
+        const QString out =
+            QString::fromStdString(fixtures::tempDir()) + QLatin1Char('/') + model + QStringLiteral(".pdf");
         const Run r = cli({QStringLiteral("report"), onnx, QStringLiteral("-o"), out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(QFileInfo(out).size() > 10000);
@@ -105,14 +113,16 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("[") + rule + QStringLiteral("]")), qPrintable(rule));
         // Footer on every page, sections present.
         QVERIFY(text.contains(QStringLiteral("Page %1 of %1").arg(pages)));
-        for (const char* heading : {"1. Summary", "2. Findings ranked by estimated gain", "3. Hotspots", "4. Charts",
-                                    "5. Graph overview", "6. What-if", "7. Method and assumptions"})
+        for (const char* heading :
+             {"1. Summary", "2. Findings ranked by estimated gain", "3. Hotspots", "4. Charts",
+              "5. Graph overview", "6. What-if", "7. Method and assumptions"})
             QVERIFY2(text.contains(QLatin1String(heading)), heading);
     }
 
     void pdfWithEdits() {
         const QString onnx = sample("yolov8n.onnx");
-        const nlohmann::json edits = {{"edits", {{{"op", "remove_boundary_qdq"}}, {{"op", "filter_outputs"}, {"keep", 300}}}}};
+        const nlohmann::json edits = {
+            {"edits", {{{"op", "remove_boundary_qdq"}}, {{"op", "filter_outputs"}, {"keep", 300}}}}};
         const QString editFile = QString::fromStdString(fixtures::writeBytes("pdf-edits.json", edits.dump()));
         const nlohmann::json a = analyze(onnx, {QStringLiteral("--edits"), editFile});
         QVERIFY(a.is_object());
@@ -120,7 +130,8 @@ private slots:
         QVERIFY(edited != base);
 
         const QString out = QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/edited.pdf");
-        const Run r = cli({QStringLiteral("report"), onnx, QStringLiteral("--edits"), editFile, QStringLiteral("-o"), out});
+        const Run r = cli(
+            {QStringLiteral("report"), onnx, QStringLiteral("--edits"), editFile, QStringLiteral("-o"), out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QString text = pdfText(out);
         QVERIFY2(text.contains(edited + QStringLiteral(" FPS")), qPrintable(edited));
@@ -133,8 +144,8 @@ private slots:
         fixtures::ModelBuilder m;
         m.input("x", {1, 3, 32, 32});
         m.weight("w", {16, 3, 3, 3});
-        m.node("Conv", {"x", "w"}, {"c"}, "\u5377\u79ef\u5c42_1");   // 卷积层_1
-        m.node("Relu", {"c"}, {"y"}, "\u6fc0\u6d3b_\u8282\u70b9");   // 激活_节点
+        m.node("Conv", {"x", "w"}, {"c"}, "\u5377\u79ef\u5c42_1"); // 卷积层_1
+        m.node("Relu", {"c"}, {"y"}, "\u6fc0\u6d3b_\u8282\u70b9"); // 激活_节点
         m.output("y");
         const QString onnx = QString::fromStdString(m.save("cjk.onnx"));
         const QString out = QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/cjk.pdf");
@@ -150,16 +161,18 @@ private slots:
         const QString out = QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/never.pdf");
         Run r = cli({QStringLiteral("report"), garbage, QStringLiteral("-o"), out});
         QCOMPARE(r.exitCode, 3);
-        QVERIFY2(r.err.startsWith(QStringLiteral("bpuscope: error: ") + garbage + QStringLiteral(": ")), qPrintable(r.err));
+        QVERIFY2(r.err.startsWith(QStringLiteral("bpuscope: error: ") + garbage + QStringLiteral(": ")),
+                 qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(out));
 
         const QString unwritable = QStringLiteral("/nonexistent-dir/report.pdf");
         r = cli({QStringLiteral("report"), sample("mobilenet_v2.onnx"), QStringLiteral("-o"), unwritable});
         QCOMPARE(r.exitCode, 3);
-        QVERIFY2(r.err.startsWith(QStringLiteral("bpuscope: error: ") + unwritable + QStringLiteral(": ")), qPrintable(r.err));
+        QVERIFY2(r.err.startsWith(QStringLiteral("bpuscope: error: ") + unwritable + QStringLiteral(": ")),
+                 qPrintable(r.err));
 
-        r = cli({QStringLiteral("report"), sample("mobilenet_v2.onnx"), QStringLiteral("-o"), out, QStringLiteral("--format"),
-                 QStringLiteral("docx")});
+        r = cli({QStringLiteral("report"), sample("mobilenet_v2.onnx"), QStringLiteral("-o"), out,
+                 QStringLiteral("--format"), QStringLiteral("docx")});
         QCOMPARE(r.exitCode, 2);
     }
 };

@@ -49,6 +49,8 @@ const std::map<std::string, Published>& published() {
         {"yolov8x", {257.8 / 2, 0.025, 68.2, false}},
         // No published figure: checked against a hand count below (fcosMacs).
         {"fcos_efficientnetb0", {0, 0, 0, false}},
+        // The BPU calibration variant (64-ch FPN/head, BN kept): no published figure either.
+        {"fcos_efficientnetb0_bpu", {0, 0, 0, false}},
     };
     return m;
 }

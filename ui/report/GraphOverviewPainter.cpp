@@ -16,9 +16,11 @@ namespace {
 constexpr double kColumnGap = 10; // device units between thumbnail columns
 constexpr int kMaxColumns = 12;
 
-/// An edge's extent, padded: a straight vertical edge has a zero-width bounding rect, which QRectF::intersects
-/// never reports as intersecting anything.
-QRectF edgeBounds(const SceneEdge& e) { return e.points.boundingRect().adjusted(-1, -1, 1, 1); }
+/// An edge's extent, padded: a straight vertical edge has a zero-width bounding rect, which
+/// QRectF::intersects never reports as intersecting anything.
+QRectF edgeBounds(const SceneEdge& e) {
+    return e.points.boundingRect().adjusted(-1, -1, 1, 1);
+}
 
 QColor boxFill(const SceneBox& box, const NodeColoring& coloring) {
     return box.members.size() > 1 ? coloring.groupColor(box.members) : coloring.color(box.members.front());
@@ -229,8 +231,8 @@ void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const Node
     p.restore();
 }
 
-double GraphOverviewPainter::paintLegend(QPainter& p, QPointF topLeft, double width, const NodeColoring& coloring,
-                                         const QFont& font) {
+double GraphOverviewPainter::paintLegend(QPainter& p, QPointF topLeft, double width,
+                                         const NodeColoring& coloring, const QFont& font) {
     const QFontMetricsF fm(font, p.device());
     const double h = fm.height();
     QFont bold = font;
@@ -258,7 +260,8 @@ double GraphOverviewPainter::paintLegend(QPainter& p, QPointF topLeft, double wi
     };
     auto rows = coloring.legend();
     if (dynamic_cast<const HeatColoring*>(&coloring) && rows.size() >= 2) {
-        // A ramp, read low to high: "0% [] [] [] [] [] 100%   [] n/a" (the legend lists high first, n/a last).
+        // A ramp, read low to high: "0% [] [] [] [] [] 100%   [] n/a" (the legend lists high first, n/a
+        // last).
         const auto na = rows.back();
         rows.pop_back();
         std::reverse(rows.begin(), rows.end());
