@@ -122,10 +122,11 @@ Section findingsSection(const Context& c) {
         }
     }
     if (detailed < findings.size())
-        sec.blocks.push_back(Note{"Findings #" + std::to_string(detailed + 1) + " to #" +
-                                  std::to_string(findings.size()) +
-                                  " are listed in the table above; the JSON "
-                                  "report (--format json) carries every finding's evidence."});
+        sec.blocks.push_back(
+            Note{std::to_string(findings.size() - detailed) + " of the " + std::to_string(findings.size()) +
+                 " findings are in the table above only (details for the top " +
+                 std::to_string(c.in.detailedFindings) + ", at most " + std::to_string(kPerRule) +
+                 " per rule); `analyze --json` carries every finding's evidence."});
     return sec;
 }
 

@@ -36,7 +36,8 @@ RooflineChart::RooflineChart(QWidget* parent)
     xAxis->setLabel(tr("intensity (padded MACs per DDR byte)"));
     yAxis->setLabel(tr("achieved GMAC/s"));
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // Top left lies above the DDR roof, where no node can be: the legend never hides a point there.
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     setTitle(tr("Roofline"));
 }
 

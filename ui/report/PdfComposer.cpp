@@ -45,6 +45,9 @@ void PdfComposer::cover() {
     flow_.advance(pt(10));
 
     // Headline tiles: the numbers a reader wants before anything else.
+    // A document built by hand (tests, other front ends) may carry no facts: then there are no tiles.
+    if (!doc_.facts.is_object())
+        return;
     const auto& f = doc_.facts;
     struct Tile {
         QString label, value, detail;
@@ -60,7 +63,7 @@ void PdfComposer::cover() {
     tiles.push_back({QStringLiteral("Latency"),
                      qs(report::fmt::ms(f.value("latency_ms", 0.0))) + QStringLiteral(" ms"),
                      QStringLiteral("per inference")});
-    if (f.contains("summary")) {
+    if (f.contains("summary") && f["summary"].is_object()) {
         const auto& s = f["summary"];
         tiles.push_back(
             {QStringLiteral("Placement"),
@@ -76,8 +79,11 @@ void PdfComposer::cover() {
     std::vector<std::array<TextBox, 3>> boxes;
     double tileH = 0;
     for (const Tile& t : tiles) {
-        std::array<TextBox, 3> b{makeText(t.label, fonts_.small, tileW - pt(12)),
-                                 makeText(t.value, fonts_.h1, tileW - pt(12)),
+        // The value on one line: the heading size, or smaller when that wraps ("209 BPU / 0 CPU").
+        TextBox value = makeText(t.value, fonts_.h1, tileW - pt(12));
+        if (value.lineCount() > 1)
+            value = makeText(t.value, fonts_.h2, tileW - pt(12));
+        std::array<TextBox, 3> b{makeText(t.label, fonts_.small, tileW - pt(12)), value,
                                  makeText(t.detail, fonts_.tiny, tileW - pt(12))};
         tileH = std::max(tileH, b[0].height() + b[1].height() + b[2].height() + pt(14));
         boxes.push_back(b);

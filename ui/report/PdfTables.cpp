@@ -42,13 +42,20 @@ void PdfComposer::table(const report::Table& t, const std::string& caption) {
     const double sum = std::accumulate(widths.begin(), widths.end(), 0.0);
     for (double& v : widths)
         v = v / sum * total;
-    // No header may break inside a word: every column is at least as wide as its header's longest word.
+    // No header and no short cell word (a number, "compute", "50.0%") may break inside a word: every column
+    // is at least as wide as those. Longer words (node names) may still wrap anywhere.
     {
-        const QFontMetricsF bfm(fonts_.smallBold, device_);
+        const QFontMetricsF bfm(fonts_.smallBold, device_), fm(fonts_.small, device_);
         std::vector<double> minW(n);
-        for (size_t c = 0; c < n; ++c)
+        for (size_t c = 0; c < n; ++c) {
             for (const QString& word : qs(t.headers[c]).split(QLatin1Char(' '), Qt::SkipEmptyParts))
                 minW[c] = std::max(minW[c], bfm.horizontalAdvance(word) + 2 * padX + 1);
+            for (size_t r = 0; r < t.rows.size() && r < 200; ++r)
+                if (c < t.rows[r].size())
+                    for (const QString& word : qs(t.rows[r][c]).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                        if (word.size() <= 12)
+                            minW[c] = std::max(minW[c], fm.horizontalAdvance(word) + 2 * padX + 1);
+        }
         double deficit = 0, spare = 0;
         for (size_t c = 0; c < n; ++c) {
             if (widths[c] < minW[c]) {
@@ -62,6 +69,11 @@ void PdfComposer::table(const report::Table& t, const std::string& caption) {
             for (size_t c = 0; c < n; ++c)
                 if (widths[c] > minW[c])
                     widths[c] -= (widths[c] - minW[c]) * std::min(1.0, deficit / spare);
+        // Minimums wider than the page: scale everything back to fit.
+        const double used = std::accumulate(widths.begin(), widths.end(), 0.0);
+        if (used > total)
+            for (double& v : widths)
+                v *= total / used;
     }
     auto alignOf = [&](size_t c) {
         return c < t.align.size() && t.align[c] == report::Align::Right ? Qt::AlignRight : Qt::AlignLeft;

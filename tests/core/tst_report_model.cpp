@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+// The report document model (core/report, Qt-free) and its text renderers: the Markdown and JSON carry the
+// model name, the top finding's rule and the FPS `bpuscope-cli analyze --json -` reports for the same input;
+// with edits both the baseline and the edited FPS; every table is well formed; the HTML is self-contained.
+#include "OnnxFixtures.h"
+
+#include "core/edit/Edit.h"
+#include "core/edit/Session.h"
+#include "core/model/ModelImporter.h"
+#include "core/report/ReportBuilder.h"
+#include "core/report/ReportFormat.h"
+#include "core/report/ReportRenderers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QtTest>
+
+#include <fstream>
+#include <optional>
+
+namespace {
+
+using bpu::report::ReportDocument;
+
+std::string sample(const char* name) {
+    return std::string(BPUSCOPE_SAMPLES) + "/" + name;
+}
+
+/// `bpuscope-cli analyze MODEL --json - [extra]` parsed.
+nlohmann::json analyzeJson(const std::string& model, const QStringList& extra = {}) {
+    QProcess p;
+    p.start(QStringLiteral(BPUSCOPE_CLI),
+            QStringList{QStringLiteral("analyze"), QString::fromStdString(model), QStringLiteral("--json"),
+                        QStringLiteral("-")} +
+                extra);
+    if (!p.waitForFinished(120000) || p.exitCode() != 0)
+        return nullptr;
+    return nlohmann::json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+}
+
+/// A session like the CLI builds it: import, optional edits (baseline kept), finding gains.
+struct Built {
+    std::optional<bpu::Session> session, baseline;
+    ReportDocument doc;
+};
+
+Built build(const std::string& model, const nlohmann::json& edits = nullptr, bool calibration = false) {
+    Built b;
+    auto target = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
+    b.session.emplace(bpu::ModelImporter::load(model), target);
+    bpu::report::ReportInput in;
+    if (!edits.is_null()) {
+        b.baseline.emplace(*b.session);
+        for (auto& e : bpu::editsFromJson(edits)) {
+            e->apply(*b.session);
+            in.edits.push_back(e->toJson());
+            in.editDescriptions.push_back(e->describe());
+        }
+        in.baseline = &*b.baseline;
+    }
+    b.session->estimateFindingGains();
+    in.session = &*b.session;
+    in.calibration = calibration;
+    in.generatedAt = "2025-01-01 00:00";
+    b.doc = bpu::report::buildReport(in);
+    return b;
+}
+
+bool contains(const std::string& hay, const std::string& needle) {
+    return hay.find(needle) != std::string::npos;
+}
+
+/// Cells of one Markdown table row (unescaped pipes separate them).
+int markdownCells(const std::string& line) {
+    int pipes = 0;
+    for (size_t i = 0; i < line.size(); ++i)
+        if (line[i] == '|' && (i == 0 || line[i - 1] != '\\'))
+            ++pipes;
+    return pipes - 1;
+}
+
+} // namespace
+
+class TestReportModel : public QObject {
+    Q_OBJECT
+private slots:
+    void rulesFile() {
+        const bpu::report::GuideRules rules = bpu::report::loadGuideRules();
+        for (const char* id :
+             {"G1.1", "G1.2", "G3", "G4.1", "G4.2", "G4.3", "G6.1", "G6.2", "G6.3", "G6.4", "G6.5", "G6.6"}) {
+            const bpu::report::GuideRule* r = rules.find(id);
+            QVERIFY2(r, id);
+            QVERIFY2(r->text.size() > 40, id);
+            QVERIFY2(!r->title.empty(), id);
+        }
+        QCOMPARE(rules.parentOf("G4.2")->id, std::string("G4"));
+        QVERIFY(rules.find("G9") == nullptr);
+        const std::string bad = fixtures::writeBytes("rules-bad.json", R"({"schema": "x", "rules": []})");
+        try {
+            bpu::report::loadGuideRules(bad);
+            QFAIL("a rules file with the wrong schema must be rejected");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(contains(e.what(), bad), e.what());
+        }
+    }
+
+    void textReports_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx");
+        QTest::addRow("resnet50") << QStringLiteral("resnet50.onnx");
+        QTest::addRow("mobilenet_v2") << QStringLiteral("mobilenet_v2.onnx");
+    }
+    void textReports() {
+        QFETCH(QString, model);
+        const std::string path = sample(model.toUtf8().constData());
+        const nlohmann::json analyzed = analyzeJson(path);
+        QVERIFY2(analyzed.is_object(), "analyze --json - failed");
+        const std::string fps = bpu::report::fmt::fps(analyzed["summary"]["fps"].get<double>());
+        const std::string rule = analyzed["findings"].at(0)["rule"];
+        const std::string name = model.chopped(5).toStdString();
+
+        Built b = build(path);
+        QCOMPARE(b.doc.modelName, name);
+        QCOMPARE(b.doc.sections.size(), size_t(7));
+        const std::vector<std::string> ids{"summary", "findings", "hotspots", "charts",
+                                           "graph",   "whatif",   "method"};
+        for (size_t i = 0; i < ids.size(); ++i)
+            QCOMPARE(b.doc.sections[i].id, ids[i]);
+
+        const std::string md = bpu::report::renderMarkdown(b.doc);
+        QVERIFY2(contains(md, name), name.c_str());
+        QVERIFY2(contains(md, fps + " FPS"), fps.c_str());
+        QVERIFY2(contains(md, "[" + rule + "]"), rule.c_str());
+        QVERIFY(contains(md, "No what-if edits were applied"));
+        // The top finding's rule text is quoted from the guide.
+        const auto rules = bpu::report::loadGuideRules();
+        QVERIFY2(contains(md, rules.find(rule)->text), rule.c_str());
+
+        const nlohmann::json j = bpu::report::reportJson(b.doc);
+        QCOMPARE(j["schema"].get<std::string>(), std::string("bpuscope.report/1"));
+        QCOMPARE(j["model"].get<std::string>(), name);
+        QCOMPARE(j["facts"]["fps_text"].get<std::string>(), fps);
+        QCOMPARE(j["facts"]["top_finding"]["rule"].get<std::string>(), rule);
+        QVERIFY(j["facts"]["baseline"].is_null());
+        QCOMPARE(j["sections"].size(), size_t(7));
+        QVERIFY(contains(j.dump(), fps + " FPS"));
+
+        // Every Markdown table row has as many cells as its header.
+        std::istringstream lines(md);
+        std::string line;
+        int expected = -1, tables = 0;
+        while (std::getline(lines, line)) {
+            if (line.rfind("|", 0) != 0) {
+                expected = -1;
+                continue;
+            }
+            const int cells = markdownCells(line);
+            if (expected < 0) {
+                expected = cells;
+                ++tables;
+            }
+            QVERIFY2(cells == expected, line.c_str());
+        }
+        QVERIFY(tables >= 6);
+    }
+
+    void findingsRankedAndExplained() {
+        Built b = build(sample("yolov8n.onnx"));
+        const auto& findings = b.session->analysis().findings;
+        QVERIFY(!findings.empty());
+        // Every finding's rule has a text in the rules file.
+        const auto rules = bpu::report::loadGuideRules();
+        for (const auto& f : findings)
+            QVERIFY2(rules.find(f.rule), f.rule.c_str());
+        // The ranked table lists every finding in the session's order (by estimated gain).
+        const auto& sec = b.doc.sections[1];
+        const auto* table = std::get_if<bpu::report::TableBlock>(&sec.blocks[1]);
+        QVERIFY(table);
+        QCOMPARE(table->table.rows.size(), findings.size());
+        for (size_t i = 0; i < findings.size(); ++i)
+            QCOMPARE(table->table.rows[i][1], findings[i].rule);
+        for (size_t i = 1; i < findings.size(); ++i)
+            QVERIFY(findings[i - 1].estimatedGainMs.value_or(0) >= findings[i].estimatedGainMs.value_or(0));
+    }
+
+    void hotspotsAndCharts() {
+        Built b = build(sample("resnet50.onnx"));
+        const auto& hot = std::get<bpu::report::TableBlock>(b.doc.sections[2].blocks[1]).table;
+        QCOMPARE(hot.rows.size(), size_t(20));
+        QCOMPARE(hot.headers.size(), size_t(10));
+        int charts = 0;
+        for (const auto& block : b.doc.sections[3].blocks)
+            if (const auto* c = std::get_if<bpu::report::ChartBlock>(&block)) {
+                ++charts;
+                if (c->kind == bpu::report::ChartKind::Roofline) {
+                    QVERIFY(c->roofline.points.size() > 40);
+                    QVERIFY(c->roofline.ridgeIntensity > 0);
+                    QCOMPARE(c->roofline.roofAt(c->roofline.ridgeIntensity * 10),
+                             c->roofline.roofMacsPerSecond);
+                } else {
+                    QVERIFY(!c->bars.items.empty());
+                    for (size_t i = 1; i < c->bars.items.size(); ++i)
+                        QVERIFY(c->bars.items[i - 1].value >= c->bars.items[i].value);
+                }
+            }
+        QCOMPARE(charts, 4);
+        QVERIFY(b.doc.overview.focus.valid());
+        QVERIFY(!b.doc.overview.focusNodes.empty());
+        QCOMPARE(b.doc.overview.focusNodes.front(), b.doc.overview.focus);
+    }
+
+    void withEdits() {
+        const nlohmann::json edits = {
+            {"edits", {{{"op", "remove_boundary_qdq"}}, {{"op", "set_batch"}, {"batch", 4}}}}};
+        const std::string editFile = fixtures::writeBytes("report-edits.json", edits.dump());
+        const std::string path = sample("yolov8n.onnx");
+        const nlohmann::json analyzed =
+            analyzeJson(path, {QStringLiteral("--edits"), QString::fromStdString(editFile)});
+        QVERIFY(analyzed.is_object());
+        const std::string edited = bpu::report::fmt::fps(analyzed["summary"]["fps"].get<double>());
+        const std::string base = bpu::report::fmt::fps(analyzed["baseline"]["fps"].get<double>());
+        QVERIFY(edited != base);
+
+        Built b = build(path, edits);
+        const std::string md = bpu::report::renderMarkdown(b.doc);
+        QVERIFY2(contains(md, edited), edited.c_str());
+        QVERIFY2(contains(md, base), base.c_str());
+        QVERIFY(contains(md, "Baseline (as imported) vs edited"));
+        QVERIFY(contains(md, "remove_boundary_qdq"));
+        QVERIFY(contains(md, "set_batch"));
+        QVERIFY(contains(md, "Changed nodes"));
+        const nlohmann::json j = bpu::report::reportJson(b.doc);
+        QCOMPARE(j["facts"]["fps_text"].get<std::string>(), edited);
+        QCOMPARE(j["facts"]["baseline"]["fps_text"].get<std::string>(), base);
+        QCOMPARE(j["facts"]["edits"].size(), size_t(2));
+    }
+
+    void methodAndCalibration() {
+        Built b = build(sample("mobilenet_v2.onnx"), nullptr, true);
+        const std::string md = bpu::report::renderMarkdown(b.doc);
+        QVERIFY(contains(md, "Target profile parameters"));
+        QVERIFY(contains(md, "peak_int8_tops"));
+        QVERIFY(contains(md, "| estimate |"));
+        QVERIFY(contains(md, "Predicted vs measured"));
+        QVERIFY(contains(md, "resnet152"));
+        QVERIFY(contains(md, "RMS log error"));
+        const bpu::report::GuideRules rules =
+            bpu::report::loadGuideRules(); // kept alive: all() is a reference
+        for (const auto& r : rules.all())
+            QVERIFY2(contains(md, "**Rule " + r.id), r.id.c_str());
+    }
+
+    void htmlSelfContained() {
+        Built b = build(sample("yolov8n.onnx"));
+        const std::string html = bpu::report::renderHtml(b.doc);
+        QVERIFY(contains(html, "<!DOCTYPE html>"));
+        QVERIFY(contains(html, "<svg"));
+        QVERIFY(contains(html, "yolov8n"));
+        for (const char* external : {"<script", "<link", "src=", "url(", "https://"})
+            QVERIFY2(!contains(html, external), external);
+        // Only the SVG namespace URI may appear.
+        size_t at = 0;
+        while ((at = html.find("http://", at)) != std::string::npos) {
+            QVERIFY(html.compare(at, 26, "http://www.w3.org/2000/svg") == 0);
+            ++at;
+        }
+    }
+
+    void cliTextFormats() {
+        const std::string out = fixtures::tempDir() + "/r.md";
+        QProcess p;
+        p.start(QStringLiteral(BPUSCOPE_CLI),
+                {QStringLiteral("report"), QString::fromStdString(sample("resnet50.onnx")),
+                 QStringLiteral("-o"), QString::fromStdString(out)});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        std::ifstream in(out);
+        const std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QVERIFY(contains(md, "# BpuScope optimization report: resnet50"));
+
+        QProcess bad;
+        bad.start(QStringLiteral(BPUSCOPE_CLI),
+                  {QStringLiteral("report"), QStringLiteral("/nonexistent/x.onnx"), QStringLiteral("-o"),
+                   QString::fromStdString(out)});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 3);
+        QVERIFY(bad.readAllStandardError().startsWith("bpuscope: error: /nonexistent/x.onnx: "));
+
+        QProcess usage;
+        usage.start(QStringLiteral(BPUSCOPE_CLI),
+                    {QStringLiteral("report"), QString::fromStdString(sample("resnet50.onnx"))});
+        QVERIFY(usage.waitForFinished(60000));
+        QCOMPARE(usage.exitCode(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportModel)
+#include "tst_report_model.moc"
