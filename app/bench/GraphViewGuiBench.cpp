@@ -243,6 +243,7 @@ bool writeShots(const QString& dir) {
         view->centerOn(view->graphScene()->itemForNode(middleNode(*view->graph())));
         ok &= save(*view, dir, QStringLiteral("synthetic10k-0.1"));
     }
+    ok &= writeWorkbenchShots(dir);
     return ok;
 }
 

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: MIT
 // bpuscope: the workbench GUI.
-//   bpuscope [MODEL|PROJECT.bpuscope] [--target T] [--color-by MODE] [--edits FILE] [--screenshot OUT.png]
-// With --screenshot it loads, applies the edits, renders the window (offscreen works) to OUT.png and exits.
+//   bpuscope [MODEL|PROJECT.bpuscope] [--target T] [--color-by MODE] [--edits FILE] [--select NODE]
+//            [--chart KIND] [--screenshot OUT.png]
+// With --screenshot it loads, applies the edits, selects a node (the top hotspot unless --select names one),
+// renders the window (offscreen works) to OUT.png and exits.
+#include "core/model/Graph.h"
+#include "ui/charts/ChartsPanel.h"
 #include "ui/graph/GraphView.h"
+#include "ui/inspector/InspectorPanel.h"
+#include "ui/inspector/ShapeEditor.h"
 #include "ui/main/MainWindow.h"
+#include "ui/main/SelectionHub.h"
+
+#include <QTabWidget>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -22,15 +31,27 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Profile ONNX models for the Horizon S100 BPU"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("ONNX file or .bpuscope project to open"));
+    parser.addPositionalArgument(QStringLiteral("model"),
+                                 QStringLiteral("ONNX file or .bpuscope project to open"));
     QCommandLineOption target(QStringLiteral("target"), QStringLiteral("s100, s100p or a profile .json"),
                               QStringLiteral("T"), QStringLiteral("s100"));
     QCommandLineOption colorBy(QStringLiteral("color-by"),
-                               QStringLiteral("placement|padding|intensity|latency|delta"), QStringLiteral("MODE"));
-    QCommandLineOption edits(QStringLiteral("edits"), QStringLiteral("Apply a what-if edit file"), QStringLiteral("FILE"));
-    QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Render the window to OUT.png and exit"),
+                               QStringLiteral("placement|padding|intensity|latency|delta"),
+                               QStringLiteral("MODE"));
+    QCommandLineOption edits(QStringLiteral("edits"), QStringLiteral("Apply a what-if edit file"),
+                             QStringLiteral("FILE"));
+    QCommandLineOption shot(QStringLiteral("screenshot"),
+                            QStringLiteral("Render the window to OUT.png and exit"),
                             QStringLiteral("OUT.png"));
-    parser.addOptions({target, colorBy, edits, shot});
+    QCommandLineOption select(
+        QStringLiteral("select"),
+        QStringLiteral("Select this node once loaded (default with --screenshot: the top "
+                       "hotspot)"),
+        QStringLiteral("NODE"));
+    QCommandLineOption chart(QStringLiteral("chart"),
+                             QStringLiteral("Chart tab to show: latency|roofline|padding|ops"),
+                             QStringLiteral("KIND"));
+    parser.addOptions({target, colorBy, edits, select, chart, shot});
     parser.process(app);
 
     bpu::ui::MainWindow w;
@@ -38,10 +59,22 @@ int main(int argc, char** argv) {
     if (parser.isSet(colorBy)) {
         bpu::ui::ColorMode m;
         if (!bpu::ui::parseColorMode(parser.value(colorBy), &m)) {
-            std::fprintf(stderr, "bpuscope: usage error: --color-by must be placement, padding, intensity, latency or delta\n");
+            std::fprintf(stderr, "bpuscope: usage error: --color-by must be placement, padding, intensity, "
+                                 "latency or delta\n");
             return 2;
         }
         w.setColorMode(m);
+    }
+    if (parser.isSet(chart)) {
+        const QStringList kinds{QStringLiteral("latency"), QStringLiteral("roofline"),
+                                QStringLiteral("padding"), QStringLiteral("ops")};
+        const int i = kinds.indexOf(parser.value(chart));
+        if (i < 0) {
+            std::fprintf(stderr,
+                         "bpuscope: usage error: --chart must be latency, roofline, padding or ops\n");
+            return 2;
+        }
+        w.charts()->tabs()->setCurrentIndex(i);
     }
     if (parser.isSet(edits)) {
         QFile f(parser.value(edits));
@@ -59,23 +92,39 @@ int main(int argc, char** argv) {
     w.show();
     const QStringList args = parser.positionalArguments();
     const QString shotPath = parser.value(shot);
+    if (parser.isSet(select) || !shotPath.isEmpty()) {
+        // Select once the model is there, so the inspector never starts empty in a screenshot.
+        QObject::connect(&w, &bpu::ui::MainWindow::loaded, &w, [&w, name = parser.value(select)] {
+            const auto s = w.snapshot();
+            const bpu::NodeId id = name.isEmpty() ? bpu::NodeId{} : s->graph->findNode(name.toStdString());
+            if (!name.isEmpty() && !id.valid())
+                std::fprintf(stderr, "bpuscope: warning: --select: no node named '%s'\n", qPrintable(name));
+            if (id.valid())
+                w.selection()->select(id, &w);
+            else
+                w.selectTopHotspot();
+        });
+    }
     if (!shotPath.isEmpty()) {
         // Wait until the model, the edits, the finding gains and the graph layout have all landed.
         auto* poll = new QTimer(&w);
-        QObject::connect(poll, &QTimer::timeout, &w, [&w, shotPath, poll, pending = parser.isSet(edits)]() mutable {
-            auto s = w.snapshot();
-            if (!s || !s->findingsReady || w.graphView()->isLayoutPending() || w.isLoading())
-                return;
-            if (pending && s->edits.empty())
-                return;
-            poll->stop();
-            QTimer::singleShot(300, &w, [&w, shotPath] {
-                const bool ok = w.grab().save(shotPath);
-                std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "bpuscope: error: %s: cannot write\n",
-                             qPrintable(shotPath));
-                QApplication::exit(ok ? 0 : 3);
-            });
-        });
+        QObject::connect(poll, &QTimer::timeout, &w,
+                         [&w, shotPath, poll, pending = parser.isSet(edits)]() mutable {
+                             auto s = w.snapshot();
+                             if (!s || !s->findingsReady || w.graphView()->isLayoutPending() ||
+                                 w.isLoading() || w.inspector()->shapeEditor()->isSweepPending())
+                                 return;
+                             if (pending && s->edits.empty())
+                                 return;
+                             poll->stop();
+                             QTimer::singleShot(300, &w, [&w, shotPath] {
+                                 const bool ok = w.grab().save(shotPath);
+                                 std::fprintf(ok ? stdout : stderr,
+                                              ok ? "wrote %s\n" : "bpuscope: error: %s: cannot write\n",
+                                              qPrintable(shotPath));
+                                 QApplication::exit(ok ? 0 : 3);
+                             });
+                         });
         QObject::connect(&w, &bpu::ui::MainWindow::loadFailed, &w, [](const QString& msg) {
             std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(msg));
             QApplication::exit(3);

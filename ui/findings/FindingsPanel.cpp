@@ -36,15 +36,21 @@ QString ruleText(const QString& ruleId) {
 }
 
 FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
-    : QWidget(parent), hub_(hub), tree_(new QTreeWidget(this)), details_(new QTextBrowser(this)),
-      apply_(new QPushButton(tr("Apply fix as what-if"), this)) {
+    : QWidget(parent)
+    , hub_(hub)
+    , tree_(new QTreeWidget(this))
+    , details_(new QTextBrowser(this))
+    , apply_(new QPushButton(tr("Apply fix as what-if"), this)) {
     tree_->setColumnCount(4);
     tree_->setHeaderLabels({tr("Gain (ms)"), tr("Rule"), tr("Severity"), tr("Finding")});
     tree_->setRootIsDecorated(false);
     tree_->header()->setStretchLastSection(true);
-    tree_->setColumnWidth(0, 80);
-    tree_->setColumnWidth(1, 50);
-    tree_->setColumnWidth(2, 70);
+    tree_->setColumnWidth(0, 64);
+    tree_->setColumnWidth(1, 44);
+    tree_->setColumnWidth(2, 58);
+    details_->setPlaceholderText(
+        tr("Select a finding: its guide rule, evidence, affected nodes and the fix to try "
+           "as a what-if."));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(tree_);
     auto* bottom = new QWidget(split);
@@ -57,9 +63,8 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(split);
     apply_->setEnabled(false);
-    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        showDetails(item ? item->data(0, Qt::UserRole).toInt() : -1);
-    });
+    connect(tree_, &QTreeWidget::currentItemChanged, this,
+            [this](QTreeWidgetItem* item) { showDetails(item ? item->data(0, Qt::UserRole).toInt() : -1); });
     connect(apply_, &QPushButton::clicked, this, [this] {
         if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
             return;
@@ -100,17 +105,21 @@ void FindingsPanel::showDetails(int index) {
     }
     const Finding& f = snap_->analysis.findings[index];
     const Graph& g = *snap_->graph;
-    auto esc = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+    auto esc = [](const std::string& s) {
+        return QString::fromStdString(s).toHtmlEscaped();
+    };
     QString h = QStringLiteral("<h3>[%1] %2</h3>").arg(esc(f.rule), esc(f.title));
     const QString rule = ruleText(QString::fromStdString(f.rule));
     if (!rule.isEmpty())
         h += QStringLiteral("<p><i>Guide %1: %2</i></p>").arg(esc(f.rule), rule.toHtmlEscaped());
     h += QStringLiteral("<p><b>Recommendation:</b> %1</p>").arg(esc(f.recommendation));
     if (f.estimatedGainMs)
-        h += QStringLiteral("<p><b>Estimated gain:</b> %1 ms (%2% of the model), by re-estimating with the fix "
-                            "applied</p>")
+        h += QStringLiteral(
+                 "<p><b>Estimated gain:</b> %1 ms (%2% of the model), by re-estimating with the fix "
+                 "applied</p>")
                  .arg(*f.estimatedGainMs, 0, 'f', 3)
-                 .arg(snap_->cost.perImageMs > 0 ? *f.estimatedGainMs / snap_->cost.perImageMs * 100 : 0, 0, 'f', 1);
+                 .arg(snap_->cost.perImageMs > 0 ? *f.estimatedGainMs / snap_->cost.perImageMs * 100 : 0, 0,
+                      'f', 1);
     h += QStringLiteral("<p><b>Evidence:</b></p><pre>%1</pre>").arg(esc(f.evidence.dump(2)));
     h += QStringLiteral("<p><b>Nodes:</b> ");
     int shown = 0;

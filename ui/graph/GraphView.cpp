@@ -30,6 +30,9 @@ namespace {
 constexpr double kMaxZoom = 4.0;
 constexpr double kReadableZoom = 1.0;
 constexpr double kMinInitialZoom = 0.3; // a first view below this fits the width and starts at the top
+// Scene units of room above the drawing: the legend overlay sits top left, and without this room a node at
+// the top of the graph, centred for a selection, would hide under it.
+constexpr double kOverlayRoom = 140;
 constexpr double kAntialiasZoom = 0.35;
 } // namespace
 
@@ -57,8 +60,10 @@ GraphView::GraphView(QWidget* parent)
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         connect(a, &QAction::triggered, this, slot);
         addAction(a);
+        return a;
     };
-    addShortcut(QKeySequence::Find, [this] { searchBar_->activate(); });
+    findAction_ = addShortcut(QKeySequence::Find, [this] { searchBar_->activate(); });
+    findAction_->setText(tr("&Find Node..."));
     addShortcut(QKeySequence::FindNext, [this] { findNext(); });
     addShortcut(QKeySequence::FindPrevious, [this] { findPrevious(); });
     addShortcut(QKeySequence::ZoomIn, [this] { zoomBy(1.25); });
@@ -99,6 +104,7 @@ void GraphView::clearModel() {
     matches_.clear();
     selected_ = NodeId{};
     scene_->clearGraph();
+    setSceneRect(QRectF());
     minimap_->rebuild();
 }
 
@@ -140,6 +146,7 @@ void GraphView::requestLayout(NodeId anchor) {
 void GraphView::adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos) {
     lastLayoutMs_ = items.data->msLayout;
     scene_->adopt(items);
+    setSceneRect(scene_->sceneRect().adjusted(0, -kOverlayRoom, 0, 0));
     scene_->setMarkedTensors(marked_);
     scene_->setMatches(matches_);
     scene_->setCurrentNode(selected_);

@@ -71,6 +71,9 @@ public:
     LegendWidget* legend() const { return legend_; }
     Minimap* minimap() const { return minimap_; }
     GraphSearchBar* searchBar() const { return searchBar_; }
+    /// Ctrl+F (opens the search bar); a main window puts this very action in its menu and widens its
+    /// shortcut context, so the key is never claimed twice.
+    QAction* findAction() const { return findAction_; }
     /// The current scale (1 = one scene unit per pixel).
     double zoom() const;
     /// The node box under a viewport position, or null.
@@ -119,6 +122,7 @@ private:
     LegendWidget* legend_;
     Minimap* minimap_;
     GraphSearchBar* searchBar_;
+    QAction* findAction_ = nullptr;
     std::shared_ptr<const Graph> graph_;
     std::vector<int> groupOf_;
     std::set<int> expanded_;

@@ -24,8 +24,15 @@ struct SweepPoint {
 } // namespace
 
 ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
-    : QWidget(parent), controller_(controller), dim_(new QComboBox(this)), slider_(new QSlider(Qt::Horizontal, this)),
-      spin_(new QSpinBox(this)), label_(new QLabel(this)), plot_(new QCustomPlot(this)) {
+    : QWidget(parent)
+    , controller_(controller)
+    , dim_(new QComboBox(this))
+    , slider_(new QSlider(Qt::Horizontal, this))
+    , spin_(new QSpinBox(this))
+    , label_(new QLabel(this))
+    , plot_(new QCustomPlot(this)) {
+    label_->setWordWrap(true);
+    dim_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* row = new QHBoxLayout;
     row->addWidget(dim_);
     row->addWidget(slider_, 1);
@@ -72,6 +79,8 @@ void ShapeEditor::setSnapshot(SnapshotPtr s) {
     snap_ = std::move(s);
     if (!slider_->isSliderDown())
         rebuild();
+    else if (target_ != Target::None && snap_)
+        showCurrent(currentValue()); // mid-drag: the range stays put, the readout follows the estimate
 }
 
 void ShapeEditor::setNode(NodeId id) {
@@ -80,9 +89,10 @@ void ShapeEditor::setNode(NodeId id) {
     dim_->clear();
     if (snap_ && id.valid() && id.value < snap_->graph->nodes.size()) {
         const Node& n = snap_->graph->node(id);
-        if (n.opType == "Conv" && !(n.attrIntOr("group", 1) > 1 && n.inputs.size() > 1 && n.inputs[1].valid() &&
-                                    snap_->graph->tensor(n.inputs[1]).shape.rank() > 1 &&
-                                    snap_->graph->tensor(n.inputs[1]).shape.dims[1] == 1))
+        if (n.opType == "Conv" &&
+            !(n.attrIntOr("group", 1) > 1 && n.inputs.size() > 1 && n.inputs[1].valid() &&
+              snap_->graph->tensor(n.inputs[1]).shape.rank() > 1 &&
+              snap_->graph->tensor(n.inputs[1]).shape.dims[1] == 1))
             dim_->addItem(tr("Output channels"), int(Target::Channels));
     }
     if (snap_)
@@ -102,10 +112,14 @@ int ShapeEditor::alignmentUnit() const {
         return 1;
     const auto& al = snap_->target->alignment;
     switch (target_) {
-    case Target::Channels: return int(al.convC.value);
-    case Target::InputH: return int(al.convH.value);
-    case Target::InputW: return int(al.convW.value);
-    default: return 1;
+    case Target::Channels:
+        return int(al.convC.value);
+    case Target::InputH:
+        return int(al.convH.value);
+    case Target::InputW:
+        return int(al.convW.value);
+    default:
+        return 1;
     }
 }
 
@@ -140,6 +154,8 @@ std::shared_ptr<Edit> ShapeEditor::makeEdit(int v) const {
 
 void ShapeEditor::rebuild() {
     setEnabled(target_ != Target::None && snap_);
+    plot_->setVisible(target_ != Target::None && snap_);
+
     if (target_ == Target::None || !snap_) {
         label_->setText(tr("Select a Conv to drag its output channels, or drag the model input's H/W."));
         return;
@@ -159,22 +175,44 @@ void ShapeEditor::rebuild() {
         slider_->setValue(v);
         spin_->setValue(v);
     }
-    label_->setText(tr("%1 = %2 (aligned to %3; estimate %4 ms/image)")
-                        .arg(dim_->currentText())
-                        .arg(v)
-                        .arg(unit)
-                        .arg(snap_->cost.perImageMs, 0, 'f', 3));
     const QString key = QStringLiteral("%1/%2/%3/%4").arg(int(target_)).arg(node_.value).arg(lo).arg(hi);
     if (key != sweptKey_) {
         sweptKey_ = key;
+        blocked_.clear();
         sweep();
     }
+    showCurrent(v);
+}
+
+void ShapeEditor::showCurrent(int v) {
+    slider_->setEnabled(blocked_.isEmpty());
+    spin_->setEnabled(blocked_.isEmpty());
+    if (!blocked_.isEmpty()) {
+        label_->setText(tr("%1 cannot change: %2").arg(dim_->currentText(), blocked_));
+        return;
+    }
+    const int unit = alignmentUnit();
+    const int padded = (v + unit - 1) / unit * unit;
+    label_->setText(tr("%1 = %2 (aligned to %3: padded to %4; estimate %5 ms/image)")
+                        .arg(dim_->currentText())
+                        .arg(v)
+                        .arg(unit)
+                        .arg(padded)
+                        .arg(snap_->cost.perImageMs, 0, 'f', 3));
     // Marker for the current value.
     plot_->clearItems();
     auto* cur = new QCPItemStraightLine(plot_);
     cur->point1->setCoords(v, 0);
     cur->point2->setCoords(v, 1);
-    cur->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    cur->setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DashLine));
+    auto* tag = new QCPItemText(plot_);
+    tag->position->setType(QCPItemPosition::ptPlotCoords);
+    tag->position->setAxes(plot_->xAxis, plot_->yAxis2);
+    tag->position->setCoords(v, 0.97);
+    tag->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    tag->setPadding(QMargins(4, 0, 4, 0));
+    tag->setColor(palette().color(QPalette::WindowText));
+    tag->setText(QStringLiteral("%1\n%2 ms").arg(v).arg(snap_->cost.perImageMs, 0, 'f', 3));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -201,16 +239,23 @@ void ShapeEditor::sweep() {
             edits.emplace_back(x, e);
     const NodeId node = node_;
     const bool channels = target_ == Target::Channels;
+    const int current = currentValue();
+    ++sweepsPending_;
     controller_->preview(
-        [edits, node, channels](const Session& live) {
+        [edits, node, channels, current](const Session& live) {
             QVector<double> xs, lat, waste;
+            QString firstError;
+            bool movable = false; // some value other than the current one applies
             for (const auto& [x, e] : edits) {
                 Session trial = live;
                 try {
                     e->apply(trial);
-                } catch (const EditError&) {
+                } catch (const EditError& err) {
+                    if (firstError.isEmpty())
+                        firstError = QString::fromStdString(err.what());
                     continue;
                 }
+                movable |= x != current;
                 xs.push_back(x);
                 lat.push_back(trial.cost().perImageMs);
                 double w = trial.analysis().summary.paddingWasteRatio;
@@ -221,12 +266,30 @@ void ShapeEditor::sweep() {
                 }
                 waste.push_back(w);
             }
-            return QVariant::fromValue(QVector<QVector<double>>{xs, lat, waste});
+            QVariantMap out;
+            out[QStringLiteral("curves")] = QVariant::fromValue(QVector<QVector<double>>{xs, lat, waste});
+            out[QStringLiteral("error")] = firstError;
+            out[QStringLiteral("movable")] = movable;
+            return QVariant(out);
         },
-        [this, unit, lo, hi](QVariant v) {
-            const auto data = v.value<QVector<QVector<double>>>();
+        [this, unit, lo, hi, key = sweptKey_](QVariant v) {
+            --sweepsPending_;
+            if (key != sweptKey_)
+                return; // another node or dim was chosen meanwhile; its own sweep follows
+            const QVariantMap out = v.toMap();
+            const auto data = out.value(QStringLiteral("curves")).value<QVector<QVector<double>>>();
             if (data.size() != 3)
                 return;
+            if (!out.value(QStringLiteral("movable")).toBool()) {
+                // No value of the range applies (e.g. a Split downstream fixes the channels): say why rather
+                // than offer a drag whose every step would be rejected.
+                blocked_ = out.value(QStringLiteral("error")).toString();
+                showCurrent(currentValue());
+                plot_->graph(0)->data()->clear();
+                plot_->graph(1)->data()->clear();
+                plot_->replot(QCustomPlot::rpQueuedReplot);
+                return;
+            }
             plot_->graph(0)->setData(data[0], data[1], true);
             plot_->graph(1)->setData(data[0], data[2], true);
             plot_->xAxis->setRange(lo, hi);
@@ -240,7 +303,8 @@ void ShapeEditor::sweep() {
             for (double t : ticks)
                 ticker->addTick(t, QString::number(int(t)));
             plot_->xAxis->setTicker(ticker);
-            plot_->xAxis->setLabel(tr("%1 (ticks at the alignment unit %2)").arg(dim_->currentText()).arg(unit));
+            plot_->xAxis->setLabel(
+                tr("%1 (ticks at the alignment unit %2)").arg(dim_->currentText()).arg(unit));
             plot_->replot(QCustomPlot::rpQueuedReplot);
         });
 }

@@ -31,6 +31,10 @@ public:
     void setNode(NodeId id);
     QSlider* slider() const { return slider_; }
     QCustomPlot* plot() const { return plot_; }
+    QSpinBox* spinBox() const { return spin_; }
+    QComboBox* dimension() const { return dim_; }
+    /// True while a sweep curve is being computed on the worker.
+    bool isSweepPending() const { return sweepsPending_ > 0; }
 
 signals:
     /// An edit to push on the undo stack; `final` is false while the slider is held.
@@ -40,6 +44,9 @@ private:
     enum class Target { None, Channels, InputH, InputW };
     void rebuild();
     void sweep();
+    /// The readout (label, the current value's marker on the curve) for value `v` and the snapshot's
+    /// estimate.
+    void showCurrent(int v);
     void valueChosen(int v, bool final);
     std::shared_ptr<Edit> makeEdit(int v) const;
     int currentValue() const;
@@ -56,6 +63,8 @@ private:
     QCustomPlot* plot_;
     QString sweptKey_;
     int lastSent_ = -1;
+    int sweepsPending_ = 0;
+    QString blocked_; ///< why no value of the range applies (the sweep found none), empty if some do
 };
 
 } // namespace bpu::ui

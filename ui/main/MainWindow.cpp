@@ -1,53 +1,45 @@
 // SPDX-License-Identifier: MIT
 #include "MainWindow.h"
 
+#include "ReportExporter.h"
 #include "SelectionHub.h"
 #include "SessionController.h"
-#include "core/edit/Edit.h"
-#include "core/edit/EditError.h"
-#include "core/target/TargetProfile.h"
+#include "StatusText.h"
+#include "ui/charts/ChartsPanel.h"
 #include "ui/findings/FindingsPanel.h"
 #include "ui/graph/GraphView.h"
 #include "ui/hotspots/HotspotPanel.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/inspector/ShapeEditor.h"
 #include "ui/whatif/ComparePanel.h"
-#include "ui/whatif/EditCommand.h"
 #include "ui/whatif/ProjectFile.h"
 #include "ui/whatif/WhatIfActions.h"
 
-#include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QGuiApplication>
 #include <QLabel>
-#include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
-#include <QToolBar>
 #include <QUndoStack>
 
 namespace bpu::ui {
 
-namespace {
-constexpr int kMaxRecent = 10;
-const char* kRecentKey = "recentFiles";
-bool interactive() { return QGuiApplication::platformName() != QLatin1String("offscreen"); }
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), controller_(new SessionController(this)), hub_(new SelectionHub(this)) {
+    : QMainWindow(parent)
+    , controller_(new SessionController(this))
+    , hub_(new SelectionHub(this)) {
     setWindowTitle(QStringLiteral("BpuScope"));
     setAcceptDrops(true);
+    exporter_ = new ReportExporter(controller_, this);
     buildUi();
     buildMenus();
     connect(controller_, &SessionController::snapshotChanged, this, &MainWindow::showSnapshot);
@@ -64,16 +56,43 @@ MainWindow::MainWindow(QWidget* parent)
         setWindowTitle(QStringLiteral("BpuScope - %1").arg(QFileInfo(path).fileName()));
     });
     connect(controller_, &SessionController::failed, this, [this](const QString& msg) {
-        statusBar()->showMessage(tr("Could not open %1").arg(pendingPath_), 8000);
-        if (interactive() && msg != tr("cancelled"))
-            QMessageBox::critical(this, tr("Cannot open model"), QStringLiteral("bpuscope: error: ") + msg);
+        const auto s = snapshot();
+        const QString kept = s ? tr("; %1 stays open").arg(QFileInfo(s->modelPath).fileName()) : QString();
+        if (msg == QLatin1String("cancelled")) {
+            statusBar()->showMessage(tr("Loading %1 cancelled%2").arg(pendingPath_, kept), 8000);
+        } else {
+            statusBar()->showMessage(tr("Could not open %1%2").arg(pendingPath_, kept), 8000);
+            showMessage(QMessageBox::Critical, tr("Cannot open model"), msg);
+        }
+        pendingEdits_ = nullptr; // a project's edits belonged to the model that did not open
         emit loadFailed(msg);
+    });
+    connect(controller_, &SessionController::targetRejected, this, [this](const QString& msg) {
+        const int i = targetBox_->findData(controller_->targetName());
+        if (i >= 0)
+            targetBox_->setCurrentIndex(i);
+        showMessage(QMessageBox::Warning, tr("Cannot use the target profile"), msg);
     });
     connect(controller_, &SessionController::editRejected, this, [this](const QString& why) {
         controller_->undoStack()->undo(); // drop the rejected step (nothing was applied)
         statusBar()->showMessage(tr("Edit rejected: %1").arg(why), 10000);
-        if (interactive())
-            QMessageBox::warning(this, tr("Edit rejected"), why);
+        showMessage(QMessageBox::Warning, tr("Edit rejected"), why);
+    });
+    connect(exporter_, &ReportExporter::progress, this, [this](double f, const QString& stage) {
+        reportProgress_->setValue(int(f * 1000));
+        reportProgress_->setFormat(tr("Report: %1 %p%").arg(stage));
+    });
+    connect(exporter_, &ReportExporter::finished, this, [this](const QString& path, const QString& error) {
+        reportProgress_->hide();
+        reportCancel_->hide();
+        exportAction_->setEnabled(snapshot() != nullptr);
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Wrote the report to %1").arg(path), 10000);
+        else if (error == QLatin1String("cancelled"))
+            statusBar()->showMessage(tr("Report export cancelled; nothing was written"), 8000);
+        else
+            showMessage(QMessageBox::Critical, tr("Cannot export the report"), error);
+        emit reportFinished(path, error);
     });
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
@@ -82,9 +101,15 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-SnapshotPtr MainWindow::snapshot() const { return controller_->snapshot(); }
-bool MainWindow::isLoading() const { return controller_->isLoading(); }
-void MainWindow::cancelLoad() { controller_->cancelLoad(); }
+SnapshotPtr MainWindow::snapshot() const {
+    return controller_->snapshot();
+}
+bool MainWindow::isLoading() const {
+    return controller_->isLoading();
+}
+void MainWindow::cancelLoad() {
+    controller_->cancelLoad();
+}
 
 void MainWindow::buildUi() {
     graph_ = new GraphView(this);
@@ -106,126 +131,69 @@ void MainWindow::buildUi() {
     hotspots_ = new HotspotPanel(hub_, this);
     findings_ = new FindingsPanel(hub_, this);
     compare_ = new ComparePanel(controller_->undoStack(), this);
+    charts_ = new ChartsPanel(hub_, this);
     whatIf_ = new WhatIfActions(controller_, hub_, this);
-    auto* dInspector = dock(tr("Inspector"), QStringLiteral("inspector"), inspector_, Qt::RightDockWidgetArea);
+    auto* dInspector =
+        dock(tr("Inspector"), QStringLiteral("inspector"), inspector_, Qt::RightDockWidgetArea);
     auto* dCompare = dock(tr("What-if"), QStringLiteral("whatif"), compare_, Qt::RightDockWidgetArea);
     tabifyDockWidget(dInspector, dCompare);
     dInspector->raise();
-    dock(tr("Findings"), QStringLiteral("findings"), findings_, Qt::LeftDockWidgetArea);
-    dock(tr("Hotspots"), QStringLiteral("hotspots"), hotspots_, Qt::BottomDockWidgetArea);
+    auto* dFindings = dock(tr("Findings"), QStringLiteral("findings"), findings_, Qt::LeftDockWidgetArea);
+    auto* dHotspots = dock(tr("Hotspots"), QStringLiteral("hotspots"), hotspots_, Qt::BottomDockWidgetArea);
+    auto* dCharts = dock(tr("Charts"), QStringLiteral("charts"), charts_, Qt::BottomDockWidgetArea);
+    splitDockWidget(dHotspots, dCharts, Qt::Horizontal);
+    // Defaults for a first start (a saved layout overrides them): the graph keeps the middle, the findings
+    // get room for their text, the charts a readable share of the bottom.
+    resizeDocks({dFindings, dInspector}, {330, 420}, Qt::Horizontal);
+    resizeDocks({dHotspots, dCharts}, {860, 640}, Qt::Horizontal);
+    resizeDocks({dHotspots}, {300}, Qt::Vertical);
     connect(findings_, &FindingsPanel::applyFix, whatIf_, &WhatIfActions::pushFix);
     connect(inspector_->shapeEditor(), &ShapeEditor::editRequested, whatIf_,
             [this](std::shared_ptr<Edit> e, bool final) { whatIf_->push(std::move(e), final); });
     connect(hub_, &SelectionHub::changed, this, [this](NodeId id, QObject* sender) {
-        if (sender == hotspots_)
+        if (sender == hotspots_ || sender == charts_)
             graph_->zoomToNode(id);
     });
 
     estimate_ = new QLabel(this);
+    estimate_->setTextFormat(Qt::RichText);
+    delta_ = new QLabel(this);
+    delta_->setTextFormat(Qt::RichText);
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(260);
     progress_->setTextVisible(true);
     progress_->hide();
     cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setToolTip(tr("Stop loading; the open model stays"));
     cancel_->hide();
     connect(cancel_, &QPushButton::clicked, this, &MainWindow::cancelLoad);
-    statusBar()->addWidget(estimate_, 1);
+    reportProgress_ = new QProgressBar(this);
+    reportProgress_->setRange(0, 1000);
+    reportProgress_->setMaximumWidth(300);
+    reportProgress_->setTextVisible(true);
+    reportProgress_->hide();
+    reportCancel_ = new QPushButton(tr("Cancel report"), this);
+    reportCancel_->hide();
+    connect(reportCancel_, &QPushButton::clicked, exporter_, &ReportExporter::cancel);
+    statusBar()->addWidget(estimate_);
+    statusBar()->addWidget(delta_, 1);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
+    statusBar()->addPermanentWidget(reportProgress_);
+    statusBar()->addPermanentWidget(reportCancel_);
     resize(1500, 950);
 }
 
-void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open Model..."), this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, tr("Open ONNX model"), QString(),
-                                                       tr("ONNX models (*.onnx);;All files (*)"));
-        if (!p.isEmpty())
-            openModel(p);
-    });
-    open->setShortcut(QKeySequence::Open);
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
-    file->addAction(tr("Open &Project..."), this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, tr("Open what-if project"), QString(),
-                                                       tr("BpuScope projects (*.bpuscope)"));
-        if (!p.isEmpty())
-            openProject(p);
-    });
-    QAction* save = file->addAction(tr("&Save Project As..."), this, &MainWindow::saveProjectAs);
-    save->setShortcut(QKeySequence::SaveAs);
-    QAction* report = file->addAction(tr("&Export Report..."), this, &MainWindow::exportReport);
-    report->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = controller_->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = controller_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
-    edit->addAction(undo);
-    edit->addAction(redo);
-    edit->addSeparator();
-    QAction* find = edit->addAction(tr("&Find Node..."), this, [this] {
-        graph_->setFocus();
-        QKeyEvent press(QEvent::KeyPress, Qt::Key_F, Qt::ControlModifier);
-        QApplication::sendEvent(graph_, &press);
-    });
-    find->setShortcut(QKeySequence::Find);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* fit = view->addAction(tr("&Fit Graph"), graph_, &GraphView::fitToView);
-    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    view->addSeparator();
-    const ColorMode modes[] = {ColorMode::Placement, ColorMode::Padding, ColorMode::Intensity, ColorMode::Latency,
-                               ColorMode::Delta};
-    const QString labels[] = {tr("Color by &placement"), tr("Color by pa&dding waste"),
-                              tr("Color by &intensity / bound"), tr("Color by &latency share"),
-                              tr("Color by latency &delta")};
-    for (int i = 0; i < 5; ++i) {
-        QAction* a = view->addAction(labels[i], this, [this, m = modes[i]] { setColorMode(m); });
-        a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
-    }
-    view->addSeparator();
-    for (QDockWidget* d : findChildren<QDockWidget*>())
-        view->addAction(d->toggleViewAction());
-
-    QToolBar* tb = addToolBar(tr("Main"));
-    tb->setObjectName(QStringLiteral("mainToolbar"));
-    tb->addAction(open);
-    tb->addAction(undo);
-    tb->addAction(redo);
-    tb->addSeparator();
-    tb->addWidget(new QLabel(tr(" Target: "), tb));
-    targetBox_ = new QComboBox(tb);
-    for (const auto& [name, path] : builtinTargets())
-        targetBox_->addItem(QString::fromStdString(name), QString::fromStdString(name));
-    targetBox_->addItem(tr("Profile file..."), QString());
-    tb->addWidget(targetBox_);
-    connect(targetBox_, &QComboBox::activated, this, [this](int i) {
-        QString t = targetBox_->itemData(i).toString();
-        if (t.isEmpty()) {
-            t = QFileDialog::getOpenFileName(this, tr("Target profile"), QString(), tr("Profiles (*.json)"));
-            if (t.isEmpty())
-                return;
-            targetBox_->insertItem(i, QFileInfo(t).fileName(), t);
-            targetBox_->setCurrentIndex(i);
-        }
-        setTarget(t);
-    });
-    tb->addWidget(new QLabel(tr("  Color: "), tb));
-    colorBox_ = new QComboBox(tb);
-    for (int i = 0; i < 5; ++i)
-        colorBox_->addItem(QString(labels[i]).remove(QLatin1Char('&')).remove(tr("Color by ")), int(modes[i]));
-    tb->addWidget(colorBox_);
-    connect(colorBox_, &QComboBox::activated, this,
-            [this](int i) { setColorMode(static_cast<ColorMode>(colorBox_->itemData(i).toInt())); });
-    tb->addAction(fit);
-    QToolBar* wt = addToolBar(tr("What-if"));
-    wt->setObjectName(QStringLiteral("whatifToolbar"));
-    whatIf_->addTo(menuBar()->addMenu(tr("&What-if")), wt);
+void MainWindow::showMessage(QMessageBox::Icon icon, const QString& title, const QString& text) {
+    // Non-blocking (open(), not exec()): loads and exports keep running and tests can read the box.
+    auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+    lastMessage_ = box;
+    emit messageShown(text);
 }
 
 void MainWindow::openModel(const QString& path) {
@@ -238,15 +206,15 @@ void MainWindow::openProject(const QString& path) {
     try {
         Project p = loadProject(path);
         const QString hash = fileSha256(p.modelPath);
-        if (!p.sha256.isEmpty() && hash != p.sha256 && interactive())
-            QMessageBox::warning(this, tr("Project"), tr("%1 changed since the project was saved; the edits may no "
-                                                         "longer fit.").arg(p.modelPath));
+        if (!p.sha256.isEmpty() && hash != p.sha256)
+            showMessage(
+                QMessageBox::Warning, tr("Project"),
+                tr("%1 changed since the project was saved; the edits may no longer fit.").arg(p.modelPath));
         setTarget(p.target);
         pendingEdits_ = {{"edits", p.edits}};
         openModel(p.modelPath);
     } catch (const std::exception& e) {
-        if (interactive())
-            QMessageBox::critical(this, tr("Cannot open project"), QString::fromStdString(e.what()));
+        showMessage(QMessageBox::Critical, tr("Cannot open project"), QString::fromStdString(e.what()));
         emit loadFailed(QString::fromStdString(e.what()));
     }
 }
@@ -278,6 +246,21 @@ void MainWindow::applyEditList(const nlohmann::json& edits) {
     whatIf_->pushFix(edits, tr("edit file"));
 }
 
+NodeId MainWindow::selectTopHotspot() {
+    const auto s = snapshot();
+    if (!s)
+        return {};
+    NodeId top;
+    double topUs = -1;
+    for (NodeId id : s->graph->topoOrder)
+        if (s->cost.nodes[id.value].latencyUs > topUs) {
+            topUs = s->cost.nodes[id.value].latencyUs;
+            top = id;
+        }
+    hub_->select(top, this);
+    return top;
+}
+
 void MainWindow::showSnapshot(SnapshotPtr s) {
     if (!s)
         return;
@@ -288,6 +271,8 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
             for (NodeId n : g.nodes)
                 groupOf[n.value] = int(g.id.value);
     const bool newModel = s->modelId != shownModel_;
+    if (newModel)
+        hub_->select(NodeId{}, this); // ids of the previous model mean nothing in this one
     if (newModel || groupOf != shownGroups_) {
         graph_->setModel(s->graph, groupOf);
         shownGroups_ = groupOf;
@@ -302,8 +287,11 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     findings_->setSnapshot(s);
     inspector_->setSnapshot(s);
     compare_->setSnapshot(s);
+    charts_->setSnapshot(s);
     whatIf_->setSnapshot(s);
     updateStatus(*s);
+    exportAction_->setEnabled(!exporter_->isRunning());
+    reloadAction_->setEnabled(true);
     if (!pendingEdits_.is_null() && !pendingEdits_.empty()) {
         nlohmann::json e = pendingEdits_;
         pendingEdits_ = nullptr;
@@ -315,50 +303,52 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
 }
 
 void MainWindow::updateStatus(const Snapshot& s) {
-    const auto& c = s.cost;
-    const auto& a = s.analysis.summary;
-    QString text = tr("%1: %2 ms/image, %3 FPS (batch %4) | BPU %5, CPU %6, folded %7 | %8 segment(s) | Q/DQ %9 "
-                      "passes | padding waste %10%")
-                       .arg(QString::fromStdString(s.target->name))
-                       .arg(c.perImageMs, 0, 'f', 3)
-                       .arg(c.fps, 0, 'f', 1)
-                       .arg(c.batch)
-                       .arg(a.bpuNodes)
-                       .arg(a.cpuNodes)
-                       .arg(a.foldedNodes)
-                       .arg(a.bpuSegments)
-                       .arg(a.qdqPasses)
-                       .arg(a.paddingWasteRatio * 100, 0, 'f', 1);
-    if (std::abs(c.fps - s.baseline.fps) > 1e-6) {
-        const double d = (c.fps / s.baseline.fps - 1) * 100;
-        text += tr(" | vs baseline: %1 ms/image, %2%3% FPS")
-                    .arg(c.perImageMs - s.baseline.perImageMs, 0, 'f', 3)
-                    .arg(d >= 0 ? QStringLiteral("+") : QString())
-                    .arg(d, 0, 'f', 1);
-    }
+    QString text = estimateText(s);
     if (!s.findingsReady)
         text += tr(" | estimating finding gains...");
     estimate_->setText(text);
+    const QString delta = deltaText(s);
+    delta_->setText(delta.isEmpty() ? QString() : QStringLiteral(" | ") + delta);
 }
 
-void MainWindow::addRecent(const QString& path) {
-    QSettings s;
-    QStringList list = s.value(QLatin1String(kRecentKey)).toStringList();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    list.removeAll(abs);
-    list.prepend(abs);
-    while (list.size() > kMaxRecent)
-        list.removeLast();
-    s.setValue(QLatin1String(kRecentKey), list);
-    rebuildRecentMenu();
+bool MainWindow::exportReportTo(const QString& path) {
+    QString why;
+    if (!exporter_->start(path, &why)) {
+        showMessage(QMessageBox::Warning, tr("Export report"), why);
+        return false;
+    }
+    exportAction_->setEnabled(false);
+    reportProgress_->setValue(0);
+    reportProgress_->show();
+    reportCancel_->show();
+    return true;
 }
 
-void MainWindow::rebuildRecentMenu() {
-    recentMenu_->clear();
-    const QStringList list = QSettings().value(QLatin1String(kRecentKey)).toStringList();
-    for (const QString& p : list)
-        recentMenu_->addAction(p, this, [this, p] { openModel(p); });
-    recentMenu_->setEnabled(!list.isEmpty());
+void MainWindow::exportReport() {
+    const auto s = snapshot();
+    if (!s) {
+        statusBar()->showMessage(tr("Open a model first"), 5000);
+        return;
+    }
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("reportDir")).toString();
+    const QString name =
+        QFileInfo(s->modelPath).completeBaseName() +
+        (s->edits.empty() ? QStringLiteral("-report.pdf") : QStringLiteral("-whatif-report.pdf"));
+    const QStringList filters{tr("PDF report (*.pdf)"), tr("Markdown (*.md)"), tr("HTML page (*.html)"),
+                              tr("JSON (*.json)")};
+    QString filter = filters.front();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QDir(dir).filePath(name),
+                                                filters.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty()) {
+        // No extension typed: take the chosen filter's ("PDF report (*.pdf)" -> ".pdf").
+        const int star = filter.indexOf(QLatin1String("*."));
+        path += filter.mid(star + 1, filter.indexOf(QLatin1Char(')'), star) - star - 1);
+    }
+    settings.setValue(QStringLiteral("reportDir"), QFileInfo(path).absolutePath());
+    exportReportTo(path);
 }
 
 void MainWindow::saveProjectAs() {
@@ -376,21 +366,29 @@ void MainWindow::saveProjectAs() {
     p.edits = s->edits;
     const QString err = saveProject(path, p);
     if (!err.isEmpty())
-        QMessageBox::critical(this, tr("Save project"), err);
+        showMessage(QMessageBox::Critical, tr("Save project"), err);
     else
         statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
 }
 
-void MainWindow::exportReport() {
-    statusBar()->showMessage(tr("Report export: use bpuscope-cli report (GUI export lands with the report module)"),
-                             8000);
+void MainWindow::addRecent(const QString& path) {
+    QSettings s;
+    QStringList list = s.value(QStringLiteral("recentFiles")).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > 10)
+        list.removeLast();
+    s.setValue(QStringLiteral("recentFiles"), list);
+    rebuildRecentMenu();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
     if (e->mimeData()->hasUrls())
         for (const QUrl& u : e->mimeData()->urls())
-            if (u.isLocalFile() && (u.toLocalFile().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive) ||
-                                    u.toLocalFile().endsWith(QLatin1String(".bpuscope"), Qt::CaseInsensitive))) {
+            if (u.isLocalFile() &&
+                (u.toLocalFile().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive) ||
+                 u.toLocalFile().endsWith(QLatin1String(".bpuscope"), Qt::CaseInsensitive))) {
                 e->acceptProposedAction();
                 return;
             }

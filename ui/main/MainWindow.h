@@ -5,8 +5,11 @@
 #include "Snapshot.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
 #include <nlohmann/json.hpp>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -16,24 +19,28 @@ class QTabWidget;
 
 namespace bpu::ui {
 
+class ChartsPanel;
 class ComparePanel;
 class FindingsPanel;
 class GraphView;
 class HotspotPanel;
 class InspectorPanel;
+class ReportExporter;
 class SelectionHub;
 class SessionController;
 class WhatIfActions;
 
-/// The workbench: graph (centre), inspector, hotspots, findings, what-if compare and history docks. All
-/// model work runs in the SessionController's worker; this window only shows snapshots and routes actions.
+/// The workbench: graph (centre), inspector, hotspots, findings, charts, what-if compare and history docks.
+/// All model work runs in the SessionController's worker (and report exports on the thread pool); this
+/// window only shows snapshots and routes actions. Errors are shown in non-blocking message boxes.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Loads `path` in the background (`loaded` or `loadFailed` follows); the previous model stays until then.
+    /// Loads `path` in the background (`loaded` or `loadFailed` follows); the previous model stays until
+    /// then.
     void openModel(const QString& path);
     void openProject(const QString& path);
     void setTarget(const QString& target);
@@ -42,6 +49,13 @@ public:
     void applyEditList(const nlohmann::json& edits);
     void cancelLoad();
     bool isLoading() const;
+    /// Exports the report of the current state to `path` (format by extension) in the background, with
+    /// progress and Cancel in the status bar; `reportFinished` follows. False (with a message) when it cannot
+    /// start.
+    bool exportReportTo(const QString& path);
+    /// Selects the node with the largest estimated latency (what the inspector shows first); invalid id
+    /// without a model.
+    NodeId selectTopHotspot();
 
     SessionController* controller() const { return controller_; }
     SelectionHub* selection() const { return hub_; }
@@ -50,6 +64,13 @@ public:
     FindingsPanel* findings() const { return findings_; }
     InspectorPanel* inspector() const { return inspector_; }
     ComparePanel* compare() const { return compare_; }
+    ChartsPanel* charts() const { return charts_; }
+    ReportExporter* reportExporter() const { return exporter_; }
+    /// The last error or warning box shown (null once closed).
+    QMessageBox* lastMessage() const { return lastMessage_; }
+    /// The status bar's estimate and delta-vs-baseline labels.
+    QLabel* estimateLabel() const { return estimate_; }
+    QLabel* deltaLabel() const { return delta_; }
     WhatIfActions* whatIf() const { return whatIf_; }
     SnapshotPtr snapshot() const;
 
@@ -58,6 +79,10 @@ signals:
     void loadFailed(const QString& message);
     /// A snapshot landed and every panel shows it.
     void updated();
+    /// An export ended: `error` empty on success, "cancelled", or the problem.
+    void reportFinished(const QString& path, const QString& error);
+    /// An error or warning box was shown with `text`.
+    void messageShown(const QString& text);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -73,6 +98,7 @@ private:
     void rebuildRecentMenu();
     void saveProjectAs();
     void exportReport();
+    void showMessage(QMessageBox::Icon icon, const QString& title, const QString& text);
 
     SessionController* controller_;
     SelectionHub* hub_;
@@ -81,12 +107,20 @@ private:
     FindingsPanel* findings_ = nullptr;
     InspectorPanel* inspector_ = nullptr;
     ComparePanel* compare_ = nullptr;
+    ChartsPanel* charts_ = nullptr;
     WhatIfActions* whatIf_ = nullptr;
+    ReportExporter* exporter_ = nullptr;
+    QAction* exportAction_ = nullptr;
+    QAction* reloadAction_ = nullptr;
     QComboBox* targetBox_ = nullptr;
     QComboBox* colorBox_ = nullptr;
     QLabel* estimate_ = nullptr;
+    QLabel* delta_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    QProgressBar* reportProgress_ = nullptr;
+    QPushButton* reportCancel_ = nullptr;
+    QPointer<QMessageBox> lastMessage_;
     QMenu* recentMenu_ = nullptr;
     ColorMode colorMode_ = ColorMode::Placement;
     QString pendingPath_;

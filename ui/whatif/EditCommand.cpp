@@ -24,7 +24,9 @@ int idForKey(const std::string& key) {
 } // namespace
 
 EditCommand::EditCommand(SessionController* controller, std::shared_ptr<Edit> edit, bool final)
-    : controller_(controller), mergeId_(idForKey(edit->mergeKey())), final_(final) {
+    : controller_(controller)
+    , mergeId_(idForKey(edit->mergeKey()))
+    , final_(final) {
     setText(QString::fromStdString(edit->describe()));
     edits_.push_back(std::move(edit));
 }
@@ -47,11 +49,14 @@ void EditCommand::undo() {
 
 bool EditCommand::mergeWith(const QUndoCommand* other) {
     auto* o = dynamic_cast<const EditCommand*>(other);
-    if (!o || o->mergeId_ != mergeId_ || mergeId_ < 0)
+    // A finished step (a released drag, a typed value) is closed: the next drag of the same dim is a new
+    // step.
+    if (!o || o->mergeId_ != mergeId_ || mergeId_ < 0 || final_)
         return false;
     // `other` was pushed and its edit already applied; keep it so undo reverts it too.
     edits_.insert(edits_.end(), o->edits_.begin(), o->edits_.end());
     setText(o->text());
+    final_ = o->final_;
     return true;
 }
 

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Shared by the workbench GUI tests: a MainWindow with isolated settings, waits for async work, and a dump
+// of every number the window shows for exact before/after comparisons.
+#pragma once
+
+#include "core/model/Graph.h"
+#include "ui/graph/GraphView.h"
+#include "ui/hotspots/HotspotModel.h"
+#include "ui/hotspots/HotspotPanel.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/SessionController.h"
+
+#include <QLabel>
+#include <QStandardPaths>
+#include <QString>
+#include <QStringList>
+#include <QtTest>
+
+#include <functional>
+
+namespace fixture {
+
+inline QString sample(const char* name) {
+    return QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name);
+}
+
+/// Settings (recent files, window layout) go to a throwaway test location, never the user's.
+inline void isolateSettings() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("BpuScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("BpuScopeTests"));
+}
+
+/// True once the window shows a settled state: a snapshot with finding gains, no load, no layout running,
+/// and `also` (when given) holds for the snapshot.
+inline bool waitSettled(bpu::ui::MainWindow& w, std::function<bool(const bpu::ui::Snapshot&)> also = {},
+                        int timeoutMs = 60000) {
+    return QTest::qWaitFor(
+        [&] {
+            const auto s = w.snapshot();
+            return s && s->findingsReady && !w.isLoading() && !w.graphView()->isLayoutPending() &&
+                   (!also || also(*s));
+        },
+        timeoutMs);
+}
+
+inline QString num(double v) {
+    return QString::number(v, 'g', 17);
+}
+
+/// Every number the window shows for the current snapshot, one "what=value" line each: the estimate, every
+/// node's cost and analysis, the summary, the findings with their gains, the status bar and the hotspot
+/// table's cells. Two states compare equal only if all of it is identical.
+inline QStringList numbers(const bpu::ui::MainWindow& w) {
+    QStringList out;
+    const auto s = w.snapshot();
+    if (!s)
+        return out;
+    const auto& c = s->cost;
+    out << QStringLiteral("total=%1 latency=%2 fps=%3 perImage=%4 batch=%5")
+               .arg(num(c.totalUs), num(c.latencyMs), num(c.fps), num(c.perImageMs))
+               .arg(c.batch);
+    out << QStringLiteral("bpu=%1 cpu=%2 qdq=%3 switch=%4 fixed=%5")
+               .arg(num(c.bpuUs), num(c.cpuUs), num(c.qdqUs), num(c.switchUs), num(c.fixedUs));
+    for (size_t i = 0; i < c.nodes.size(); ++i) {
+        const auto& n = c.nodes[i];
+        const auto& a = s->analysis.nodes[i];
+        out << QStringLiteral(
+                   "node %1 %2: us=%3 compute=%4 memory=%5 fixed=%6 qdq=%7 share=%8 macs=%9 ddr=%10 "
+                   "intensity=%11 placement=%12")
+                   .arg(i)
+                   .arg(QString::fromStdString(s->graph->nodes[i].name), num(n.latencyUs), num(n.computeUs),
+                        num(n.memoryUs), num(n.fixedUs), num(n.qdqUs), num(n.share))
+                   .arg(a.macs)
+                   .arg(a.ddrBytes)
+                   .arg(num(a.intensity))
+                   .arg(int(a.placement));
+    }
+    for (size_t i = 0; i < s->analysis.tensors.size(); ++i)
+        out << QStringLiteral("tensor %1: shape=%2 waste=%3")
+                   .arg(i)
+                   .arg(QString::fromStdString(s->graph->tensors[i].shape.toString()))
+                   .arg(s->analysis.tensors[i].padded.wasteBytes);
+    const auto& m = s->analysis.summary;
+    out << QStringLiteral("summary bpu=%1 cpu=%2 folded=%3 segments=%4 qdqNodes=%5 qdqPasses=%6 qdqElems=%7 "
+                          "waste=%8 wasteRatio=%9 fused=%10 missed=%11 unknown=%12")
+               .arg(m.bpuNodes)
+               .arg(m.cpuNodes)
+               .arg(m.foldedNodes)
+               .arg(m.bpuSegments)
+               .arg(m.qdqNodes)
+               .arg(m.qdqPasses)
+               .arg(m.qdqElements)
+               .arg(m.paddingWasteBytes)
+               .arg(num(m.paddingWasteRatio))
+               .arg(m.fusedGroups)
+               .arg(m.missedFusions)
+               .arg(m.unknownOps);
+    for (const auto& f : s->analysis.findings)
+        out << QStringLiteral("finding %1 %2 gain=%3")
+                   .arg(QString::fromStdString(f.rule), QString::fromStdString(f.title),
+                        f.estimatedGainMs ? num(*f.estimatedGainMs) : QStringLiteral("none"));
+    out << QStringLiteral("status: ") + w.estimateLabel()->text() + w.deltaLabel()->text();
+    const bpu::ui::HotspotModel* hm = w.hotspots()->model();
+    for (int r = 0; r < hm->rowCount(); ++r) {
+        QStringList cells;
+        for (int col = 0; col < hm->columnCount(); ++col)
+            cells << hm->data(hm->index(r, col)).toString();
+        out << QStringLiteral("hotspot ") + cells.join(QLatin1Char('|'));
+    }
+    return out;
+}
+
+} // namespace fixture

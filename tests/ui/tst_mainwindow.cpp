@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+// The workbench, offscreen, on real samples: node colours per placement, a hotspot click selecting the node
+// everywhere, an edit + undo restoring every number, a drag committing one undo step, a cancelled load and a
+// bad file both leaving the open model as it was.
+#include "WorkbenchFixture.h"
+
+#include "core/edit/Edit.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/graph/GraphScene.h"
+#include "ui/graph/LegendWidget.h"
+#include "ui/graph/NodeItem.h"
+#include "ui/inspector/InspectorPanel.h"
+#include "ui/inspector/ShapeEditor.h"
+#include "ui/main/SelectionHub.h"
+#include "ui/whatif/WhatIfActions.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QStyleOptionSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QUndoStack>
+
+#include <map>
+#include <memory>
+
+using namespace bpu;
+using namespace bpu::ui;
+
+namespace {
+
+// The placement legend's colours (Okabe-Ito; the README and the legend name them): BPU blue, CPU vermillion,
+// folded light grey, an op the operator table does not know yellow.
+const QColor kBpu(0x00, 0x72, 0xb2), kCpu(0xd5, 0x5e, 0x00), kFolded(0xc8, 0xc8, 0xc8),
+    kUnknown(0xf0, 0xe4, 0x42);
+
+QColor expectedPlacementColor(const NodeAnalysis& a) {
+    if (a.opClass == "unknown" && !a.placementOverridden)
+        return kUnknown;
+    switch (a.placement) {
+    case Placement::BPU:
+        return kBpu;
+    case Placement::CPU:
+        return kCpu;
+    case Placement::Folded:
+        return kFolded;
+    }
+    return {};
+}
+
+/// The slider's handle centre, from the style (what a user aims at).
+QPoint handleCenter(QSlider* s) {
+    QStyleOptionSlider opt;
+    opt.initFrom(s);
+    opt.orientation = s->orientation();
+    opt.minimum = s->minimum();
+    opt.maximum = s->maximum();
+    opt.sliderPosition = s->sliderPosition();
+    opt.sliderValue = s->value();
+    opt.singleStep = s->singleStep();
+    opt.pageStep = s->pageStep();
+    opt.upsideDown = false;
+    opt.direction = s->layoutDirection();
+    opt.subControls = QStyle::SC_All;
+    return s->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, s).center();
+}
+
+void sendMouse(QWidget* w, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)),
+                  type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(w, &e);
+}
+
+/// Output channels of a conv in the snapshot (its weight's first dim).
+int64_t outChannels(const Snapshot& s, NodeId conv) {
+    const Node& n = s.graph->node(conv);
+    return s.graph->tensor(n.inputs[1]).shape.dims[0];
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+    std::unique_ptr<QAbstractItemModelTester> modelTester_, proxyTester_;
+    QStringList loadedNumbers_;
+
+    void reload(const char* sample) {
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        w_->openModel(fixture::sample(sample));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        QVERIFY(w_->snapshot()->modelPath.endsWith(QLatin1String(sample)));
+    }
+
+private slots:
+    void init() {
+        if (w_ && w_->lastMessage())
+            w_->lastMessage()->close(); // each test judges only the boxes it causes
+        QTRY_VERIFY(!w_ || !w_->lastMessage());
+    }
+
+    void initTestCase() {
+        fixture::isolateSettings();
+        w_ = std::make_unique<MainWindow>();
+        // Every reset and change of the hotspot table below is checked for model consistency.
+        modelTester_ = std::make_unique<QAbstractItemModelTester>(
+            w_->hotspots()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxyTester_ = std::make_unique<QAbstractItemModelTester>(
+            w_->hotspots()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        reload("yolov8n.onnx");
+        loadedNumbers_ = fixture::numbers(*w_);
+    }
+
+    void nodeColorsFollowPlacement_data() {
+        QTest::addColumn<QString>("sample");
+        QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx");
+        // Detection heads with ops the BPU does not run: CPU nodes and CPU segments.
+        QTest::addRow("fasterrcnn") << QStringLiteral("fasterrcnn_mobilenet_v3_large_320_fpn.onnx");
+    }
+
+    void nodeColorsFollowPlacement() {
+        QFETCH(QString, sample);
+        reload(sample.toLatin1().constData());
+        w_->setColorMode(ColorMode::Placement);
+        const auto s = w_->snapshot();
+        GraphScene* scene = w_->graphView()->graphScene();
+        std::map<QRgb, int> seen;
+        int groups = 0, fusedGroups = 0;
+        for (const auto& g : s->analysis.groups)
+            fusedGroups += g.fused && g.nodes.size() > 1;
+        for (NodeItem* item : scene->nodeItems()) {
+            const auto& members = item->data().members;
+            QVERIFY(!members.empty());
+            if (members.size() == 1) {
+                const NodeId id = members.front();
+                QCOMPARE(item->fill(), expectedPlacementColor(s->analysis.nodes[id.value]));
+                ++seen[item->fill().rgb()];
+                continue;
+            }
+            // A collapsed fused group takes the colour most of its members have.
+            ++groups;
+            std::map<QRgb, int> votes;
+            for (NodeId m : members)
+                ++votes[expectedPlacementColor(s->analysis.nodes[m.value]).rgb()];
+            int best = 0;
+            for (const auto& [rgb, n] : votes)
+                best = std::max(best, n);
+            QVERIFY(votes[item->fill().rgb()] == best);
+        }
+        QCOMPARE(groups, fusedGroups); // each fused group is one box
+        QVERIFY(seen[kBpu.rgb()] > 0);
+        if (sample.startsWith(QLatin1String("fasterrcnn"))) {
+            QVERIFY(s->analysis.summary.cpuNodes > 0);
+            QVERIFY(seen[kCpu.rgb()] > 0);
+        }
+        QCOMPARE(w_->graphView()->legend()->title(), QStringLiteral("Placement"));
+        const auto rows = w_->graphView()->legend()->rows();
+        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rows[0].second, kBpu);
+        QCOMPARE(rows[1].second, kCpu);
+
+        // Another mode recolours the same items and changes the legend; back to placement restores.
+        w_->setColorMode(ColorMode::Padding);
+        QCOMPARE(w_->graphView()->legend()->title(), QStringLiteral("Padding waste (G4)"));
+        w_->setColorMode(ColorMode::Placement);
+        for (NodeItem* item : scene->nodeItems())
+            if (item->data().members.size() == 1)
+                QCOMPARE(item->fill(),
+                         expectedPlacementColor(s->analysis.nodes[item->data().members[0].value]));
+    }
+
+    void hotspotClickSelectsEverywhere() {
+        reload("yolov8n.onnx");
+        const auto s = w_->snapshot();
+        NodeId top;
+        for (NodeId id : s->graph->topoOrder)
+            if (!top.valid() || s->cost.nodes[id.value].latencyUs > s->cost.nodes[top.value].latencyUs)
+                top = id;
+        QTableView* view = w_->hotspots()->view();
+        const QModelIndex first = w_->hotspots()->proxy()->index(0, 0); // sorted by latency, largest first
+        view->scrollTo(first);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(first).center());
+        QCOMPARE(w_->selection()->current(), top);
+        QCOMPARE(w_->graphView()->selectedNode(), top);
+        NodeItem* item = w_->graphView()->graphScene()->itemForNode(top);
+        QVERIFY(item->isCurrent());
+        // Centred on the node, readable.
+        const QRectF visible =
+            w_->graphView()->mapToScene(w_->graphView()->viewport()->rect()).boundingRect();
+        QVERIFY(visible.contains(item->sceneBoundingRect()));
+        QVERIFY(w_->graphView()->zoom() >= 1.0);
+        // The inspector shows it.
+        const QString name = QString::fromStdString(s->graph->node(top).name);
+        QVERIFY(w_->inspector()->details()->toPlainText().contains(name));
+        // A click in the graph selects back into the table.
+        NodeId other;
+        for (NodeId id : s->graph->topoOrder)
+            if (id != top && w_->graphView()->graphScene()->itemForNode(id)->data().members.size() == 1) {
+                other = id;
+                break;
+            }
+        QVERIFY(other.valid());
+        w_->graphView()->zoomToNode(other);
+        const QPoint at = w_->graphView()->mapFromScene(
+            w_->graphView()->graphScene()->itemForNode(other)->sceneBoundingRect().center());
+        QTest::mouseClick(w_->graphView()->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(w_->selection()->current(), other);
+        const QModelIndex cur = view->selectionModel()->currentIndex();
+        QCOMPARE(w_->hotspots()->model()->nodeAt(w_->hotspots()->proxy()->mapToSource(cur).row()), other);
+        QVERIFY(w_->inspector()->details()->toPlainText().contains(
+            QString::fromStdString(s->graph->node(other).name)));
+    }
+
+    void editAndUndoRestoreEveryNumber_data() {
+        QTest::addColumn<QString>("edit");
+        QTest::addRow("set_batch") << QStringLiteral(R"({"op": "set_batch", "batch": 4})");
+        QTest::addRow("set_channels")
+            << QStringLiteral(R"({"op": "set_channels", "node": "/model.0/conv/Conv", "channels": 24})");
+        QTest::addRow("remove_boundary_qdq") << QStringLiteral(R"({"op": "remove_boundary_qdq"})");
+        QTest::addRow("set_input_shape")
+            << QStringLiteral(R"({"op": "set_input_shape", "input": "images", "shape": [1, 3, 480, 640]})");
+    }
+
+    void editAndUndoRestoreEveryNumber() {
+        QFETCH(QString, edit);
+        reload("yolov8n.onnx");
+        const QStringList before = fixture::numbers(*w_);
+        QCOMPARE(before, loadedNumbers_); // a reload reproduces the first load exactly
+        QVERIFY(w_->deltaLabel()->text().isEmpty());
+        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson(nlohmann::json::parse(edit.toStdString()))));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
+        const QStringList edited = fixture::numbers(*w_);
+        QVERIFY(edited != before);
+        QVERIFY(w_->deltaLabel()->text().contains(QStringLiteral("vs baseline")));
+        QCOMPARE(w_->controller()->undoStack()->count(), 1);
+
+        w_->controller()->undoStack()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+        QCOMPARE(fixture::numbers(*w_), before);
+        QVERIFY(w_->deltaLabel()->text().isEmpty());
+
+        // Redo reproduces the edited state exactly too.
+        w_->controller()->undoStack()->redo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
+        QCOMPARE(fixture::numbers(*w_), edited);
+        w_->controller()->undoStack()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+        QCOMPARE(fixture::numbers(*w_), before);
+    }
+
+    void dragCommitsOneUndoStep() {
+        reload("yolov8n.onnx");
+        const QStringList before = fixture::numbers(*w_);
+        const NodeId conv = w_->snapshot()->graph->findNode("/model.0/conv/Conv");
+        QVERIFY(conv.valid());
+        const int64_t c0 = outChannels(*w_->snapshot(), conv);
+        w_->selection()->select(conv, this);
+        ShapeEditor* editor = w_->inspector()->shapeEditor();
+        QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
+        QSlider* slider = editor->slider();
+        QCOMPARE(slider->value(), int(c0));
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isSweepPending(), 60000); // the curve is there before the drag
+        QVERIFY(editor->plot()->graph(0)->dataCount() > 10);
+
+        auto drag = [&](int steps, int dx) {
+            QPoint p = handleCenter(slider);
+            sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
+            QVERIFY(slider->isSliderDown());
+            for (int i = 0; i < steps; ++i) {
+                p.rx() += dx;
+                sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
+                QTest::qWait(30); // let the worker publish mid-drag states, as a real drag would
+            }
+            sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
+            QVERIFY(!slider->isSliderDown());
+        };
+
+        drag(6, 12);
+        const int c1 = slider->value();
+        QVERIFY(c1 > c0);
+        QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return outChannels(s, conv) == c1; }));
+        QCOMPARE(w_->controller()->undoStack()->count(), 1); // one step for the whole drag
+        QVERIFY(w_->snapshot()->edits.size() >= 2);          // made of several live edits
+        QVERIFY(fixture::numbers(*w_) != before);
+
+        // A second drag of the same dim is a step of its own.
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isSweepPending(), 60000);
+        drag(3, -15);
+        const int c2 = slider->value();
+        QVERIFY(c2 != c1);
+        QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return outChannels(s, conv) == c2; }));
+        QCOMPARE(w_->controller()->undoStack()->count(), 2);
+
+        w_->controller()->undoStack()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return outChannels(s, conv) == c1; }));
+        w_->controller()->undoStack()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+        QCOMPARE(outChannels(*w_->snapshot(), conv), c0);
+        QCOMPARE(fixture::numbers(*w_), before);
+        QTRY_COMPARE(slider->value(), int(c0));
+    }
+
+    void fixedChannelsCannotBeDragged() {
+        reload("yolov8n.onnx");
+        // The C2f block's Split fixes the channels of the conv feeding it: no value applies.
+        const NodeId conv = w_->snapshot()->graph->findNode("/model.2/cv1/conv/Conv");
+        QVERIFY(conv.valid());
+        w_->selection()->select(conv, this);
+        ShapeEditor* editor = w_->inspector()->shapeEditor();
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isSweepPending(), 60000);
+        QVERIFY(!editor->slider()->isEnabled());
+        QVERIFY(!editor->spinBox()->isEnabled());
+        QCOMPARE(editor->plot()->graph(0)->dataCount(), 0);
+        QCOMPARE(w_->controller()->undoStack()->count(), 0);
+        // Another conv is draggable again.
+        w_->selection()->select(w_->snapshot()->graph->findNode("/model.0/conv/Conv"), this);
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isSweepPending(), 60000);
+        QVERIFY(editor->slider()->isEnabled());
+        QVERIFY(editor->plot()->graph(0)->dataCount() > 10);
+    }
+
+    void cancelledLoadKeepsTheModel() {
+        reload("yolov8n.onnx");
+        const SnapshotPtr before = w_->snapshot();
+        const Graph* shown = w_->graphView()->graph();
+        const QString title = w_->windowTitle();
+        const QStringList numbers = fixture::numbers(*w_);
+        QSignalSpy failed(w_.get(), &MainWindow::loadFailed);
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        w_->openModel(fixture::sample("resnet152.onnx"));
+        QVERIFY(w_->isLoading());
+        w_->cancelLoad();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("cancelled"));
+        QVERIFY(!w_->isLoading());
+        QTest::qWait(500); // nothing arrives late
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(w_->snapshot(), before);
+        QCOMPARE(w_->graphView()->graph(), shown);
+        QCOMPARE(w_->windowTitle(), title);
+        QCOMPARE(fixture::numbers(*w_), numbers);
+        QVERIFY(!w_->lastMessage()); // cancelling is no error
+        // Still fully usable: an edit applies to the model that stayed.
+        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson({{"op", "set_batch"}, {"batch", 2}})));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.cost.batch == 2; }));
+        QVERIFY(w_->snapshot()->modelPath.endsWith(QLatin1String("yolov8n.onnx")));
+        w_->controller()->undoStack()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+    }
+
+    void badFileShowsErrorAndKeepsTheModel_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("fileName");
+        QTest::addRow("garbage") << QByteArray("this is not a protobuf \x01\x02\xff", 25)
+                                 << QStringLiteral("garbage.onnx");
+        QTest::addRow("empty") << QByteArray() << QStringLiteral("empty.onnx");
+        QTest::addRow("missing") << QByteArray("-") << QStringLiteral("missing.onnx");
+    }
+
+    void badFileShowsErrorAndKeepsTheModel() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, fileName);
+        reload("yolov8n.onnx");
+        const SnapshotPtr before = w_->snapshot();
+        const QStringList numbers = fixture::numbers(*w_);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(fileName);
+        if (content != "-") {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(content);
+        }
+        QSignalSpy failed(w_.get(), &MainWindow::loadFailed);
+        w_->openModel(path);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        const QString message = failed.at(0).at(0).toString();
+        QVERIFY2(message.contains(fileName), qPrintable(message)); // names the file
+        QVERIFY(w_->lastMessage());
+        QCOMPARE(w_->lastMessage()->icon(), QMessageBox::Critical);
+        QVERIFY(w_->lastMessage()->text().contains(fileName));
+        QCOMPARE(w_->snapshot(), before);
+        QCOMPARE(fixture::numbers(*w_), numbers);
+        QVERIFY(!w_->isLoading());
+        w_->lastMessage()->close();
+        QTRY_VERIFY(!w_->lastMessage());
+    }
+
+    void cleanupTestCase() {
+        modelTester_.reset();
+        proxyTester_.reset();
+        w_.reset();
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

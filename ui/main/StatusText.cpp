@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "StatusText.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+#include <cmath>
+
+namespace bpu::ui {
+
+namespace {
+
+QString tr(const char* s) {
+    return QCoreApplication::translate("StatusText", s);
+}
+
+// The same green/red as the compare panel's deltas.
+QString colored(const QString& text, bool better) {
+    return QStringLiteral("<span style=\"color:%1\">%2</span>")
+        .arg(better ? QStringLiteral("#008040") : QStringLiteral("#c03030"), text);
+}
+
+QString signedNumber(double v, int decimals) {
+    return (v > 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
+}
+
+/// "CPU 3 -> 0" coloured, or nothing when the count did not change.
+void countDelta(QStringList& out, const QString& name, int before, int after) {
+    if (before != after)
+        out << colored(QStringLiteral("%1 %2 \u2192 %3").arg(name).arg(before).arg(after), after < before);
+}
+
+} // namespace
+
+QString estimateText(const Snapshot& s) {
+    const auto& c = s.cost;
+    const auto& a = s.analysis.summary;
+    return tr("<b>%1</b>: <b>%2 ms</b>/image, <b>%3 FPS</b> (batch %4) | BPU %5, CPU %6, folded %7 | %8 "
+              "segment(s) | Q/DQ %9 passes | padding waste %10%")
+        .arg(QString::fromStdString(s.target->name).toHtmlEscaped())
+        .arg(c.perImageMs, 0, 'f', 3)
+        .arg(c.fps, 0, 'f', 1)
+        .arg(c.batch)
+        .arg(a.bpuNodes)
+        .arg(a.cpuNodes)
+        .arg(a.foldedNodes)
+        .arg(a.bpuSegments)
+        .arg(a.qdqPasses)
+        .arg(a.paddingWasteRatio * 100, 0, 'f', 1);
+}
+
+QString deltaText(const Snapshot& s) {
+    const auto& c = s.cost;
+    const auto& b = s.baseline;
+    const auto& now = s.analysis.summary;
+    const auto& was = s.baselineSummary;
+    QStringList parts;
+    if (c.perImageMs != b.perImageMs && b.perImageMs > 0) {
+        const double dMs = c.perImageMs - b.perImageMs;
+        parts << colored(
+            QStringLiteral("%1 ms (%2%)")
+                .arg(signedNumber(dMs, 3), signedNumber((c.perImageMs / b.perImageMs - 1) * 100, 1)),
+            dMs < 0);
+    }
+    if (c.fps != b.fps && b.fps > 0)
+        parts << colored(tr("FPS %1%").arg(signedNumber((c.fps / b.fps - 1) * 100, 1)), c.fps > b.fps);
+    countDelta(parts, tr("CPU"), was.cpuNodes, now.cpuNodes);
+    countDelta(parts, tr("segments"), was.bpuSegments, now.bpuSegments);
+    countDelta(parts, tr("Q/DQ"), was.qdqPasses, now.qdqPasses);
+    if (std::fabs(now.paddingWasteRatio - was.paddingWasteRatio) >= 0.0005)
+        parts << colored(tr("waste %1% \u2192 %2%")
+                             .arg(was.paddingWasteRatio * 100, 0, 'f', 1)
+                             .arg(now.paddingWasteRatio * 100, 0, 'f', 1),
+                         now.paddingWasteRatio < was.paddingWasteRatio);
+    if (parts.isEmpty())
+        return {};
+    return tr("vs baseline: ") + parts.join(QStringLiteral(", "));
+}
+
+} // namespace bpu::ui
