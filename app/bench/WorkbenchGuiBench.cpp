@@ -151,7 +151,7 @@ bool writeWorkbenchShots(const QString& dir) {
         int pixels; ///< how far the handle is dragged (right: more channels)
     };
     bool ok = true;
-    for (const Drag& d : {Drag{"yolov8n.onnx", "/model.2/cv1/conv/Conv", 70},
+    for (const Drag& d : {Drag{"yolov8n.onnx", "/model.1/conv/Conv", 60},
                           Drag{"resnet50.onnx", "/layer4/layer4.0/conv2/Conv", -60}}) {
         bpu::ui::MainWindow w;
         w.show();

@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "bpuscope: error: %s: %s\n", qPrintable(parser.value(edits)), e.what());
             return 3;
         }
-        w.applyEditList(doc);
+        w.applyEditList(doc, QFileInfo(parser.value(edits)).fileName());
     }
     w.show();
     const QStringList args = parser.positionalArguments();

@@ -57,6 +57,10 @@ ChartsPanel::ChartsPanel(SelectionHub* hub, QWidget* parent)
     , ops_(new charts::OpBreakdownChart(this)) {
     // The tab names say what each chart is: no title row inside the plot, the dock is short.
     roofline_->setTitle(QString());
+    // A compact legend: at a dock's height the report's legend would cover the points near the roof.
+    roofline_->legend->setFont(charts::chartFont(7));
+    roofline_->legend->setIconSize(14, 8);
+    roofline_->legend->setRowSpacing(0);
     tabs_->addTab(latency_, tr("Top layers"));
     tabs_->addTab(roofline_, tr("Roofline"));
     tabs_->addTab(padding_, tr("Padding waste"));

@@ -30,9 +30,6 @@ namespace {
 constexpr double kMaxZoom = 4.0;
 constexpr double kReadableZoom = 1.0;
 constexpr double kMinInitialZoom = 0.3; // a first view below this fits the width and starts at the top
-// Scene units of room above the drawing: the legend overlay sits top left, and without this room a node at
-// the top of the graph, centred for a selection, would hide under it.
-constexpr double kOverlayRoom = 140;
 constexpr double kAntialiasZoom = 0.35;
 } // namespace
 
@@ -96,6 +93,25 @@ void GraphView::setModel(std::shared_ptr<const Graph> graph, std::vector<int> gr
     requestLayout(NodeId{});
 }
 
+void GraphView::updateModel(std::shared_ptr<const Graph> graph, std::vector<int> groupOf) {
+    if (!graph_ || graph->nodes.size() != graph_->nodes.size()) {
+        setModel(std::move(graph), std::move(groupOf));
+        return;
+    }
+    graph_ = std::move(graph);
+    groupOf_ = std::move(groupOf);
+    // Keep the selected node (else the one in the middle of the view) where it is on screen.
+    NodeId anchor = selected_;
+    if (NodeItem* item = scene_->itemForNode(selected_)) {
+        const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+        if (!visible.intersects(item->sceneBoundingRect()))
+            centerOn(item); // off screen: anchor it in the middle instead
+    } else if (NodeItem* middle = nodeAt(viewport()->rect().center())) {
+        anchor = middle->data().members.front();
+    }
+    requestLayout(anchor);
+}
+
 void GraphView::clearModel() {
     ++generation_; // drop any layout still running
     graph_.reset();
@@ -146,7 +162,7 @@ void GraphView::requestLayout(NodeId anchor) {
 void GraphView::adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos) {
     lastLayoutMs_ = items.data->msLayout;
     scene_->adopt(items);
-    setSceneRect(scene_->sceneRect().adjusted(0, -kOverlayRoom, 0, 0));
+    updateSceneRect();
     scene_->setMarkedTensors(marked_);
     scene_->setMatches(matches_);
     scene_->setCurrentNode(selected_);
@@ -160,6 +176,9 @@ void GraphView::adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos) {
             setZoom(std::clamp(viewport()->width() / r.width(), kMinInitialZoom, kReadableZoom));
             centerOn(r.center().x(), r.top() + viewport()->height() / zoom() / 2);
         }
+        // Selected while the layout ran (a selection hub, a command line): show it.
+        if (NodeItem* item = scene_->itemForNode(selected_))
+            centerOn(item);
     } else if (NodeItem* item = scene_->itemForNode(anchor)) {
         const QPointF offset = (anchorViewPos - QPointF(viewport()->rect().center())) / zoom();
         centerOn(item->sceneBoundingRect().center() - offset);
@@ -176,7 +195,17 @@ void GraphView::setColoring(std::shared_ptr<const NodeColoring> coloring) {
     scene_->setColoring(coloring_);
     legend_->setColoring(coloring_.get());
     placeOverlays();
+    updateSceneRect();
     minimap_->rebuild();
+}
+
+void GraphView::updateSceneRect() {
+    if (!graph_ || scene_->nodeItems().empty())
+        return;
+    // Room above the drawing for the legend overlay (top left): without it a node at the top of the graph,
+    // centred for a selection at a readable zoom, would hide under the legend. Scene units = pixels at 1:1.
+    const double room = legend_->sizeHint().height() + 48;
+    setSceneRect(scene_->sceneRect().adjusted(0, -room, 0, 0));
 }
 
 std::shared_ptr<const NodeColoring> GraphView::coloring() const {

@@ -39,6 +39,10 @@ public:
     void setModel(std::shared_ptr<const Graph> graph, std::vector<int> groupOf = {});
     /// Same, taking a copy of `graph`.
     void setModel(const Graph& graph, std::vector<int> groupOf = {});
+    /// Another state of the same model (an edit changed shapes or fused groups): re-lays out keeping the
+    /// selection, search matches, expanded groups and the view, anchored on the selected node. A graph with
+    /// another node count is a new model (setModel).
+    void updateModel(std::shared_ptr<const Graph> graph, std::vector<int> groupOf = {});
     void clearModel();
     const Graph* graph() const { return graph_.get(); }
     /// True while a layout requested by setModel / setGroupExpanded has not landed yet.
@@ -114,6 +118,7 @@ private:
     void userSelect(NodeId id);
     void stepMatch(int delta);
     void placeOverlays();
+    void updateSceneRect();
     void zoomChangedInternal();
     double clampZoom(double s) const;
     QString toolTipFor(const NodeItem& item) const;

@@ -42,7 +42,7 @@ ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
     lay->addWidget(label_);
     lay->addLayout(row);
     lay->addWidget(plot_, 1);
-    plot_->setMinimumHeight(180);
+    plot_->setMinimumHeight(150);
     plot_->addGraph();
     plot_->addGraph(plot_->xAxis, plot_->yAxis2);
     plot_->graph(0)->setName(tr("latency (ms/image)"));
@@ -54,6 +54,13 @@ ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
     plot_->yAxis2->setVisible(true);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 7));
+    // The legend in a row above the plot: inside, it would hide the curves' ends.
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setMargins(QMargins(2, 0, 2, 0));
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     slider_->setTracking(true);
     connect(slider_, &QSlider::valueChanged, this, [this](int v) {
         QSignalBlocker b(spin_);
@@ -193,7 +200,7 @@ void ShapeEditor::showCurrent(int v) {
     }
     const int unit = alignmentUnit();
     const int padded = (v + unit - 1) / unit * unit;
-    label_->setText(tr("%1 = %2 (aligned to %3: padded to %4; estimate %5 ms/image)")
+    label_->setText(tr("%1 = %2 \u2192 padded to %4 (unit %3) \u00b7 %5 ms/image")
                         .arg(dim_->currentText())
                         .arg(v)
                         .arg(unit)
@@ -295,16 +302,19 @@ void ShapeEditor::sweep() {
             plot_->xAxis->setRange(lo, hi);
             plot_->graph(0)->rescaleValueAxis();
             plot_->yAxis2->setRange(0, 1);
-            // Alignment steps.
-            QVector<double> ticks;
-            for (int x = (lo + unit - 1) / unit * unit; x <= hi; x += unit)
-                ticks.push_back(x);
+            // Ticks on alignment steps: every unit while that stays readable, else every k-th unit.
+            const int units = std::max(1, (hi - lo) / std::max(1, unit));
+            const int every = unit * std::max(1, (units + 9) / 10);
             QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-            for (double t : ticks)
-                ticker->addTick(t, QString::number(int(t)));
+            for (int x = (lo + every - 1) / every * every; x <= hi; x += every)
+                ticker->addTick(x, QString::number(x));
             plot_->xAxis->setTicker(ticker);
             plot_->xAxis->setLabel(
-                tr("%1 (ticks at the alignment unit %2)").arg(dim_->currentText()).arg(unit));
+                every == unit ? tr("%1 (ticks: alignment unit %2)").arg(dim_->currentText()).arg(unit)
+                              : tr("%1 (ticks: %2 x the alignment unit %3)")
+                                    .arg(dim_->currentText())
+                                    .arg(every / unit)
+                                    .arg(unit));
             plot_->replot(QCustomPlot::rpQueuedReplot);
         });
 }

@@ -7,19 +7,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace bpu::ui {
 
 namespace {
 
 // Placement colours (Okabe-Ito): BPU blue, CPU vermillion, folded light grey, unknown op yellow.
-const QColor kBpu(0x00, 0x72, 0xb2), kCpu(0xd5, 0x5e, 0x00), kFolded(0xc8, 0xc8, 0xc8), kUnknown(0xf0, 0xe4, 0x42);
+const QColor kBpu(0x00, 0x72, 0xb2), kCpu(0xd5, 0x5e, 0x00), kFolded(0xc8, 0xc8, 0xc8),
+    kUnknown(0xf0, 0xe4, 0x42);
 const QColor kCompute(0x00, 0x9e, 0x73), kMemory(0xe6, 0x9f, 0x00);
 
 /// Compute- vs memory-bound, shaded by how far from the ridge the node sits.
 class BoundColoring : public NodeColoring {
 public:
-    BoundColoring(const Snapshot& s) : ridge_(s.analysis.ridgeIntensity) {
+    BoundColoring(const Snapshot& s)
+        : ridge_(s.analysis.ridgeIntensity) {
         for (const auto& a : s.analysis.nodes) {
             bound_.push_back(a.bound);
             intensity_.push_back(a.intensity);
@@ -28,7 +31,8 @@ public:
     QColor color(NodeId id) const override {
         if (id.value >= bound_.size() || bound_[id.value] == Bound::None)
             return palette::unknown();
-        const double decades = std::fabs(std::log10(std::max(intensity_[id.value], 1e-3) / std::max(ridge_, 1e-3)));
+        const double decades =
+            std::fabs(std::log10(std::max(intensity_[id.value], 1e-3) / std::max(ridge_, 1e-3)));
         // Within a decade of the ridge the shade lightens: those nodes sit near the balance point.
         const int lighten = 100 + int(std::max(0.0, 1.0 - decades) * 60);
         return (bound_[id.value] == Bound::Compute ? kCompute : kMemory).lighter(lighten);
@@ -55,20 +59,36 @@ public:
     DeltaColoring(const Snapshot& s) {
         double maxAbs = 0;
         for (size_t i = 0; i < s.cost.nodes.size(); ++i) {
-            const double d = i < s.baselineNodeUs.size() ? s.cost.nodes[i].latencyUs - s.baselineNodeUs[i] : 0;
+            const double d =
+                i < s.baselineNodeUs.size() ? s.cost.nodes[i].latencyUs - s.baselineNodeUs[i] : 0;
             delta_.push_back(d);
             maxAbs = std::max(maxAbs, std::fabs(d));
         }
         scale_ = maxAbs > 0 ? maxAbs : 1;
     }
     QColor color(NodeId id) const override {
-        if (id.value >= delta_.size() || std::fabs(delta_[id.value]) < 1e-3)
+        return colorOf(id.value < delta_.size() ? delta_[id.value] : 0);
+    }
+    /// A fused group runs as one layer: its colour is the change of the whole group.
+    QColor groupColor(const std::vector<NodeId>& members) const override {
+        double sum = 0;
+        for (NodeId m : members)
+            sum += m.value < delta_.size() ? delta_[m.value] : 0;
+        return colorOf(sum);
+    }
+    QColor colorOf(double d) const {
+        if (std::fabs(d) < 1e-3)
             return QColor(0xe0, 0xe0, 0xe0);
-        const double t = std::min(1.0, std::fabs(delta_[id.value]) / scale_);
-        const QColor end = delta_[id.value] < 0 ? QColor(0x00, 0x9e, 0x73) : QColor(0xd5, 0x5e, 0x00);
+        // sqrt spreads the small changes (one edited layer) that a large one elsewhere (a removed Q/DQ pass)
+        // would otherwise wash out; any change is at least 45% tinted, so it never reads as unchanged.
+        const double t = std::sqrt(std::min(1.0, std::fabs(d) / scale_));
+        const QColor end = d < 0 ? QColor(0x00, 0x9e, 0x73) : QColor(0xd5, 0x5e, 0x00);
         const QColor base(0xf0, 0xf0, 0xf0);
-        auto mix = [t](int a, int b) { return int(a + (b - a) * (0.3 + 0.7 * t)); };
-        return QColor(mix(base.red(), end.red()), mix(base.green(), end.green()), mix(base.blue(), end.blue()));
+        auto mix = [t](int a, int b) {
+            return int(a + (b - a) * (0.45 + 0.55 * t));
+        };
+        return QColor(mix(base.red(), end.red()), mix(base.green(), end.green()),
+                      mix(base.blue(), end.blue()));
     }
     QString legendTitle() const override { return QObject::tr("Latency vs baseline"); }
     QVector<QPair<QString, QColor>> legend() const override {
@@ -86,11 +106,16 @@ private:
 
 QString colorModeName(ColorMode m) {
     switch (m) {
-    case ColorMode::Placement: return QStringLiteral("placement");
-    case ColorMode::Padding: return QStringLiteral("padding");
-    case ColorMode::Intensity: return QStringLiteral("intensity");
-    case ColorMode::Latency: return QStringLiteral("latency");
-    case ColorMode::Delta: return QStringLiteral("delta");
+    case ColorMode::Placement:
+        return QStringLiteral("placement");
+    case ColorMode::Padding:
+        return QStringLiteral("padding");
+    case ColorMode::Intensity:
+        return QStringLiteral("intensity");
+    case ColorMode::Latency:
+        return QStringLiteral("latency");
+    case ColorMode::Delta:
+        return QStringLiteral("delta");
     }
     return QStringLiteral("placement");
 }
@@ -112,9 +137,9 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
         std::vector<int> cat;
         for (const auto& a : nodes)
             cat.push_back(a.opClass == "unknown" && !a.placementOverridden ? 3
-                          : a.placement == Placement::BPU                ? 0
-                          : a.placement == Placement::CPU                ? 1
-                                                                         : 2);
+                          : a.placement == Placement::BPU                  ? 0
+                          : a.placement == Placement::CPU                  ? 1
+                                                                           : 2);
         return std::make_shared<CategoryColoring>(
             cat,
             QVector<QPair<QString, QColor>>{{QObject::tr("BPU"), kBpu},
@@ -126,15 +151,17 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
     case ColorMode::Padding: {
         std::vector<double> v;
         for (const auto& n : s.graph->nodes) {
-            double w = 0;
+            // No output the alignment rules apply to (folded, CPU, unknown shape): n/a, not "no waste".
+            double w = std::numeric_limits<double>::quiet_NaN();
             for (TensorId o : n.outputs)
-                if (o.valid())
-                    w = std::max(w, s.analysis.tensors[o.value].padded.wasteRatio());
+                if (o.valid() && s.analysis.tensors[o.value].padded.applies)
+                    w = std::max(std::isnan(w) ? 0.0 : w, s.analysis.tensors[o.value].padded.wasteRatio());
             v.push_back(w);
         }
         return std::make_shared<HeatColoring>(v, QObject::tr("Padding waste (G4)"));
     }
-    case ColorMode::Intensity: return std::make_shared<BoundColoring>(s);
+    case ColorMode::Intensity:
+        return std::make_shared<BoundColoring>(s);
     case ColorMode::Latency: {
         double maxShare = 0;
         for (const auto& c : s.cost.nodes)
@@ -142,10 +169,12 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
         std::vector<double> v;
         for (const auto& c : s.cost.nodes)
             v.push_back(maxShare > 0 ? std::sqrt(c.share / maxShare) : 0); // sqrt spreads the long tail
-        return std::make_shared<HeatColoring>(v, QObject::tr("Latency share (sqrt scale)"), QStringLiteral("0"),
+        return std::make_shared<HeatColoring>(v, QObject::tr("Latency share (sqrt scale)"),
+                                              QStringLiteral("0"),
                                               QStringLiteral("%1%").arg(maxShare * 100, 0, 'f', 1));
     }
-    case ColorMode::Delta: return std::make_shared<DeltaColoring>(s);
+    case ColorMode::Delta:
+        return std::make_shared<DeltaColoring>(s);
     }
     return nullptr;
 }

@@ -33,6 +33,20 @@
 
 namespace bpu::ui {
 
+namespace {
+
+/// Same node count and every tensor's shape equal: what the graph boxes print is unchanged.
+bool sameShapes(const Graph& a, const Graph& b) {
+    if (a.nodes.size() != b.nodes.size() || a.tensors.size() != b.tensors.size())
+        return false;
+    for (size_t i = 0; i < a.tensors.size(); ++i)
+        if (a.tensors[i].shape.dims != b.tensors[i].shape.dims)
+            return false;
+    return true;
+}
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , controller_(new SessionController(this))
@@ -147,7 +161,10 @@ void MainWindow::buildUi() {
     resizeDocks({dFindings, dInspector}, {330, 420}, Qt::Horizontal);
     resizeDocks({dHotspots, dCharts}, {860, 640}, Qt::Horizontal);
     resizeDocks({dHotspots}, {300}, Qt::Vertical);
-    connect(findings_, &FindingsPanel::applyFix, whatIf_, &WhatIfActions::pushFix);
+    connect(findings_, &FindingsPanel::applyFix, whatIf_,
+            [this](const nlohmann::json& fix, const QString& title) {
+                whatIf_->pushFix(fix, tr("Fix: %1").arg(title));
+            });
     connect(inspector_->shapeEditor(), &ShapeEditor::editRequested, whatIf_,
             [this](std::shared_ptr<Edit> e, bool final) { whatIf_->push(std::move(e), final); });
     connect(hub_, &SelectionHub::changed, this, [this](NodeId id, QObject* sender) {
@@ -212,6 +229,7 @@ void MainWindow::openProject(const QString& path) {
                 tr("%1 changed since the project was saved; the edits may no longer fit.").arg(p.modelPath));
         setTarget(p.target);
         pendingEdits_ = {{"edits", p.edits}};
+        pendingEditsTitle_ = tr("Edits from %1").arg(QFileInfo(path).fileName());
         openModel(p.modelPath);
     } catch (const std::exception& e) {
         showMessage(QMessageBox::Critical, tr("Cannot open project"), QString::fromStdString(e.what()));
@@ -238,12 +256,13 @@ void MainWindow::setColorMode(ColorMode m) {
         graph_->setColoring(makeColoring(m, *s));
 }
 
-void MainWindow::applyEditList(const nlohmann::json& edits) {
+void MainWindow::applyEditList(const nlohmann::json& edits, const QString& source) {
+    pendingEditsTitle_ = tr("Edits from %1").arg(source.isEmpty() ? tr("the edit file") : source);
     if (!snapshot()) {
         pendingEdits_ = edits;
         return;
     }
-    whatIf_->pushFix(edits, tr("edit file"));
+    whatIf_->pushFix(edits, pendingEditsTitle_);
 }
 
 NodeId MainWindow::selectTopHotspot() {
@@ -271,12 +290,17 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
             for (NodeId n : g.nodes)
                 groupOf[n.value] = int(g.id.value);
     const bool newModel = s->modelId != shownModel_;
-    if (newModel)
+    if (newModel) {
         hub_->select(NodeId{}, this); // ids of the previous model mean nothing in this one
-    if (newModel || groupOf != shownGroups_) {
         graph_->setModel(s->graph, groupOf);
         shownGroups_ = groupOf;
         shownModel_ = s->modelId;
+    } else if (groupOf != shownGroups_ ||
+               (s->findingsReady && graph_->graph() && !sameShapes(*graph_->graph(), *s->graph))) {
+        // Fused groups changed, or shapes did (the boxes print them): re-lay out in place. Mid-drag states
+        // wait for the released one, so a drag never queues layouts.
+        graph_->updateModel(s->graph, groupOf);
+        shownGroups_ = groupOf;
     }
     std::vector<TensorId> marked;
     for (const auto& q : s->analysis.qdq)
@@ -295,7 +319,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     if (!pendingEdits_.is_null() && !pendingEdits_.empty()) {
         nlohmann::json e = pendingEdits_;
         pendingEdits_ = nullptr;
-        whatIf_->pushFix(e, tr("edit file"));
+        whatIf_->pushFix(e, pendingEditsTitle_);
     }
     emit updated();
     if (newModel)

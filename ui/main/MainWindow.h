@@ -46,7 +46,7 @@ public:
     void setTarget(const QString& target);
     void setColorMode(ColorMode m);
     /// Applies an edit list ({"edits": [...]}) as undoable commands once the model is loaded.
-    void applyEditList(const nlohmann::json& edits);
+    void applyEditList(const nlohmann::json& edits, const QString& source = {});
     void cancelLoad();
     bool isLoading() const;
     /// Exports the report of the current state to `path` (format by extension) in the background, with
@@ -125,6 +125,7 @@ private:
     ColorMode colorMode_ = ColorMode::Placement;
     QString pendingPath_;
     nlohmann::json pendingEdits_;
+    QString pendingEditsTitle_; ///< the undo step's name for pendingEdits_
     uint64_t shownModel_ = 0;
     std::vector<int> shownGroups_;
 };

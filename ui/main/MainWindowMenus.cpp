@@ -91,8 +91,19 @@ void MainWindow::buildMenus() {
     tb->setObjectName(QStringLiteral("mainToolbar"));
     tb->addAction(open);
     tb->addAction(exportAction_);
-    tb->addAction(undo);
-    tb->addAction(redo);
+    // The menu's undo/redo name the step ("Undo set_channels ... node=/a/long/name"); on the toolbar that
+    // text would push the rest off screen, so the buttons say Undo / Redo and the step goes in the tooltip.
+    QUndoStack* stack = controller_->undoStack();
+    auto* tbUndo = tb->addAction(tr("Undo"), stack, &QUndoStack::undo);
+    auto* tbRedo = tb->addAction(tr("Redo"), stack, &QUndoStack::redo);
+    tbUndo->setEnabled(false);
+    tbRedo->setEnabled(false);
+    connect(stack, &QUndoStack::canUndoChanged, tbUndo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, tbRedo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::undoTextChanged, tbUndo,
+            [tbUndo](const QString& t) { tbUndo->setToolTip(tr("Undo %1 (Ctrl+Z)").arg(t)); });
+    connect(stack, &QUndoStack::redoTextChanged, tbRedo,
+            [tbRedo](const QString& t) { tbRedo->setToolTip(tr("Redo %1 (Ctrl+Shift+Z)").arg(t)); });
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Target: "), tb));
     targetBox_ = new QComboBox(tb);

@@ -19,7 +19,10 @@
 namespace bpu::ui {
 
 WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, QWidget* dialogParent)
-    : QObject(dialogParent), controller_(controller), hub_(hub), parent_(dialogParent) {
+    : QObject(dialogParent)
+    , controller_(controller)
+    , hub_(hub)
+    , parent_(dialogParent) {
     auto make = [this](const QString& text, const QString& tip) {
         auto* a = new QAction(text, this);
         a->setStatusTip(tip);
@@ -34,7 +37,8 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
     setBatch = make(tr("Set batch..."), tr("Run several images per inference (G6.5)"));
     setInputShape = make(tr("Set input shape..."), tr("Change the model input's shape"));
     setChannels = make(tr("Set channels..."), tr("Change the selected conv's output channels (G4.2)"));
-    removeQdq = make(tr("Remove boundary Q/DQ"), tr("Fold model-I/O quantize/dequantize into pre/post-processing (G1.1)"));
+    removeQdq = make(tr("Remove boundary Q/DQ"),
+                     tr("Fold model-I/O quantize/dequantize into pre/post-processing (G1.1)"));
     placeOnBpu = make(tr("Place on BPU"), tr("Override the selected node's placement: BPU (G1.2)"));
     placeOnCpu = make(tr("Place on CPU"), tr("Override the selected node's placement: CPU"));
     setBaseline = make(tr("Set baseline"), tr("Measure deltas against the current state from now on"));
@@ -43,7 +47,8 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
 
     connect(fuseAll, &QAction::triggered, this, [this] { push(std::make_shared<FuseAllEdit>()); });
     connect(unfuseAll, &QAction::triggered, this, [this] { push(std::make_shared<UnfuseAllEdit>()); });
-    connect(removeQdq, &QAction::triggered, this, [this] { push(std::make_shared<RemoveBoundaryQdqEdit>()); });
+    connect(removeQdq, &QAction::triggered, this,
+            [this] { push(std::make_shared<RemoveBoundaryQdqEdit>()); });
     connect(setBaseline, &QAction::triggered, controller_, &SessionController::setBaseline);
     connect(fuseGroup, &QAction::triggered, this, [this] {
         if (const Node* n = selectedNode())
@@ -66,7 +71,8 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
         if (!n)
             return;
         bool ok = false;
-        int g = QInputDialog::getInt(parent_, tr("Set groups"), tr("Groups for %1:").arg(QString::fromStdString(n->name)),
+        int g = QInputDialog::getInt(parent_, tr("Set groups"),
+                                     tr("Groups for %1:").arg(QString::fromStdString(n->name)),
                                      int(n->attrIntOr("group", 1)), 1, 65536, 1, &ok);
         if (ok)
             push(std::make_shared<SetGroupEdit>(n->name, g));
@@ -78,8 +84,8 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
         const auto& w = snap_->graph->tensor(n->inputs[1]).shape.dims;
         bool ok = false;
         int c = QInputDialog::getInt(parent_, tr("Set channels"),
-                                     tr("Output channels of %1:").arg(QString::fromStdString(n->name)), int(w[0]), 1,
-                                     65536, 1, &ok);
+                                     tr("Output channels of %1:").arg(QString::fromStdString(n->name)),
+                                     int(w[0]), 1, 65536, 1, &ok);
         if (ok)
             push(std::make_shared<SetChannelsEdit>(n->name, c));
     });
@@ -95,9 +101,10 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
             return;
         const Tensor& t = snap_->graph->tensor(snap_->graph->inputs.front());
         bool ok = false;
-        const QString text = QInputDialog::getText(parent_, tr("Set input shape"),
-                                                   tr("Shape of %1 (e.g. 1x3x512x512):").arg(QString::fromStdString(t.name)),
-                                                   QLineEdit::Normal, QString::fromStdString(t.shape.toString()), &ok);
+        const QString text =
+            QInputDialog::getText(parent_, tr("Set input shape"),
+                                  tr("Shape of %1 (e.g. 1x3x512x512):").arg(QString::fromStdString(t.name)),
+                                  QLineEdit::Normal, QString::fromStdString(t.shape.toString()), &ok);
         if (!ok)
             return;
         std::vector<int64_t> dims;
@@ -105,7 +112,8 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
             bool isNum = false;
             const qlonglong v = part.trimmed().toLongLong(&isNum);
             if (!isNum) {
-                QMessageBox::warning(parent_, tr("Set input shape"), tr("'%1' is not a shape like 1x3x512x512").arg(text));
+                QMessageBox::warning(parent_, tr("Set input shape"),
+                                     tr("'%1' is not a shape like 1x3x512x512").arg(text));
                 return;
             }
             dims.push_back(v);
@@ -168,7 +176,7 @@ void WhatIfActions::pushFix(const nlohmann::json& fix, const QString& title) {
         return;
     }
     QUndoStack* stack = controller_->undoStack();
-    stack->beginMacro(tr("Fix: %1").arg(title));
+    stack->beginMacro(title);
     for (auto& e : edits)
         stack->push(new EditCommand(controller_, std::shared_ptr<Edit>(std::move(e))));
     stack->endMacro();

@@ -31,7 +31,7 @@ public:
     void setSnapshot(SnapshotPtr s);
     /// Pushes one edit (a drag step when final is false: it merges with the previous one of the same key).
     void push(std::shared_ptr<Edit> edit, bool final = true);
-    /// Pushes a finding's fix ({"edits": [...]}) as one macro undo step.
+    /// Pushes an edit list ({"edits": [...]}: a finding's fix, an edit file) as one undo step named `title`.
     void pushFix(const nlohmann::json& fix, const QString& title);
 
     QAction* fuseAll = nullptr;
