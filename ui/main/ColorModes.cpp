@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ColorModes.h"
 
+#include "ui/charts/ChartStyle.h"
 #include "ui/graph/NodeColoring.h"
 
 #include <QObject>
@@ -16,7 +17,8 @@ namespace {
 // Placement colours (Okabe-Ito): BPU blue, CPU vermillion, folded light grey, unknown op yellow.
 const QColor kBpu(0x00, 0x72, 0xb2), kCpu(0xd5, 0x5e, 0x00), kFolded(0xc8, 0xc8, 0xc8),
     kUnknown(0xf0, 0xe4, 0x42);
-const QColor kCompute(0x00, 0x9e, 0x73), kMemory(0xe6, 0x9f, 0x00);
+// Bound colours are the roofline chart's (ui/charts): the graph and the charts dock beside it agree.
+const QColor kCompute = charts::boundColor(Bound::Compute), kMemory = charts::boundColor(Bound::Memory);
 
 /// Compute- vs memory-bound, shaded by how far from the ridge the node sits.
 class BoundColoring : public NodeColoring {
