@@ -240,11 +240,13 @@ private slots:
         QVERIFY(edited != before);
         QVERIFY(w_->deltaLabel()->text().contains(QStringLiteral("vs baseline")));
         QCOMPARE(w_->controller()->undoStack()->count(), 1);
+        QVERIFY(w_->isWindowModified()); // the title marks edits not saved in a project
 
         w_->controller()->undoStack()->undo();
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
         QCOMPARE(fixture::numbers(*w_), before);
         QVERIFY(w_->deltaLabel()->text().isEmpty());
+        QVERIFY(!w_->isWindowModified());
 
         // Redo reproduces the edited state exactly too.
         w_->controller()->undoStack()->redo();

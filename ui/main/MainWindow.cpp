@@ -12,19 +12,14 @@
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/inspector/ShapeEditor.h"
 #include "ui/whatif/ComparePanel.h"
-#include "ui/whatif/ProjectFile.h"
 #include "ui/whatif/WhatIfActions.h"
 
-#include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -67,7 +62,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(controller_, &SessionController::loaded, this, [this](const QString& path) {
         addRecent(path);
-        setWindowTitle(QStringLiteral("BpuScope - %1").arg(QFileInfo(path).fileName()));
+        setWindowTitle(QStringLiteral("BpuScope - %1[*]").arg(QFileInfo(path).fileName()));
+        setWindowModified(false);
     });
     connect(controller_, &SessionController::failed, this, [this](const QString& msg) {
         const auto s = snapshot();
@@ -92,6 +88,9 @@ MainWindow::MainWindow(QWidget* parent)
         statusBar()->showMessage(tr("Edit rejected: %1").arg(why), 10000);
         showMessage(QMessageBox::Warning, tr("Edit rejected"), why);
     });
+    // The title's [*] marks edits not saved in a project (the undo stack's clean state is the last save).
+    connect(controller_->undoStack(), &QUndoStack::cleanChanged, this,
+            [this](bool clean) { setWindowModified(!clean); });
     connect(exporter_, &ReportExporter::progress, this, [this](double f, const QString& stage) {
         reportProgress_->setValue(int(f * 1000));
         reportProgress_->setFormat(tr("Report: %1 %p%").arg(stage));
@@ -217,24 +216,6 @@ void MainWindow::openModel(const QString& path) {
     pendingPath_ = path;
     const QString target = targetBox_ ? targetBox_->currentData().toString() : QStringLiteral("s100");
     controller_->open(path, target.isEmpty() ? QStringLiteral("s100") : target);
-}
-
-void MainWindow::openProject(const QString& path) {
-    try {
-        Project p = loadProject(path);
-        const QString hash = fileSha256(p.modelPath);
-        if (!p.sha256.isEmpty() && hash != p.sha256)
-            showMessage(
-                QMessageBox::Warning, tr("Project"),
-                tr("%1 changed since the project was saved; the edits may no longer fit.").arg(p.modelPath));
-        setTarget(p.target);
-        pendingEdits_ = {{"edits", p.edits}};
-        pendingEditsTitle_ = tr("Edits from %1").arg(QFileInfo(path).fileName());
-        openModel(p.modelPath);
-    } catch (const std::exception& e) {
-        showMessage(QMessageBox::Critical, tr("Cannot open project"), QString::fromStdString(e.what()));
-        emit loadFailed(QString::fromStdString(e.what()));
-    }
 }
 
 void MainWindow::setTarget(const QString& target) {
@@ -373,69 +354,6 @@ void MainWindow::exportReport() {
     }
     settings.setValue(QStringLiteral("reportDir"), QFileInfo(path).absolutePath());
     exportReportTo(path);
-}
-
-void MainWindow::saveProjectAs() {
-    auto s = snapshot();
-    if (!s)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save what-if project"), QString(),
-                                                      tr("BpuScope projects (*.bpuscope)"));
-    if (path.isEmpty())
-        return;
-    Project p;
-    p.modelPath = QFileInfo(s->modelPath).absoluteFilePath();
-    p.sha256 = fileSha256(p.modelPath);
-    p.target = controller_->targetName();
-    p.edits = s->edits;
-    const QString err = saveProject(path, p);
-    if (!err.isEmpty())
-        showMessage(QMessageBox::Critical, tr("Save project"), err);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-}
-
-void MainWindow::addRecent(const QString& path) {
-    QSettings s;
-    QStringList list = s.value(QStringLiteral("recentFiles")).toStringList();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    list.removeAll(abs);
-    list.prepend(abs);
-    while (list.size() > 10)
-        list.removeLast();
-    s.setValue(QStringLiteral("recentFiles"), list);
-    rebuildRecentMenu();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
-    if (e->mimeData()->hasUrls())
-        for (const QUrl& u : e->mimeData()->urls())
-            if (u.isLocalFile() &&
-                (u.toLocalFile().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive) ||
-                 u.toLocalFile().endsWith(QLatin1String(".bpuscope"), Qt::CaseInsensitive))) {
-                e->acceptProposedAction();
-                return;
-            }
-}
-
-void MainWindow::dropEvent(QDropEvent* e) {
-    for (const QUrl& u : e->mimeData()->urls())
-        if (u.isLocalFile()) {
-            const QString p = u.toLocalFile();
-            if (p.endsWith(QLatin1String(".bpuscope"), Qt::CaseInsensitive))
-                openProject(p);
-            else
-                openModel(p);
-            e->acceptProposedAction();
-            return;
-        }
-}
-
-void MainWindow::closeEvent(QCloseEvent* e) {
-    QSettings s;
-    s.setValue(QStringLiteral("geometry"), saveGeometry());
-    s.setValue(QStringLiteral("windowState"), saveState());
-    QMainWindow::closeEvent(e);
 }
 
 } // namespace bpu::ui
