@@ -27,6 +27,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 
 using namespace bpu;
 using namespace bpu::ui;
@@ -284,12 +285,21 @@ private slots:
             QVERIFY(!slider->isSliderDown());
         };
 
+        std::set<int64_t> seen; // channel counts the window showed while the button was held
+        auto watch = connect(w_->controller(), &SessionController::snapshotChanged, this, [&](SnapshotPtr s) {
+            if (slider->isSliderDown())
+                seen.insert(outChannels(*s, conv));
+        });
         drag(6, 12);
+        disconnect(watch);
         const int c1 = slider->value();
         QVERIFY(c1 > c0);
+        QVERIFY(seen.size() >= 2); // the estimate followed the drag live
         QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return outChannels(s, conv) == c1; }));
         QCOMPARE(w_->controller()->undoStack()->count(), 1); // one step for the whole drag
-        QVERIFY(w_->snapshot()->edits.size() >= 2);          // made of several live edits
+        // ... and one edit in the list a project saves: the drag's last value.
+        QCOMPARE(w_->snapshot()->edits.size(), size_t(1));
+        QCOMPARE(w_->snapshot()->edits[0].value("channels", 0), c1);
         QVERIFY(fixture::numbers(*w_) != before);
 
         // A second drag of the same dim is a step of its own.

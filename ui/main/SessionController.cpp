@@ -27,6 +27,25 @@ struct SessionController::Live {
     bool gainsFresh = false;                  ///< the findings' gains match the session's state
 };
 
+namespace {
+
+/// The applied edits as a list to save or report: a run of edits of one control (one merge key: the steps
+/// of a drag) is its last step, since those edits set an absolute value. Applying the list to the loaded
+/// model gives the same state as the steps did.
+std::vector<const Edit*> netEdits(const std::vector<std::shared_ptr<Edit>>& order) {
+    std::vector<const Edit*> out;
+    for (const auto& e : order) {
+        const std::string key = e->mergeKey();
+        if (!out.empty() && !key.empty() && out.back()->mergeKey() == key)
+            out.back() = e.get();
+        else
+            out.push_back(e.get());
+    }
+    return out;
+}
+
+} // namespace
+
 SessionController::SessionController(QObject* parent)
     : QObject(parent)
     , undo_(new QUndoStack(this)) {
@@ -248,7 +267,7 @@ void SessionController::reportSources(std::function<void(std::shared_ptr<ReportS
                 }
                 src->baseline = live->pristine;
             }
-            for (const auto& e : live->order) {
+            for (const Edit* e : netEdits(live->order)) {
                 src->edits.push_back(e->toJson());
                 src->editDescriptions.push_back(e->describe());
             }
@@ -278,7 +297,7 @@ void SessionController::publish(const std::shared_ptr<Live>& live, uint64_t gen,
     snap->target = s.targetPtr();
     snap->analysis = s.analysis();
     snap->cost = s.cost();
-    for (const auto& e : live->order)
+    for (const Edit* e : netEdits(live->order))
         snap->edits.push_back(e->toJson());
     QMetaObject::invokeMethod(this, [this, live, snap] {
         if (live != live_)
