@@ -338,6 +338,44 @@ private slots:
         QVERIFY(editor->plot()->graph(0)->dataCount() > 10);
     }
 
+    void targetSwitchReestimatesInPlace() {
+        reload("yolov8n.onnx");
+        const QStringList s100 = fixture::numbers(*w_);
+        const double ms100 = w_->snapshot()->cost.perImageMs;
+        const uint64_t model = w_->snapshot()->modelId;
+        w_->setTarget(QStringLiteral("s100p"));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.target->name == "s100p"; }));
+        QCOMPARE(w_->snapshot()->modelId, model);         // the same model, re-estimated
+        QVERIFY(w_->snapshot()->cost.perImageMs < ms100); // the S100P is the faster part
+        QVERIFY(w_->estimateLabel()->text().contains(QStringLiteral("s100p")));
+        w_->setTarget(QStringLiteral("s100"));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.target->name == "s100"; }));
+        QCOMPARE(fixture::numbers(*w_), s100);
+
+        // A profile that does not load is a warning; the target and every number stay.
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("broken-profile.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"name\": \"broken\"}");
+        f.close();
+        QSignalSpy rejected(w_->controller(), &SessionController::targetRejected);
+        w_->setTarget(bad);
+        QTRY_COMPARE_WITH_TIMEOUT(rejected.count(), 1, 60000);
+        QVERIFY(w_->lastMessage());
+        QCOMPARE(w_->lastMessage()->icon(), QMessageBox::Warning);
+        QVERIFY2(w_->lastMessage()->text().contains(QStringLiteral("broken-profile.json")),
+                 qPrintable(w_->lastMessage()->text()));
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(w_->snapshot()->target->name, std::string("s100"));
+        QCOMPARE(w_->controller()->targetName(), QStringLiteral("s100"));
+        QCOMPARE(fixture::numbers(*w_), s100);
+        auto* box = w_->findChild<QComboBox*>(QStringLiteral("targetBox"));
+        QVERIFY(box);
+        QCOMPARE(box->currentData().toString(), QStringLiteral("s100"));
+        QCOMPARE(box->findData(bad), -1); // the broken file is not offered again
+    }
+
     void cancelledLoadKeepsTheModel() {
         reload("yolov8n.onnx");
         const SnapshotPtr before = w_->snapshot();

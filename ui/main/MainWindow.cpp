@@ -78,6 +78,11 @@ MainWindow::MainWindow(QWidget* parent)
         emit loadFailed(msg);
     });
     connect(controller_, &SessionController::targetRejected, this, [this](const QString& msg) {
+        // Drop the profile file that did not load from the selector, and show the target still in force.
+        const int added = targetBox_->findData(requestedTarget_);
+        if (added >= 0 && requestedTarget_ != controller_->targetName() &&
+            requestedTarget_.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+            targetBox_->removeItem(added);
         const int i = targetBox_->findData(controller_->targetName());
         if (i >= 0)
             targetBox_->setCurrentIndex(i);
@@ -219,6 +224,7 @@ void MainWindow::openModel(const QString& path) {
 }
 
 void MainWindow::setTarget(const QString& target) {
+    requestedTarget_ = target;
     int i = targetBox_->findData(target);
     if (i < 0) {
         targetBox_->insertItem(targetBox_->count() - 1, QFileInfo(target).fileName(), target);

@@ -124,6 +124,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     ColorMode colorMode_ = ColorMode::Placement;
     QString pendingPath_;
+    QString requestedTarget_; ///< the last target asked for (removed from the selector if it fails to load)
     nlohmann::json pendingEdits_;
     QString pendingEditsTitle_; ///< the undo step's name for pendingEdits_
     uint64_t shownModel_ = 0;

@@ -107,6 +107,7 @@ void MainWindow::buildMenus() {
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Target: "), tb));
     targetBox_ = new QComboBox(tb);
+    targetBox_->setObjectName(QStringLiteral("targetBox"));
     for (const auto& [name, path] : builtinTargets())
         targetBox_->addItem(QString::fromStdString(name), QString::fromStdString(name));
     targetBox_->addItem(tr("Profile file..."), QString());
