@@ -36,9 +36,10 @@ private:
     // PdfTables.cpp
     void table(const report::Table& t, const std::string& caption);
     void keyValues(const report::KeyValues& kv);
+    double keyColumnWidth(const report::KeyValues& kv) const;
     // PdfFigures.cpp
     void chart(const report::ChartBlock& c);
-    void graphPair();
+    void graphPair(const report::Section& section);
     void hotspotFigure(const report::FigureBlock& f);
     std::shared_ptr<const SceneData> scene();
 
@@ -57,6 +58,7 @@ private:
     PageFlow flow_;
     std::shared_ptr<const SceneData> scene_;
     bool graphPairDone_ = false;
+    mutable double wideKeyW_ = 0; ///< the shared wide key column (keyColumnWidth), computed once
 };
 
 /// Colours of the report's own furniture.
