@@ -16,6 +16,7 @@
 #include <QThread>
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -134,6 +135,91 @@ private slots:
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
+    }
+
+    /// Nothing runs into the footer: not the 1197-edit fix of ssdlite's G1.1 finding (a key-value item seven
+    /// pages long), not the detectors' huge graphs, not a hand-made document of extreme blocks.
+    void noBlockRunsIntoTheFooter_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx");
+        QTest::addRow("ssdlite320") << QStringLiteral("ssdlite320_mobilenet_v3_large.onnx");
+        QTest::addRow("fasterrcnn") << QStringLiteral("fasterrcnn_mobilenet_v3_large_320_fpn.onnx");
+    }
+    void noBlockRunsIntoTheFooter() {
+        QFETCH(QString, model);
+        const bpu::Session s = loadSession(model.toUtf8().constData());
+        const auto doc = buildDoc(s);
+        QTemporaryDir dir;
+        const auto stats = bpu::ui::writeReportPdf(doc, bpu::ui::renderReportCharts(doc),
+                                                   dir.filePath(QStringLiteral("r.pdf")));
+        QVERIFY(stats.pages >= 8);
+        QCOMPARE(stats.overflows, 0);
+    }
+
+    void longValuesFlowAcrossPages() {
+        if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+            QSKIP("pdftotext not installed (poppler-utils)");
+        bpu::report::ReportDocument doc;
+        doc.title = "flow test";
+        doc.modelName = "flow";
+        bpu::report::Section sec;
+        sec.id = "f";
+        sec.number = 1;
+        sec.title = "Long values";
+        std::string longValue;
+        for (int i = 0; i < 2500; ++i)
+            longValue += "w" + std::to_string(i) + " ";
+        sec.blocks.push_back(bpu::report::KeyValues{"Block", {{"Short", "one line"}, {"Long", longValue}}});
+        sec.blocks.push_back(bpu::report::Paragraph{"after the long value"});
+        doc.sections.push_back(sec);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("f.pdf"));
+        const auto stats = bpu::ui::writeReportPdf(doc, bpu::ui::renderReportCharts(doc), path);
+        QVERIFY2(stats.pages >= 3, qPrintable(QString::number(stats.pages)));
+        QCOMPARE(stats.overflows, 0);
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(60000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput()).simplified();
+        // Every word of the value exactly once, in order, and what follows it after it.
+        qsizetype at = 0;
+        for (int i = 0; i < 2500; ++i) {
+            const QString word = QStringLiteral(" w%1 ").arg(i);
+            const qsizetype next = text.indexOf(word, at > 0 ? at - 1 : 0);
+            QVERIFY2(next >= 0, qPrintable(word));
+            QCOMPARE(text.count(word), 1);
+            at = next + word.size();
+        }
+        QVERIFY(text.indexOf(QStringLiteral("after the long value")) >= at);
+    }
+
+    void exportReportsProgressAndCancelsMidway() {
+        // Cancel once painting has started: the export stops, says so, and leaves no file behind.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("mid.pdf"));
+        static std::atomic<bool> stop{false};
+        stop = false;
+        std::mutex m;
+        std::vector<std::string> stages;
+        bpu::Progress progress;
+        progress.cancel = &stop;
+        progress.report = [&](double f, std::string_view stage) {
+            std::lock_guard lock(m);
+            stages.emplace_back(stage);
+            if (f >= 0.5 && stage.rfind("painting", 0) == 0)
+                stop = true;
+        };
+        QFutureWatcher<QString> watcher;
+        watcher.setFuture(bpu::ui::exportReportPdf(buildDoc(*session_), path, progress));
+        QTRY_VERIFY_WITH_TIMEOUT(watcher.isFinished(), 60000);
+        QCOMPARE(watcher.result(), QStringLiteral("cancelled"));
+        QVERIFY(!QFileInfo::exists(path));
+        std::lock_guard lock(m);
+        // It got as far as painting (so the layout stages reported) and stopped on the next check.
+        QVERIFY(std::find(stages.begin(), stages.end(), std::string("laying out: Summary")) != stages.end());
+        QVERIFY(std::find(stages.begin(), stages.end(), std::string("painting page 1")) != stages.end());
+        QVERIFY(std::find(stages.begin(), stages.end(), std::string("painting page 2")) == stages.end());
+        QVERIFY(std::find(stages.begin(), stages.end(), std::string("done")) == stages.end());
     }
 
     void exportCancels() {

@@ -74,15 +74,13 @@ PageFlow::PageFlow(QRectF content)
 }
 
 void PageFlow::advance(double dy) {
-    if (pendingPaint_ && !opAtTop_ && y_ + dy > content_.bottom() + 0.5)
+    if (pendingPaint_ && y_ + dy > content_.bottom() + 0.5)
         ++overflows_;
     pendingPaint_ = false;
     y_ += dy;
 }
 
 void PageFlow::add(Op op) {
-    if (!pendingPaint_)
-        opAtTop_ = atPageTop();
     pendingPaint_ = true;
     pages_.back().push_back(std::move(op));
 }

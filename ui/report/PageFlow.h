@@ -63,8 +63,8 @@ public:
     /// Queues a paint operation on the current page.
     void add(Op op);
     /// Moves down by `dy`. The first advance after add() is taken as the height of what was added: if that
-    /// runs past the bottom it is counted in overflows() (unless it started at the page top: a block taller
-    /// than a page is drawn anyway). Spacing goes in a separate advance().
+    /// runs past the bottom (into the footer) it is counted in overflows(), even at the top of a page: a
+    /// block taller than a page must be split by its caller. Spacing goes in a separate advance().
     void advance(double dy);
     /// How many placements ran past the bottom of the content rect (into the footer); 0 in a good layout.
     int overflows() const { return overflows_; }
@@ -82,7 +82,6 @@ private:
     QRectF content_;
     double y_;
     bool pendingPaint_ = false; ///< an op was added and the advance over its height is still to come
-    bool opAtTop_ = false;      ///< that op started at the top of its page
     int overflows_ = 0;
     std::vector<std::vector<Op>> pages_;
 };

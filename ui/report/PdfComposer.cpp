@@ -26,7 +26,8 @@ void PdfComposer::compose() {
     const size_t n = doc_.sections.size();
     for (size_t i = 0; i < n; ++i) {
         progress_.checkCancel();
-        progress_(0.1 + 0.4 * double(i) / double(n), "laying out: " + doc_.sections[i].title);
+        fraction_ = 0.1 + 0.4 * double(i) / double(n);
+        progress_(fraction_, "laying out: " + doc_.sections[i].title);
         section(doc_.sections[i]);
     }
 }

@@ -23,6 +23,7 @@ public:
     /// Paints page `index` (header, footer, content) on the active painter.
     void paintPage(QPainter& p, int index) const;
     int pageCount() const { return flow_.pageCount(); }
+    int overflows() const { return flow_.overflows(); }
 
 private:
     // PdfComposer.cpp
@@ -54,6 +55,7 @@ private:
     ReportPage page_;
     QPaintDevice* device_;
     const Progress& progress_;
+    double fraction_ = 0; ///< progress of the section being laid out
     ReportFonts fonts_;
     PageFlow flow_;
     std::shared_ptr<const SceneData> scene_;

@@ -42,7 +42,7 @@ std::shared_ptr<const NodeColoring> latencyColoring(const report::GraphOverview&
 
 std::shared_ptr<const SceneData> PdfComposer::scene() {
     if (!scene_ && doc_.overview.graph) {
-        progress_(0.1, "graph layout");
+        progress_(fraction_, "laying out: graph layout");
         SceneRequest request;
         request.graph = doc_.overview.graph;
         request.groupOf = doc_.overview.groupOf;
