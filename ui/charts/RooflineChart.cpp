@@ -35,18 +35,9 @@ RooflineChart::RooflineChart(QWidget* parent)
     yAxis->setNumberPrecision(0);
     xAxis->setLabel(tr("intensity (padded MACs per DDR byte)"));
     yAxis->setLabel(tr("achieved GMAC/s"));
-    legend->setVisible(true);
     setTitle(tr("Roofline"));
-    // The legend goes below the plot: inside it, any corner hides either points or the roof line.
-    axisRect()->insetLayout()->take(legend);
-    auto* below = new QCPLayoutGrid;
-    plotLayout()->addElement(plotLayout()->rowCount(), 0, below);
-    below->setMargins(QMargins(0, 0, 0, 4));
-    below->addElement(0, 0, legend);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(2);
-    plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
-    plotLayout()->setRowSpacing(0);
+    // Inside the plot, any corner of the legend hides either points or the roof line.
+    setLegendBelow(true, 2);
 }
 
 void RooflineChart::setData(report::RooflineData data) {
