@@ -66,7 +66,8 @@ std::string fixText(const nlohmann::json& fix) {
         if (!node.empty())
             k->nodes.push_back(node);
     }
-    std::string out = std::to_string(edits.size()) + " edits: ";
+    // "N edits: " only when there are several kinds; one kind already says how many nodes it touches.
+    std::string out = kinds.size() > 1 ? std::to_string(edits.size()) + " edits: " : std::string();
     for (size_t i = 0; i < kinds.size(); ++i) {
         const Kind& k = kinds[i];
         out += (i ? "; " : "") + k.text;
@@ -92,6 +93,11 @@ std::string gainPercent(const Finding& f, double perImageMs) {
     if (!f.estimatedGainMs || perImageMs <= 0)
         return "-";
     return fmt::percent(*f.estimatedGainMs / perImageMs);
+}
+
+/// MACs per byte: one decimal below 1000, whole numbers with separators above ("526,600", never "5.266e+05").
+std::string intensityText(double v) {
+    return fmt::number(v >= 1000 ? std::round(v) : std::round(v * 10) / 10);
 }
 
 std::string ruleLabel(const GuideRules& rules, const std::string& id) {
@@ -230,7 +236,7 @@ Section hotspotsSection(const Context& c) {
         tb.table.rows.push_back(
             {std::to_string(i + 1), c.g.node(id).name, c.g.node(id).opType, placementName(a.placement),
              boundName(a.bound), fmt::us(nc.latencyUs), nc.qdqUs > 0 ? fmt::us(nc.qdqUs) : "-",
-             fmt::percent(nc.share), a.macs > 0 ? fmt::number(std::round(a.intensity * 10) / 10) : "-",
+             fmt::percent(nc.share), a.macs > 0 ? intensityText(a.intensity) : "-",
              fmt::percent(nodeWasteRatio(c.g, c.r, id)), a.macs > 0 ? fmt::si(double(a.macs)) : "-"});
     }
     sec.blocks.push_back(tb);
