@@ -13,12 +13,16 @@
 #include "core/target/TargetProfile.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string_view>
+
+#include <unistd.h>
 
 #ifdef BPUSCOPE_CLI_PDF
 #include "ui/report/PdfReportWriter.h"
@@ -50,6 +54,52 @@ std::string formatOf(const CliArgs& args, const std::string& output) {
     return "pdf";
 }
 
+/// Fails before any work when `output` cannot be written: its folder is missing or not writable, or it names
+/// a folder. (Writing can still fail later, e.g. a full disk; that is reported then.)
+void checkWritable(const std::string& output) {
+    if (output == "-")
+        return;
+    namespace fs = std::filesystem;
+    const fs::path path(output);
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw std::runtime_error(output + ": cannot write: is a directory");
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec))
+        throw std::runtime_error(output + ": cannot write: no folder " + dir.string());
+    if (::access(dir.c_str(), W_OK) != 0)
+        throw std::runtime_error(output + ": cannot write: folder " + dir.string() + " is not writable");
+}
+
+/// `--progress`: one line per stage on stderr with the time since the start, so a slow stage shows.
+class StageLog {
+public:
+    explicit StageLog(bool on)
+        : on_(on)
+        , start_(std::chrono::steady_clock::now()) {}
+    void operator()(double fraction, std::string_view stage) {
+        if (!on_ || stage == last_)
+            return;
+        last_ = std::string(stage);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        std::fprintf(stderr, "[%7.3f s] %3.0f%% %s\n", s, fraction * 100, last_.c_str());
+    }
+    /// A Progress that reports into this log, mapping [0, 1] to [from, to] of the whole run.
+    Progress range(double from, double to) {
+        Progress p;
+        if (on_)
+            p.report = [this, from, to](double f, std::string_view stage) {
+                (*this)(from + f * (to - from), stage);
+            };
+        return p;
+    }
+
+private:
+    bool on_;
+    std::chrono::steady_clock::time_point start_;
+    std::string last_;
+};
+
 #ifdef BPUSCOPE_CLI_PDF
 QtMessageHandler previousHandler = nullptr;
 
@@ -63,7 +113,8 @@ void quietHandler(QtMsgType type, const QMessageLogContext& context, const QStri
         std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
 }
 
-int writePdf(const report::ReportDocument& doc, const std::string& output, int argc, char** argv) {
+int writePdf(const report::ReportDocument& doc, const std::string& output, int argc, char** argv,
+             const Progress& progress) {
     // No display: Qt's offscreen platform (QFontDatabase, QPicture and QCustomPlot all work on it).
     if (!qEnvironmentVariableIsSet("DISPLAY") && !qEnvironmentVariableIsSet("WAYLAND_DISPLAY") &&
         !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
@@ -74,7 +125,8 @@ int writePdf(const report::ReportDocument& doc, const std::string& output, int a
     QFutureWatcher<QString> watcher;
     QEventLoop loop;
     QObject::connect(&watcher, &QFutureWatcher<QString>::finished, &loop, &QEventLoop::quit);
-    watcher.setFuture(ui::exportReportPdf(doc, QString::fromStdString(output)));
+    progress(0.0, "charts");
+    watcher.setFuture(ui::exportReportPdf(doc, QString::fromStdString(output), progress));
     if (!watcher.isFinished())
         loop.exec();
     const QString error = watcher.result();
@@ -102,12 +154,17 @@ int runReport(const CliArgs& args, int argc, char** argv) {
                          "(use --format md, html or json)");
 #endif
 
+    checkWritable(*output);
+    StageLog log(args.has("progress"));
+    log(0.0, "import");
     auto target =
         std::make_shared<const TargetProfile>(loadTargetProfile(args.get("target").value_or("s100")));
     std::vector<std::unique_ptr<Edit>> edits;
     if (auto file = args.get("edits"))
         edits = loadEditFile(*file);
-    Session session(ModelImporter::load(args.positional[0], args.importOptions()), target);
+    Graph graph = ModelImporter::load(args.positional[0], args.importOptions());
+    log(0.1, "analysis and estimate");
+    Session session(std::move(graph), target);
     std::optional<Session> baseline;
     report::ReportInput input;
     if (!edits.empty())
@@ -122,10 +179,12 @@ int runReport(const CliArgs& args, int argc, char** argv) {
         input.edits.push_back(edits[i]->toJson());
         input.editDescriptions.push_back(edits[i]->describe());
     }
+    log(0.2, "finding gains");
     session.estimateFindingGains();
     input.session = &session;
     input.baseline = baseline ? &*baseline : nullptr;
-    const report::ReportDocument doc = report::buildReport(input);
+    const bool pdf = format == "pdf";
+    const report::ReportDocument doc = report::buildReport(input, log.range(0.3, pdf ? 0.5 : 0.95));
 
     if (format == "md")
         writeOutput(*output, report::renderMarkdown(doc));
@@ -135,12 +194,13 @@ int runReport(const CliArgs& args, int argc, char** argv) {
         writeOutput(*output, report::reportJson(doc).dump(2) + "\n");
     else {
 #ifdef BPUSCOPE_CLI_PDF
-        writePdf(doc, *output, argc, argv);
+        writePdf(doc, *output, argc, argv, log.range(0.5, 1.0));
 #else
         (void)argc;
         (void)argv;
 #endif
     }
+    log(1.0, "written");
     if (*output != "-")
         std::cout << "wrote " << *output << " (" << format << ")\n";
     return kOk;

@@ -17,9 +17,10 @@ commands:
   analyze MODEL [--target s100|s100p|PROFILE.json] [--batch N] [--input-shape ...] [--json FILE|-] [--csv FILE|-]
       placement, Q/DQ passes, alignment padding, compute:memory, fusion and the guide's findings
   report MODEL -o FILE [--format pdf|md|html|json] [--target T] [--edits FILE] [--batch N] [--input-shape ...]
+         [--progress]
       optimization report: summary, findings with the guide's rules, hotspots, charts, graph overview,
       what-if before/after, method and assumptions (format from --format, else from the -o extension; pdf
-      works without a display)
+      works without a display; --progress prints each stage with its time on stderr)
   calibrate MEASUREMENTS.csv [--target T] [--fit [--iterations N] [--write PROFILE.json]] [--markdown FILE]
       predicted vs measured latency per model; --fit fits the profile's free parameters
   targets
@@ -46,16 +47,17 @@ int main(int argc, char** argv) {
             std::cout << "bpuscope-cli " << BPUSCOPE_VERSION << "\n";
             return kOk;
         }
-        const std::vector<std::string> modelOptions{"batch", "input-shape", "json", "csv", "target", "edits",
-                                                    "format", "output"};
+        const std::vector<std::string> modelOptions{"batch",  "input-shape", "json",   "csv",
+                                                    "target", "edits",       "format", "output"};
         if (cmd == "info")
             return runInfo(CliArgs::parse(argc, argv, 2, modelOptions, {}));
         if (cmd == "analyze")
             return runAnalyze(CliArgs::parse(argc, argv, 2, modelOptions, {}));
         if (cmd == "report")
-            return runReport(CliArgs::parse(argc, argv, 2, modelOptions, {}), argc, argv);
+            return runReport(CliArgs::parse(argc, argv, 2, modelOptions, {"progress"}), argc, argv);
         if (cmd == "calibrate")
-            return runCalibrate(CliArgs::parse(argc, argv, 2, {"target", "write", "markdown", "iterations"}, {"fit"}));
+            return runCalibrate(
+                CliArgs::parse(argc, argv, 2, {"target", "write", "markdown", "iterations"}, {"fit"}));
         if (cmd == "targets")
             return runTargets(CliArgs::parse(argc, argv, 2, {}, {}));
         throw UsageError("unknown command '" + cmd + "'");

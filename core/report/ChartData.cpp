@@ -93,7 +93,9 @@ RooflineData roofline(const Graph& g, const AnalysisResult& r, const CostEstimat
     d.ridgeIntensity = t.ridgeIntensity();
     for (NodeId id : g.topoOrder) {
         const NodeAnalysis& a = r.nodes[id.value];
-        const double us = c.nodes[id.value].latencyUs;
+        // The layer's own time: a Q/DQ pass charged to the node is a separate CPU pass over the tensor, not
+        // work of the layer, and would sink the first conv (the input's quantize) far below every roof.
+        const double us = c.nodes[id.value].latencyUs - c.nodes[id.value].qdqUs;
         if (a.placement != Placement::BPU || a.macs <= 0 || a.ddrBytes <= 0 || us <= 0)
             continue;
         RooflinePoint p;
@@ -102,7 +104,7 @@ RooflineData roofline(const Graph& g, const AnalysisResult& r, const CostEstimat
         p.intensity = a.intensity;
         p.macsPerSecond = double(a.macs) / (us * 1e-6);
         p.bound = a.bound;
-        p.latencyUs = us;
+        p.latencyUs = c.nodes[id.value].latencyUs;
         if (a.bound == Bound::Compute)
             ++d.computeBound;
         else if (a.bound == Bound::Memory)

@@ -36,7 +36,7 @@ struct RooflinePoint {
     NodeId node;
     std::string label;
     double intensity = 0;     ///< padded MACs per DDR byte
-    double macsPerSecond = 0; ///< achieved: real MACs / estimated node latency
+    double macsPerSecond = 0; ///< achieved: real MACs / estimated node latency without its Q/DQ passes
     Bound bound = Bound::None;
     double latencyUs = 0;
 };

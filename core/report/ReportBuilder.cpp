@@ -4,6 +4,7 @@
 #include "ReportFormat.h"
 #include "ReportSections.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <deque>
@@ -75,28 +76,87 @@ std::vector<NodeId> neighbourhood(const Graph& g, NodeId focus, int radius, size
     return out;
 }
 
+/// Nodes that compute only constants: every input an initializer or the output of another such node
+/// (Constant, Shape arithmetic on constants). `keep` is never counted as one.
+std::vector<bool> constantNodes(const Graph& g, NodeId keep) {
+    std::vector<bool> constant(g.nodes.size(), false);
+    for (NodeId id : g.topoOrder) {
+        bool only = id != keep;
+        for (TensorId t : g.node(id).inputs) {
+            if (!only)
+                break;
+            if (!t.valid())
+                continue;
+            const Tensor& tensor = g.tensor(t);
+            only = tensor.isInitializer || (tensor.producer.valid() && constant[tensor.producer.value]);
+        }
+        constant[id.value] = only;
+    }
+    return constant;
+}
+
+/// A copy of `g` without the `drop` nodes; their outputs become initializers, as the compiler sees them.
+/// For drawing only: names are not indexed, so findNode/findTensor do not work on the copy.
+/// `source` receives the original NodeId of each kept node.
+std::shared_ptr<const Graph> withoutNodes(const Graph& g, const std::vector<bool>& drop,
+                                          std::vector<NodeId>& source) {
+    auto out = std::make_shared<Graph>();
+    out->path = g.path;
+    out->irVersion = g.irVersion;
+    out->producerName = g.producerName;
+    out->producerVersion = g.producerVersion;
+    out->opsets = g.opsets;
+    out->tensors = g.tensors; // same TensorIds; link() below redoes producers and consumers
+    out->inputs = g.inputs;
+    out->outputs = g.outputs;
+    for (const Node& n : g.nodes) {
+        if (drop[n.id.value]) {
+            for (TensorId t : n.outputs)
+                if (t.valid())
+                    out->tensor(t).isInitializer = true;
+            continue;
+        }
+        Node copy = n;
+        copy.id = NodeId(static_cast<uint32_t>(out->nodes.size()));
+        out->nodes.push_back(std::move(copy));
+        source.push_back(n.id);
+    }
+    out->link();
+    return out;
+}
+
 GraphOverview makeOverview(const Context& c) {
     GraphOverview o;
-    o.graph = std::make_shared<const Graph>(c.g);
-    const size_t n = c.g.nodes.size();
+    NodeId top;
+    double best = -1;
+    for (const Node& node : c.g.nodes)
+        if (c.c.nodes[node.id.value].latencyUs > best) {
+            best = c.c.nodes[node.id.value].latencyUs;
+            top = node.id;
+        }
+    std::vector<bool> drop = constantNodes(c.g, top);
+    const auto omitted = std::count(drop.begin(), drop.end(), true);
+    if (size_t(omitted) == c.g.nodes.size())
+        drop.assign(drop.size(), false); // nothing but constants: draw them after all
+    o.graph = withoutNodes(c.g, drop, o.sourceNode);
+    o.omittedConstants = static_cast<int>(c.g.nodes.size() - o.graph->nodes.size());
+    const size_t n = o.graph->nodes.size();
     o.placement.resize(n);
     o.wasteRatio.resize(n);
     o.latencyShare.resize(n);
     o.groupOf.assign(n, -1);
-    double best = -1;
-    for (const Node& node : c.g.nodes) {
-        const NodeAnalysis& a = c.r.nodes[node.id.value];
-        o.placement[node.id.value] = placementIndex(a.placement);
-        o.wasteRatio[node.id.value] = nodeWasteRatio(c.g, c.r, node.id);
-        o.latencyShare[node.id.value] = c.c.nodes[node.id.value].share;
+    for (size_t i = 0; i < n; ++i) {
+        const NodeId id = o.sourceNode[i];
+        const NodeAnalysis& a = c.r.nodes[id.value];
+        o.placement[i] = placementIndex(a.placement);
+        o.wasteRatio[i] = nodeWasteRatio(c.g, c.r, id);
+        o.latencyShare[i] = c.c.nodes[id.value].share;
         if (a.fusionGroup.valid() && c.r.groups[a.fusionGroup.value].fused)
-            o.groupOf[node.id.value] = static_cast<int>(a.fusionGroup.value);
-        if (c.c.nodes[node.id.value].latencyUs > best) {
-            best = c.c.nodes[node.id.value].latencyUs;
-            o.focus = node.id;
-        }
+            o.groupOf[i] = static_cast<int>(a.fusionGroup.value);
+        if (id == top)
+            o.focus = NodeId(static_cast<uint32_t>(i));
     }
-    o.focusNodes = neighbourhood(c.g, o.focus, o.focusRadius, 40);
+    o.focusNodes = neighbourhood(*o.graph, o.focus, o.focusRadius, 40);
     return o;
 }
 

@@ -40,7 +40,7 @@ Section chartsSection(const Context& c) {
     const RooflineData& rd = roof.roofline;
     roof.caption =
         "Roofline: intensity (padded MACs per DDR byte, log) vs achieved throughput (MACs per second of "
-        "estimated node time, log) for " +
+        "the node's estimated time without the Q/DQ passes charged to it, log) for " +
         std::to_string(rd.points.size()) +
         " MAC-bearing BPU nodes; the roof is min(peak x dense-conv "
         "efficiency, intensity x effective DDR bandwidth), the ridge at " +
@@ -81,13 +81,22 @@ Section graphSection(const Context& c, const GraphOverview& o) {
     Section sec;
     sec.id = "graph";
     sec.title = "Graph overview";
-    sec.blocks.push_back(Paragraph{
+    const auto original = [&](NodeId id) {
+        return o.sourceNode[id.value];
+    };
+    std::string text =
         "The whole model laid out top to bottom (layered layout; fused groups drawn as one box), coloured by "
-        "placement and by padding waste ratio. Long models are cut into columns that read left to right. The "
-        "zoomed view shows the neighbourhood of the top hotspot " +
-        (o.focus.valid() ? "'" + c.g.node(o.focus).name + "' (" + c.g.node(o.focus).opType + ")"
-                         : std::string("-")) +
-        " within " + std::to_string(o.focusRadius) + " hops."});
+        "placement and by padding waste ratio. Long models are cut into columns that read left to right.";
+    if (o.omittedConstants > 0)
+        text += " " + std::to_string(o.omittedConstants) +
+                " nodes that compute only constants (Constant, arithmetic on constants; folded at compile "
+                "time) are left out of the drawings.";
+    text += " The zoomed view shows the neighbourhood of the top hotspot " +
+            (o.focus.valid()
+                 ? "'" + c.g.node(original(o.focus)).name + "' (" + c.g.node(original(o.focus)).opType + ")"
+                 : std::string("-")) +
+            " within " + std::to_string(o.focusRadius) + " hops.";
+    sec.blocks.push_back(Paragraph{text});
     sec.blocks.push_back(
         FigureBlock{FigureKind::GraphPlacement, "Placement: BPU, CPU, folded (constant-folded)."});
     sec.blocks.push_back(
@@ -102,8 +111,9 @@ Section graphSection(const Context& c, const GraphOverview& o) {
     near.table = makeTable({"Node", "Op", "Placement", "Latency (us)", "Share", "Waste"},
                            {Align::Left, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right});
     near.table.widths = {5, 1.6, 1, 1.1, 0.9, 0.9};
-    for (NodeId id : o.focusNodes) {
-        const double w = o.wasteRatio[id.value];
+    for (NodeId oid : o.focusNodes) {
+        const NodeId id = original(oid);
+        const double w = o.wasteRatio[oid.value];
         near.table.rows.push_back(
             {c.g.node(id).name, c.g.node(id).opType, placementName(c.r.nodes[id.value].placement),
              fmt::us(c.c.nodes[id.value].latencyUs), fmt::percent(c.c.nodes[id.value].share),

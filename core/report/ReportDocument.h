@@ -99,16 +99,20 @@ struct Section {
     std::vector<Block> blocks;
 };
 
-/// What the graph figures need: the graph and per-node colouring inputs, all by NodeId.
+/// What the graph figures need: the graph and per-node colouring inputs, all by the overview graph's NodeId.
 struct GraphOverview {
+    /// The model graph without its constant subgraphs (Constant nodes and arithmetic on constants only: the
+    /// compiler folds them, and detection models carry hundreds that would only widen the drawing).
     std::shared_ptr<const Graph> graph;
+    std::vector<NodeId> sourceNode; ///< overview NodeId -> the report's graph NodeId
+    int omittedConstants = 0;       ///< constant-computing nodes left out of `graph`
     std::vector<int> placement;     ///< 0 BPU, 1 CPU, 2 folded
     std::vector<double> wasteRatio; ///< padding waste ratio of the node's outputs (0..1), NaN off the BPU
     std::vector<double> latencyShare;
     std::vector<int> groupOf;       ///< fused group id or -1
     NodeId focus;                   ///< the top hotspot
     int focusRadius = 3;            ///< hops around the focus the zoomed view shows
-    std::vector<NodeId> focusNodes; ///< nodes within focusRadius hops of the focus
+    std::vector<NodeId> focusNodes; ///< nodes within focusRadius hops of the focus, nearest first
 };
 
 /// The whole report as structured data: every renderer (Markdown, HTML, JSON, PDF) reads only this.

@@ -23,23 +23,81 @@ std::string nodeList(const Graph& g, const std::vector<NodeId>& ids, size_t show
     return out.empty() ? "-" : out;
 }
 
+/// The fix's edits as text. Long fixes (a placement override per CPU node: hundreds of edits) are summarised
+/// per kind of edit: "set_placement placement=BPU on 185 nodes: a, b, c, ... 182 more".
 std::string fixText(const nlohmann::json& fix) {
-    if (fix.is_null() || !fix.contains("edits"))
+    if (fix.is_null() || !fix.is_object() || !fix.contains("edits"))
         return "no automatic what-if fix";
+    std::vector<std::unique_ptr<Edit>> edits;
     try {
-        std::string out;
-        for (const auto& e : editsFromJson(fix))
-            out += (out.empty() ? "" : "; ") + e->describe();
-        return out.empty() ? "none" : out;
+        edits = editsFromJson(fix);
     } catch (const EditError& e) {
         return std::string("not applicable: ") + e.what();
     }
+    if (edits.empty())
+        return "none";
+    constexpr size_t kListed = 4; // edits spelled out before they are summarised
+    if (edits.size() <= kListed) {
+        std::string out;
+        for (const auto& e : edits)
+            out += (out.empty() ? "" : "; ") + e->describe();
+        return out;
+    }
+    // Group by the edit without its node: one line per kind, with the nodes it touches.
+    struct Kind {
+        std::string text;
+        std::vector<std::string> nodes;
+    };
+    std::vector<Kind> kinds;
+    for (const auto& e : edits) {
+        nlohmann::json j = e->toJson();
+        std::string node;
+        if (j.contains("node") && j["node"].is_string()) {
+            node = j["node"].get<std::string>();
+            j.erase("node");
+        }
+        std::string text = j.value("op", std::string("edit"));
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (it.key() != "op")
+                text += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
+        auto k = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) { return x.text == text; });
+        if (k == kinds.end())
+            k = kinds.insert(kinds.end(), Kind{text, {}});
+        if (!node.empty())
+            k->nodes.push_back(node);
+    }
+    // "N edits: " only when there are several kinds; one kind already says how many nodes it touches.
+    std::string out = kinds.size() > 1 ? std::to_string(edits.size()) + " edits: " : std::string();
+    for (size_t i = 0; i < kinds.size(); ++i) {
+        const Kind& k = kinds[i];
+        out += (i ? "; " : "") + k.text;
+        if (k.nodes.empty())
+            continue;
+        out += " on " + std::to_string(k.nodes.size()) + (k.nodes.size() == 1 ? " node: " : " nodes: ");
+        for (size_t n = 0; n < k.nodes.size() && n < 3; ++n)
+            out += (n ? ", " : "") + k.nodes[n];
+        if (k.nodes.size() > 3)
+            out += ", ... " + std::to_string(k.nodes.size() - 3) + " more";
+    }
+    return out;
+}
+
+/// An evidence value; an alternative fix (an object holding "edits") reads like the what-if fix above it.
+std::string evidenceText(const nlohmann::json& v) {
+    if (v.is_object() && v.contains("edits"))
+        return fixText(v);
+    return fmt::jsonText(v, 6);
 }
 
 std::string gainPercent(const Finding& f, double perImageMs) {
     if (!f.estimatedGainMs || perImageMs <= 0)
         return "-";
     return fmt::percent(*f.estimatedGainMs / perImageMs);
+}
+
+/// MACs per byte: one decimal below 1000, whole numbers with separators above ("526,600", never "5.266e+05").
+std::string intensityText(double v) {
+    return fmt::number(v >= 1000 ? std::round(v) : std::round(v * 10) / 10);
 }
 
 std::string ruleLabel(const GuideRules& rules, const std::string& id) {
@@ -77,10 +135,17 @@ Section findingsSection(const Context& c) {
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
         ranked.table.rows.push_back({std::to_string(i + 1), f.rule, f.severity, f.title,
-                                     f.estimatedGainMs ? fmt::ms(*f.estimatedGainMs) : "-",
+                                     f.estimatedGainMs ? fmt::gainMs(*f.estimatedGainMs) : "-",
                                      gainPercent(f, perImage), std::to_string(f.nodes.size())});
     }
     sec.blocks.push_back(ranked);
+    if (std::any_of(findings.begin(), findings.end(),
+                    [](const Finding& f) { return f.estimatedGainMs && *f.estimatedGainMs < 0; }))
+        sec.blocks.push_back(Note{
+            "A negative gain means the finding's fix applied on its own makes the estimate slower. For "
+            "G1.2 this happens when operators moved to the BPU keep CPU neighbours: every new CPU<->BPU "
+            "boundary adds a switch and Q/DQ passes, so such a fix pays off only together with the fixes "
+            "for its neighbours."});
 
     std::map<std::string, size_t> quotedAt; // rule id -> finding number whose block quotes its text
     // Details for the top findings, at most kPerRule of one rule (a model often has many alike padding
@@ -97,9 +162,9 @@ Section findingsSection(const Context& c) {
         KeyValues kv;
         kv.items = {{"Rule", ruleLabel(c.rules, f.rule)},
                     {"Severity", f.severity},
-                    {"Estimated gain", f.estimatedGainMs ? fmt::ms(*f.estimatedGainMs) + " ms per image (" +
-                                                               gainPercent(f, perImage) + " of " +
-                                                               fmt::ms(perImage) + " ms)"
+                    {"Estimated gain", f.estimatedGainMs ? fmt::gainMs(*f.estimatedGainMs) +
+                                                               " ms per image (" + gainPercent(f, perImage) +
+                                                               " of " + fmt::ms(perImage) + " ms)"
                                                          : std::string("not estimated")},
                     {"Affected nodes", std::to_string(f.nodes.size()) + ": " + nodeList(c.g, f.nodes, 8)},
                     {"Recommendation", f.recommendation},
@@ -108,7 +173,7 @@ Section findingsSection(const Context& c) {
         if (f.evidence.is_object() && !f.evidence.empty()) {
             KeyValues ev{"Evidence", {}};
             for (auto it = f.evidence.begin(); it != f.evidence.end(); ++it)
-                ev.items.push_back({it.key(), fmt::jsonText(it.value(), 6)});
+                ev.items.push_back({it.key(), evidenceText(it.value())});
             sec.blocks.push_back(ev);
         }
         auto q = quotedAt.find(f.rule);
@@ -140,37 +205,39 @@ Section hotspotsSection(const Context& c) {
     });
     if (ids.size() > c.in.hotspots)
         ids.resize(c.in.hotspots);
-    double share = 0;
-    for (NodeId id : ids)
+    double share = 0, qdq = 0;
+    for (NodeId id : ids) {
         share += c.c.nodes[id.value].share;
-    sec.blocks.push_back(
-        Paragraph{"The " + std::to_string(ids.size()) +
-                  " nodes with the largest estimated latency "
-                  "take " +
-                  fmt::percent(share) +
-                  " of the model's time. Intensity is padded MACs "
-                  "per DDR byte; at or above the ridge (" +
-                  fmt::number(c.t.ridgeIntensity()) +
-                  ") a dense conv is compute-bound. Waste is the share of the node's padded output "
-                  "bytes that alignment padding adds."});
+        qdq += c.c.nodes[id.value].qdqUs;
+    }
+    std::string text =
+        "The " + std::to_string(ids.size()) + " nodes with the largest estimated latency take " +
+        fmt::percent(share) +
+        " of the model's time. Intensity is padded MACs per DDR byte; at or above the ridge (" +
+        fmt::number(c.t.ridgeIntensity()) +
+        ") a dense conv is compute-bound. Waste is the share of the node's padded output bytes "
+        "that alignment padding adds.";
+    if (qdq > 0)
+        text += " A node's latency includes the quantize/dequantize passes charged to it (the Q/DQ column, "
+                "at qdq_elements_per_us: a quantize is charged to the tensor's consumer, a dequantize to its "
+                "producer); the bound and intensity describe the layer's own work.";
+    sec.blocks.push_back(Paragraph{text});
     TableBlock tb;
     tb.caption = "Top " + std::to_string(ids.size()) + " nodes by estimated latency";
-    tb.table = makeTable(
-        {"#", "Node", "Op", "Placement", "Bound", "Latency (us)", "Share", "Intensity", "Waste", "MACs"},
-        {Align::Right, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right,
-         Align::Right, Align::Right, Align::Right});
-    tb.table.widths = {0.4, 4.2, 1.5, 1, 1.1, 1.1, 0.9, 1, 0.9, 1};
+    tb.table = makeTable({"#", "Node", "Op", "Placement", "Bound", "Latency (us)", "Q/DQ (us)", "Share",
+                          "Intensity", "Waste", "MACs"},
+                         {Align::Right, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right,
+                          Align::Right, Align::Right, Align::Right, Align::Right, Align::Right});
+    tb.table.widths = {0.4, 4, 1.4, 1, 1.1, 1.1, 0.9, 0.9, 1, 0.9, 1};
     for (size_t i = 0; i < ids.size(); ++i) {
         const NodeId id = ids[i];
         const NodeAnalysis& a = c.r.nodes[id.value];
-        const int64_t waste = nodeWasteBytes(c.g, c.r, id);
-        tb.table.rows.push_back({std::to_string(i + 1), c.g.node(id).name, c.g.node(id).opType,
-                                 placementName(a.placement), boundName(a.bound),
-                                 fmt::us(c.c.nodes[id.value].latencyUs),
-                                 fmt::percent(c.c.nodes[id.value].share),
-                                 a.macs > 0 ? fmt::number(std::round(a.intensity * 10) / 10) : "-",
-                                 waste > 0 ? fmt::percent(nodeWasteRatio(c.g, c.r, id)) : "-",
-                                 a.macs > 0 ? fmt::si(double(a.macs)) : "-"});
+        const NodeCost& nc = c.c.nodes[id.value];
+        tb.table.rows.push_back(
+            {std::to_string(i + 1), c.g.node(id).name, c.g.node(id).opType, placementName(a.placement),
+             boundName(a.bound), fmt::us(nc.latencyUs), nc.qdqUs > 0 ? fmt::us(nc.qdqUs) : "-",
+             fmt::percent(nc.share), a.macs > 0 ? intensityText(a.intensity) : "-",
+             fmt::percent(nodeWasteRatio(c.g, c.r, id)), a.macs > 0 ? fmt::si(double(a.macs)) : "-"});
     }
     sec.blocks.push_back(tb);
     return sec;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ReportFormat.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -36,6 +37,16 @@ std::string signedPercent(double ratio) {
     if (std::isnan(ratio))
         return "-";
     return printf1("%+.1f%%", ratio * 100.0);
+}
+
+std::string gainMs(double v) {
+    if (v == 0 || std::fabs(v) >= 0.01 || std::isnan(v))
+        return ms(v);
+    // %.2g would switch to exponent notation below 1e-4; print the two significant digits by hand.
+    const int decimals = std::min(9, 1 - int(std::floor(std::log10(std::fabs(v)))));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
 }
 
 std::string signedMs(double v) {

@@ -15,9 +15,12 @@ std::string us(double v);                ///< "123.4"
 std::string percent(double ratio);       ///< 0.123 -> "12.3%"; NaN -> "-"
 std::string signedPercent(double ratio); ///< "+12.3%" / "-4.0%"
 std::string signedMs(double v);          ///< "+0.125" / "-1.350"
-std::string count(int64_t v);            ///< "1,234,567"
-std::string bytes(int64_t v);            ///< "512 B", "12.5 KiB", "25.2 MiB", "1.10 GiB"
-std::string si(double v);                ///< "8.70 G", "512 M", "12.0 k"
+/// An estimated gain in ms: three decimals, or two significant digits below 0.01 ms so a small but real
+/// gain never reads "0.000" next to a non-zero percentage ("0.00042").
+std::string gainMs(double v);
+std::string count(int64_t v); ///< "1,234,567"
+std::string bytes(int64_t v); ///< "512 B", "12.5 KiB", "25.2 MiB", "1.10 GiB"
+std::string si(double v);     ///< "8.70 G", "512 M", "12.0 k"
 std::string number(double v); ///< a general number: integers as integers, else 4 significant digits
 /// A JSON scalar or small structure as one line of text (strings unquoted, objects as "k=v, k=v").
 std::string jsonText(const nlohmann::json& j, size_t maxItems = 8);

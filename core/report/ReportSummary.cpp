@@ -3,6 +3,7 @@
 #include "ReportFormat.h"
 #include "ReportSections.h"
 
+#include <cstdio>
 #include <filesystem>
 
 namespace bpu::report::detail {
@@ -81,9 +82,11 @@ TableBlock compareTable(const Session& base, const Session& now) {
             change = "=";
         else if (m.relative && m.before != 0)
             change = fmt::signedPercent((m.after - m.before) / m.before);
-        else if (m.format == asPercent)
-            change = fmt::signedPercent(m.after - m.before) + " pt";
-        else
+        else if (m.format == asPercent) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%+.1f pt", (m.after - m.before) * 100.0);
+            change = buf;
+        } else
             change = (m.after > m.before ? "+" : "") + m.format(m.after - m.before);
         tb.table.rows.push_back({m.name, m.format(m.before), m.format(m.after), change});
     }
@@ -110,9 +113,12 @@ Section summarySection(const Context& c) {
                     fmt::ms(c.in.baseline->cost().latencyMs) + " ms).";
     if (!c.r.findings.empty() && c.r.findings.front().estimatedGainMs)
         headline += " The largest estimated gain is " + c.r.findings.front().rule + ": " +
-                    c.r.findings.front().title + " (" + fmt::ms(*c.r.findings.front().estimatedGainMs) +
+                    c.r.findings.front().title + " (" + fmt::gainMs(*c.r.findings.front().estimatedGainMs) +
                     " ms per image).";
     sec.blocks.push_back(Paragraph{headline});
+    // With edits the comparison is what the reader came for: it leads, before the model's details.
+    if (c.in.baseline)
+        sec.blocks.push_back(compareTable(*c.in.baseline, c.s));
 
     KeyValues model{"Model", {}};
     model.items = {
@@ -161,9 +167,6 @@ Section summarySection(const Context& c) {
         shape.items.push_back({"Ops not in the operator table", std::to_string(s.unknownOps)});
     sec.blocks.push_back(shape);
 
-    if (c.in.baseline)
-        sec.blocks.push_back(compareTable(*c.in.baseline, c.s));
-
     if (!c.r.findings.empty()) {
         TableBlock top;
         top.caption = "Top findings (details in section 2)";
@@ -173,7 +176,7 @@ Section summarySection(const Context& c) {
         for (size_t i = 0; i < c.r.findings.size() && i < 5; ++i) {
             const Finding& f = c.r.findings[i];
             top.table.rows.push_back({std::to_string(i + 1), f.rule, f.title,
-                                      f.estimatedGainMs ? fmt::ms(*f.estimatedGainMs) : "-"});
+                                      f.estimatedGainMs ? fmt::gainMs(*f.estimatedGainMs) : "-"});
         }
         sec.blocks.push_back(top);
     }

@@ -25,6 +25,17 @@ struct Change {
     double deltaUs;
 };
 
+/// An edit as JSON text with "op" first (nlohmann sorts keys), as people write it in an edit file.
+std::string editJson(const nlohmann::json& e) {
+    if (!e.is_object() || !e.contains("op"))
+        return e.dump();
+    std::string out = "{\"op\":" + e["op"].dump();
+    for (auto it = e.begin(); it != e.end(); ++it)
+        if (it.key() != "op")
+            out += ",\"" + it.key() + "\":" + it.value().dump();
+    return out + "}";
+}
+
 } // namespace
 
 Section whatIfSection(const Context& c) {
@@ -55,9 +66,14 @@ Section whatIfSection(const Context& c) {
     edits.table.widths = {0.4, 3, 4};
     for (size_t i = 0; i < c.in.editDescriptions.size(); ++i)
         edits.table.rows.push_back({std::to_string(i + 1), c.in.editDescriptions[i],
-                                    i < c.in.edits.size() ? c.in.edits[i].dump() : ""});
+                                    i < c.in.edits.size() ? editJson(c.in.edits[i]) : ""});
     sec.blocks.push_back(edits);
 
+    // With a batch edit a node's latency covers a different number of images before and after: compare per
+    // image, or every node would look slower.
+    const bool perImage = bc.batch != c.c.batch;
+    const double divBefore = perImage ? double(std::max(1, bc.batch)) : 1.0;
+    const double divAfter = perImage ? double(std::max(1, c.c.batch)) : 1.0;
     std::vector<Change> changes;
     int added = 0;
     for (NodeId id : c.g.topoOrder) {
@@ -66,7 +82,8 @@ Section whatIfSection(const Context& c) {
             ++added;
             continue;
         }
-        const double delta = c.c.nodes[id.value].latencyUs - bc.nodes[b.value].latencyUs;
+        const double delta =
+            c.c.nodes[id.value].latencyUs / divAfter - bc.nodes[b.value].latencyUs / divBefore;
         const bool changed =
             std::fabs(delta) >= 0.05 || c.r.nodes[id.value].placement != br.nodes[b.value].placement ||
             nodeWasteBytes(c.g, c.r, id) != nodeWasteBytes(bg, br, b) || outShape(c.g, id) != outShape(bg, b);
@@ -82,17 +99,23 @@ Section whatIfSection(const Context& c) {
     nodes.caption = "Changed nodes, largest latency change first (" + std::to_string(changes.size()) +
                     " changed" +
                     (shown < changes.size() ? ", " + std::to_string(shown) + " shown" : std::string()) + ")";
-    nodes.table = makeTable(
-        {"Node", "Op", "Before (us)", "After (us)", "Change (us)", "Placement", "Output shape", "Waste"},
-        {Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Left, Align::Left,
-         Align::Left});
-    nodes.table.widths = {4, 1.3, 1, 1, 1, 1.2, 2.4, 1.5};
+    if (perImage)
+        nodes.caption += "; latencies per image (batch " + std::to_string(bc.batch) + " -> " +
+                         std::to_string(c.c.batch) + ")";
+    const std::string unit = perImage ? " (us/img)" : " (us)";
+    nodes.table = makeTable({"Node", "Op", "Before" + unit, "After" + unit, "Change" + unit, "Placement",
+                             "Output shape", "Waste"},
+                            {Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Left,
+                             Align::Left, Align::Left});
+    nodes.table.widths = {3, 1.2, 0.9, 0.9, 0.9, 1, 3.6, 1.2};
     for (size_t i = 0; i < shown; ++i) {
         const Change& ch = changes[i];
         const double wb = nodeWasteRatio(bg, br, ch.before), wa = nodeWasteRatio(c.g, c.r, ch.now);
         nodes.table.rows.push_back(
-            {c.g.node(ch.now).name, c.g.node(ch.now).opType, fmt::us(bc.nodes[ch.before.value].latencyUs),
-             fmt::us(c.c.nodes[ch.now.value].latencyUs), (ch.deltaUs > 0 ? "+" : "") + fmt::us(ch.deltaUs),
+            {c.g.node(ch.now).name, c.g.node(ch.now).opType,
+             fmt::us(bc.nodes[ch.before.value].latencyUs / divBefore),
+             fmt::us(c.c.nodes[ch.now.value].latencyUs / divAfter),
+             (ch.deltaUs > 0 ? "+" : "") + fmt::us(ch.deltaUs),
              pair(placementName(br.nodes[ch.before.value].placement),
                   placementName(c.r.nodes[ch.now.value].placement)),
              pair(outShape(bg, ch.before), outShape(c.g, ch.now)),
@@ -104,12 +127,16 @@ Section whatIfSection(const Context& c) {
                  "model-level costs (Q/DQ passes, fixed costs) only."});
     else
         sec.blocks.push_back(nodes);
-    const double modelLevel =
-        (c.c.qdqUs + c.c.switchUs + c.c.fixedUs) - (bc.qdqUs + bc.switchUs + bc.fixedUs);
-    if (std::fabs(modelLevel) >= 0.05)
-        sec.blocks.push_back(Note{"Model-level costs (Q/DQ passes, CPU<->BPU switches, fixed) changed by " +
-                                  (modelLevel > 0 ? std::string("+") : std::string()) + fmt::us(modelLevel) +
-                                  " us per inference."});
+    const double levelBefore = bc.qdqUs + bc.switchUs + bc.fixedUs;
+    const double levelAfter = c.c.qdqUs + c.c.switchUs + c.c.fixedUs;
+    const double modelLevel = levelAfter / divAfter - levelBefore / divBefore;
+    if (std::fabs(modelLevel) >= 0.05 || std::fabs(levelAfter - levelBefore) >= 0.05)
+        sec.blocks.push_back(Note{"Model-level costs (Q/DQ passes, CPU<->BPU switches, fixed): " +
+                                  fmt::us(levelBefore) + " -> " + fmt::us(levelAfter) + " us per inference" +
+                                  (perImage ? ", " + fmt::us(levelBefore / divBefore) + " -> " +
+                                                  fmt::us(levelAfter / divAfter) + " us per image"
+                                            : std::string()) +
+                                  "."});
     if (added > 0)
         sec.blocks.push_back(Note{std::to_string(added) + " node(s) exist only after the edits."});
     return sec;

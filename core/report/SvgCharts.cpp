@@ -118,10 +118,12 @@ std::string rooflineSvg(const RooflineData& d) {
         ymin = std::min(ymin, p.macsPerSecond);
         ymax = std::max(ymax, p.macsPerSecond);
     }
-    const double lx0 = std::floor(std::log10(std::max(xmin, 1e-3))),
-                 lx1 = std::ceil(std::log10(std::max(xmax, 1e-2)) + 0.01);
-    const double ly0 = std::floor(std::log10(std::max(ymin, 1.0))),
-                 ly1 = std::ceil(std::log10(std::max(ymax, 10.0)) + 0.01);
+    // Whole decades with room for a marker: a point exactly on a decade must not sit on the axis.
+    constexpr double kRoom = 1.25;
+    const double lx0 = std::floor(std::log10(std::max(xmin / kRoom, 1e-3))),
+                 lx1 = std::ceil(std::log10(std::max(xmax * kRoom, 1e-2)));
+    const double ly0 = std::floor(std::log10(std::max(ymin / kRoom, 1.0))),
+                 ly1 = std::ceil(std::log10(std::max(ymax * kRoom, 10.0)));
     auto X = [&](double v) {
         return left + plotW * (std::log10(v) - lx0) / (lx1 - lx0);
     };

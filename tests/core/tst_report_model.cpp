@@ -16,7 +16,10 @@
 #include <QProcess>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <optional>
 
 namespace {
@@ -188,7 +191,11 @@ private slots:
         Built b = build(sample("resnet50.onnx"));
         const auto& hot = std::get<bpu::report::TableBlock>(b.doc.sections[2].blocks[1]).table;
         QCOMPARE(hot.rows.size(), size_t(20));
-        QCOMPARE(hot.headers.size(), size_t(10));
+        // Placement, bound, intensity, waste (the issue's columns), the latency and the Q/DQ share of it.
+        const std::vector<std::string> headers{"#",         "Node",         "Op",        "Placement",
+                                               "Bound",     "Latency (us)", "Q/DQ (us)", "Share",
+                                               "Intensity", "Waste",        "MACs"};
+        QCOMPARE(hot.headers, headers);
         int charts = 0;
         for (const auto& block : b.doc.sections[3].blocks)
             if (const auto* c = std::get_if<bpu::report::ChartBlock>(&block)) {
@@ -208,6 +215,89 @@ private slots:
         QVERIFY(b.doc.overview.focus.valid());
         QVERIFY(!b.doc.overview.focusNodes.empty());
         QCOMPARE(b.doc.overview.focusNodes.front(), b.doc.overview.focus);
+    }
+
+    /// Every headline number, the ranked findings' gains and the hotspot table come out as `analyze --json`
+    /// reports them for the same input.
+    void numbersMatchAnalyze_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx");
+        QTest::addRow("resnet50") << QStringLiteral("resnet50.onnx");
+        QTest::addRow("ssdlite320") << QStringLiteral("ssdlite320_mobilenet_v3_large.onnx");
+    }
+    void numbersMatchAnalyze() {
+        QFETCH(QString, model);
+        const std::string path = sample(model.toUtf8().constData());
+        const nlohmann::json a = analyzeJson(path);
+        QVERIFY2(a.is_object(), "analyze --json - failed");
+        const nlohmann::json& s = a["summary"];
+        Built b = build(path);
+        const nlohmann::json& f = b.doc.facts;
+        QCOMPARE(f["latency_ms"].get<double>(), s["latency_ms"].get<double>());
+        QCOMPARE(f["fps"].get<double>(), s["fps"].get<double>());
+        for (const char* key : {"bpu_nodes", "cpu_nodes", "folded_nodes", "bpu_segments", "qdq_passes",
+                                "fused_groups", "missed_fusions"})
+            QVERIFY2(f["summary"][key] == s[key], key);
+        QCOMPARE(f["summary"]["padding_waste_ratio"].get<double>(), s["padding_waste_ratio"].get<double>());
+
+        // The summary's text shows the same counts.
+        const std::string md = bpu::report::renderMarkdown(b.doc);
+        const std::string placement = std::to_string(s["bpu_nodes"].get<int>()) + " BPU, " +
+                                      std::to_string(s["cpu_nodes"].get<int>()) + " CPU, " +
+                                      std::to_string(s["folded_nodes"].get<int>()) + " folded";
+        QVERIFY2(contains(md, placement), placement.c_str());
+        QVERIFY(contains(md, bpu::report::fmt::ms(s["latency_ms"].get<double>()) + " ms per inference"));
+        QVERIFY(contains(md, std::to_string(s["qdq_passes"].get<int>()) + " costed passes"));
+        QVERIFY(contains(md, bpu::report::fmt::percent(s["padding_waste_ratio"].get<double>()) +
+                                 " of padded activation bytes"));
+
+        // The ranked findings: same order, rules and gains.
+        const auto& ranked = std::get<bpu::report::TableBlock>(b.doc.sections[1].blocks[1]).table;
+        QCOMPARE(ranked.rows.size(), a["findings"].size());
+        for (size_t i = 0; i < ranked.rows.size(); ++i) {
+            const nlohmann::json& af = a["findings"][i];
+            QCOMPARE(ranked.rows[i][1], af["rule"].get<std::string>());
+            QCOMPARE(ranked.rows[i][3], af["title"].get<std::string>());
+            const std::string gain = af["estimated_gain_ms"].is_number()
+                                         ? bpu::report::fmt::gainMs(af["estimated_gain_ms"].get<double>())
+                                         : std::string("-");
+            QCOMPARE(ranked.rows[i][4], gain);
+        }
+
+        // The hotspots: analyze's slowest nodes (ties in any order), each with its placement, bound and
+        // latency.
+        std::map<std::string, nlohmann::json> byName;
+        std::vector<double> latencies;
+        for (const auto& n : a["nodes"]) {
+            byName[n["name"].get<std::string>()] = n;
+            latencies.push_back(n["latency_us"].get<double>());
+        }
+        std::sort(latencies.rbegin(), latencies.rend());
+        const auto& hot = std::get<bpu::report::TableBlock>(b.doc.sections[2].blocks[1]).table;
+        QCOMPARE(hot.rows.size(), std::min<size_t>(20, latencies.size()));
+        const double rate = a["target"]["params"]["qdq_elements_per_us"]["value"].get<double>();
+        const bpu::Graph& g = b.session->graph();
+        double qdqShown = 0;
+        for (size_t i = 0; i < hot.rows.size(); ++i) {
+            const auto& row = hot.rows[i];
+            QVERIFY2(byName.count(row[1]), row[1].c_str());
+            const nlohmann::json& n = byName[row[1]];
+            QCOMPARE(row[5], bpu::report::fmt::us(latencies[i]));
+            QCOMPARE(row[5], bpu::report::fmt::us(n["latency_us"].get<double>()));
+            QCOMPARE(row[3], n["placement"].get<std::string>());
+            if (n["bound"].is_string())
+                QCOMPARE(row[4], n["bound"].get<std::string>());
+            const double qdq = row[6] == "-" ? 0.0 : std::stod(row[6]);
+            qdqShown += qdq;
+            // A model output's dequantize is charged to the node producing it: elements /
+            // qdq_elements_per_us, the profile parameter analyze prints.
+            const bpu::NodeId id = g.findNode(row[1]);
+            for (const auto& pass : a["qdq"])
+                for (bpu::TensorId t : g.node(id).outputs)
+                    if (pass["where"] == "model output" && t.valid() && g.tensor(t).name == pass["tensor"])
+                        QVERIFY2(qdq >= pass["elements"].get<double>() / rate - 0.05, row[1].c_str());
+        }
+        QVERIFY(qdqShown <= s["latency_breakdown_us"]["qdq"].get<double>() + 0.5);
     }
 
     void withEdits() {

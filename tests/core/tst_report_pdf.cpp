@@ -111,6 +111,26 @@ private slots:
         QVERIFY(text.contains(model));
         QVERIFY2(text.contains(fps + QStringLiteral(" FPS")), qPrintable(fps));
         QVERIFY2(text.contains(QStringLiteral("[") + rule + QStringLiteral("]")), qPrintable(rule));
+        // The other headline numbers as analyze prints them: latency, placement counts, the slowest node.
+        const auto& sum = a["summary"];
+        const QString latency =
+            QString::fromStdString(bpu::report::fmt::ms(sum["latency_ms"].get<double>())) +
+            QStringLiteral(" ms");
+        QVERIFY2(text.contains(latency + QStringLiteral(" per inference")), qPrintable(latency));
+        const QString placement = QStringLiteral("%1 BPU, %2 CPU, %3 folded")
+                                      .arg(sum["bpu_nodes"].get<int>())
+                                      .arg(sum["cpu_nodes"].get<int>())
+                                      .arg(sum["folded_nodes"].get<int>());
+        QVERIFY2(text.contains(placement), qPrintable(placement));
+        const nlohmann::json* slowest = nullptr;
+        for (const auto& n : a["nodes"])
+            if (!slowest || n["latency_us"].get<double>() > (*slowest)["latency_us"].get<double>())
+                slowest = &n;
+        const QString hot = QString::fromStdString((*slowest)["name"].get<std::string>()) + QLatin1Char(' ') +
+                            QString::fromStdString((*slowest)["op"].get<std::string>());
+        QVERIFY2(text.contains(hot), qPrintable(hot));
+        QVERIFY(text.contains(
+            QString::fromStdString(bpu::report::fmt::us((*slowest)["latency_us"].get<double>()))));
         // Footer on every page, sections present.
         QVERIFY(text.contains(QStringLiteral("Page %1 of %1").arg(pages)));
         for (const char* heading :
@@ -140,6 +160,30 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("remove_boundary_qdq")));
     }
 
+    void progressOnStderr() {
+        const QString out = QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/progress.pdf");
+        const Run r = cli({QStringLiteral("report"), sample("mobilenet_v2.onnx"), QStringLiteral("-o"), out,
+                           QStringLiteral("--progress")});
+        QCOMPARE(r.exitCode, 0);
+        // One line per stage, in order, each with the elapsed time, from import to the last painted page.
+        const QStringList lines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QStringList stages;
+        double previous = -1;
+        const QRegularExpression line(QStringLiteral("^\\[\\s*([0-9.]+) s\\]\\s+[0-9]+% (.+)$"));
+        for (const QString& l : lines) {
+            const auto m = line.match(l);
+            QVERIFY2(m.hasMatch(), qPrintable(l));
+            QVERIFY(m.captured(1).toDouble() >= previous);
+            previous = m.captured(1).toDouble();
+            stages << m.captured(2);
+        }
+        for (const char* stage :
+             {"import", "finding gains", "calibration", "laying out: Summary", "painting page 1", "written"})
+            QVERIFY2(stages.contains(QLatin1String(stage)), stage);
+        QCOMPARE(stages.indexOf(QStringLiteral("import")), 0);
+        QCOMPARE(stages.last(), QStringLiteral("written"));
+    }
+
     void cjkNodeNames() {
         fixtures::ModelBuilder m;
         m.input("x", {1, 3, 32, 32});
@@ -154,6 +198,65 @@ private slots:
         const QString text = pdfText(out);
         QVERIFY2(text.contains(QStringLiteral("\u5377\u79ef\u5c42_1")), qPrintable(text.left(400)));
         QVERIFY(text.contains(QStringLiteral("\u6fc0\u6d3b_\u8282\u70b9")));
+    }
+
+    /// Headless bad input: exit 3, one line "bpuscope: error: <the bad file>: <what>", no output written.
+    void badInputs_data() {
+        QTest::addColumn<QStringList>("args"); // after "report"; OUT stands for the output path
+        QTest::addColumn<QString>("culprit");  // the file the message must name
+        QTest::addColumn<QString>("what");     // a word of the explanation
+
+        QFile model(sample("yolov8n.onnx"));
+        QVERIFY(model.open(QIODevice::ReadOnly));
+        const QString truncated = QString::fromStdString(
+            fixtures::writeBytes("truncated.onnx", model.read(model.size() / 3).toStdString()));
+        const QString mobilenet = sample("mobilenet_v2.onnx");
+        auto editFile = [](const char* name, const char* text) {
+            return QString::fromStdString(fixtures::writeBytes(name, text));
+        };
+        const QString badJson = editFile("edits-bad.json", R"({"edits": [{"op": "fuse_all"},)");
+        const QString badOp = editFile("edits-op.json", R"({"edits": [{"op": "make_faster"}]})");
+        const QString badNode = editFile(
+            "edits-node.json", R"({"edits": [{"op": "set_group", "node": "no_such_conv", "group": 2}]})");
+        const QString noEdits =
+            QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/no-edits.json");
+        const QString dir = QString::fromStdString(fixtures::tempDir());
+
+        QTest::addRow("truncated model") << QStringList{truncated, "-o", "OUT"} << truncated << "protobuf";
+        QTest::addRow("missing model")
+            << QStringList{dir + "/missing.onnx", "-o", "OUT"} << dir + "/missing.onnx"
+            << "no such file";
+        QTest::addRow("edits not JSON")
+            << QStringList{mobilenet, "--edits", badJson, "-o", "OUT"} << badJson << "JSON";
+        QTest::addRow("edits unknown op")
+            << QStringList{mobilenet, "--edits", badOp, "-o", "OUT"} << badOp << "make_faster";
+        QTest::addRow("edits unknown node")
+            << QStringList{mobilenet, "--edits", badNode, "-o", "OUT"} << badNode << "no_such_conv";
+        QTest::addRow("edits missing")
+            << QStringList{mobilenet, "--edits", noEdits, "-o", "OUT"} << noEdits << "cannot open";
+        QTest::addRow("output is a folder") << QStringList{mobilenet, "-o", dir} << dir << "directory";
+        QTest::addRow("pdf folder missing")
+            << QStringList{mobilenet, "-o", "/nonexistent-dir/r.pdf"} << "/nonexistent-dir/r.pdf"
+            << "cannot write";
+        QTest::addRow("md folder missing")
+            << QStringList{mobilenet, "-o", "/nonexistent-dir/r.md"} << "/nonexistent-dir/r.md"
+            << "cannot write";
+    }
+    void badInputs() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, culprit);
+        QFETCH(QString, what);
+        const QString out = QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/bad-input.pdf");
+        QFile::remove(out);
+        args.replaceInStrings(QStringLiteral("OUT"), out);
+        const Run r = cli(QStringList{QStringLiteral("report")} + args);
+        QCOMPARE(r.exitCode, 3);
+        const QString prefix = QStringLiteral("bpuscope: error: ") + culprit + QStringLiteral(": ");
+        QVERIFY2(r.err.startsWith(prefix), qPrintable(r.err));
+        QVERIFY2(r.err.contains(what), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line, no Qt noise
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(!QFileInfo::exists(out));
     }
 
     void badInput() {

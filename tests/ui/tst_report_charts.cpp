@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ui/charts and ui/report offscreen: each chart is built from a session's values, follows palette changes and
 // records as a non-empty vector picture; the PDF export runs on a worker thread with progress.
+#include "core/edit/Edit.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/report/ReportBuilder.h"
@@ -8,14 +9,17 @@
 #include "ui/charts/RankedBarChart.h"
 #include "ui/charts/RooflineChart.h"
 #include "ui/report/PdfReportWriter.h"
+#include "ui/report/ReportExporter.h"
 
 #include <QFutureWatcher>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -134,6 +138,150 @@ private slots:
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
+    }
+
+    /// Nothing runs into the footer: not the 1197-edit fix of ssdlite's G1.1 finding (a key-value item seven
+    /// pages long), not the detectors' huge graphs, not a hand-made document of extreme blocks.
+    void noBlockRunsIntoTheFooter_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx");
+        QTest::addRow("ssdlite320") << QStringLiteral("ssdlite320_mobilenet_v3_large.onnx");
+        QTest::addRow("fasterrcnn") << QStringLiteral("fasterrcnn_mobilenet_v3_large_320_fpn.onnx");
+    }
+    void noBlockRunsIntoTheFooter() {
+        QFETCH(QString, model);
+        const bpu::Session s = loadSession(model.toUtf8().constData());
+        const auto doc = buildDoc(s);
+        QTemporaryDir dir;
+        const auto stats = bpu::ui::writeReportPdf(doc, bpu::ui::renderReportCharts(doc),
+                                                   dir.filePath(QStringLiteral("r.pdf")));
+        QVERIFY(stats.pages >= 8);
+        QCOMPARE(stats.overflows, 0);
+    }
+
+    void longValuesFlowAcrossPages() {
+        if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+            QSKIP("pdftotext not installed (poppler-utils)");
+        bpu::report::ReportDocument doc;
+        doc.title = "flow test";
+        doc.modelName = "flow";
+        bpu::report::Section sec;
+        sec.id = "f";
+        sec.number = 1;
+        sec.title = "Long values";
+        std::string longValue;
+        for (int i = 0; i < 2500; ++i)
+            longValue += "w" + std::to_string(i) + " ";
+        sec.blocks.push_back(bpu::report::KeyValues{"Block", {{"Short", "one line"}, {"Long", longValue}}});
+        sec.blocks.push_back(bpu::report::Paragraph{"after the long value"});
+        doc.sections.push_back(sec);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("f.pdf"));
+        const auto stats = bpu::ui::writeReportPdf(doc, bpu::ui::renderReportCharts(doc), path);
+        QVERIFY2(stats.pages >= 3, qPrintable(QString::number(stats.pages)));
+        QCOMPARE(stats.overflows, 0);
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(60000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput()).simplified();
+        // Every word of the value exactly once, in order, and what follows it after it.
+        qsizetype at = 0;
+        for (int i = 0; i < 2500; ++i) {
+            const QString word = QStringLiteral(" w%1 ").arg(i);
+            const qsizetype next = text.indexOf(word, at > 0 ? at - 1 : 0);
+            QVERIFY2(next >= 0, qPrintable(word));
+            QCOMPARE(text.count(word), 1);
+            at = next + word.size();
+        }
+        QVERIFY(text.indexOf(QStringLiteral("after the long value")) >= at);
+    }
+
+    void exportReportsProgressAndCancelsMidway() {
+        // Cancel once painting has started: the export stops, says so, and leaves no file behind.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("mid.pdf"));
+        static std::atomic<bool> stop{false};
+        stop = false;
+        std::mutex m;
+        std::vector<std::string> stages;
+        bpu::Progress progress;
+        progress.cancel = &stop;
+        progress.report = [&](double f, std::string_view stage) {
+            std::lock_guard lock(m);
+            stages.emplace_back(stage);
+            if (f >= 0.5 && stage.rfind("painting", 0) == 0)
+                stop = true;
+        };
+        QFutureWatcher<QString> watcher;
+        watcher.setFuture(bpu::ui::exportReportPdf(buildDoc(*session_), path, progress));
+        QTRY_VERIFY_WITH_TIMEOUT(watcher.isFinished(), 60000);
+        QCOMPARE(watcher.result(), QStringLiteral("cancelled"));
+        QVERIFY(!QFileInfo::exists(path));
+        std::lock_guard lock(m);
+        // It got as far as painting (so the layout stages reported) and stopped on the next check.
+        QVERIFY(std::find(stages.begin(), stages.end(), std::string("laying out: Summary")) != stages.end());
+        QVERIFY(std::find(stages.begin(), stages.end(), std::string("painting page 1")) != stages.end());
+        QVERIFY(std::find(stages.begin(), stages.end(), std::string("painting page 2")) == stages.end());
+        QVERIFY(std::find(stages.begin(), stages.end(), std::string("done")) == stages.end());
+    }
+
+    /// The GUI's export: build on a worker, charts on this thread, pages on a worker; progress arrives here.
+    void exporterWritesAReportWithEdits() {
+        auto session = std::make_shared<bpu::Session>(*session_);
+        auto baseline = std::make_shared<const bpu::Session>(*session_);
+        const auto edits =
+            bpu::editsFromJson(nlohmann::json{{"edits", {{{"op", "set_batch"}, {"batch", 4}}}}});
+        bpu::ui::ReportExporter::Job job;
+        for (const auto& e : edits) {
+            e->apply(*session);
+            job.edits.push_back(e->toJson());
+            job.editDescriptions.push_back(e->describe());
+        }
+        session->estimateFindingGains();
+        job.session = session;
+        job.baseline = baseline;
+        QTemporaryDir dir;
+        job.path = dir.filePath(QStringLiteral("gui.pdf"));
+
+        bpu::ui::ReportExporter exporter;
+        QSignalSpy progress(&exporter, &bpu::ui::ReportExporter::progress);
+        QSignalSpy finished(&exporter, &bpu::ui::ReportExporter::finished);
+        QVERIFY(exporter.start(job));
+        QVERIFY(exporter.isRunning());
+        QVERIFY(!exporter.start(job)); // one at a time
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QVERIFY(!exporter.isRunning());
+        QVERIFY(progress.count() > 10);
+        QStringList stages;
+        for (const auto& args : progress)
+            stages << args.at(1).toString();
+        QVERIFY(stages.contains(QStringLiteral("calibration")));
+        QVERIFY(stages.contains(QStringLiteral("charts")));
+        QVERIFY(stages.contains(QStringLiteral("painting page 1")));
+        QCOMPARE(progress.last().at(0).toDouble(), 1.0);
+        if (!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty()) {
+            QProcess p;
+            p.start(QStringLiteral("pdftotext"), {job.path, QStringLiteral("-")});
+            QVERIFY(p.waitForFinished(60000));
+            const QString text = QString::fromUtf8(p.readAllStandardOutput()).simplified();
+            QVERIFY(text.contains(QStringLiteral("Baseline (as imported) vs edited")));
+            QVERIFY(text.contains(QStringLiteral("set_batch batch=4")));
+        }
+    }
+
+    void exporterCancels() {
+        bpu::ui::ReportExporter::Job job;
+        job.session = std::make_shared<const bpu::Session>(*session_);
+        QTemporaryDir dir;
+        job.path = dir.filePath(QStringLiteral("cancelled.pdf"));
+        bpu::ui::ReportExporter exporter;
+        QSignalSpy finished(&exporter, &bpu::ui::ReportExporter::finished);
+        QVERIFY(exporter.start(job));
+        exporter.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("cancelled"));
+        QVERIFY(!QFileInfo::exists(job.path));
     }
 
     void exportCancels() {

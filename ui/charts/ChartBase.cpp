@@ -35,6 +35,27 @@ void ChartBase::setTitle(const QString& title) {
     title_->setText(title);
 }
 
+void ChartBase::setLegendBelow(bool shown, int columns) {
+    legend->setVisible(shown);
+    if (shown && !legendRow_) {
+        axisRect()->insetLayout()->take(legend);
+        legendRow_ = new QCPLayoutGrid;
+        plotLayout()->addElement(plotLayout()->rowCount(), 0, legendRow_);
+        legendRow_->setMargins(QMargins(0, 0, 0, 4));
+        legendRow_->addElement(0, 0, legend);
+        plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+    } else if (!shown && legendRow_) {
+        // Back into the axis rect's inset layout (hidden), which owns it again; the empty row goes.
+        legendRow_->take(legend);
+        plotLayout()->remove(legendRow_);
+        plotLayout()->simplify();
+        legendRow_ = nullptr;
+        axisRect()->insetLayout()->addElement(legend, Qt::AlignBottom | Qt::AlignRight);
+    }
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(columns);
+}
+
 void ChartBase::refresh() {
     rebuild();
     applyTheme(this);

@@ -22,6 +22,9 @@ public:
     QPicture toPicture(const QSize& size);
     /// The heading shown above the plot (empty hides it).
     void setTitle(const QString& title);
+    /// Shows the legend in a row below the plot (`columns` entries per line, 0 = one line) or hides it.
+    /// Below the plot it never covers a bar label, a point or a line.
+    void setLegendBelow(bool shown, int columns = 0);
 
 protected:
     /// Re-creates plottables and items from the current data; called on data and palette changes.
@@ -32,6 +35,7 @@ protected:
 
 private:
     QCPTextElement* title_ = nullptr;
+    QCPLayoutGrid* legendRow_ = nullptr; ///< the row below the plot holding the legend, when shown
 };
 
 } // namespace bpu::ui::charts

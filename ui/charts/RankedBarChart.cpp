@@ -18,7 +18,6 @@ RankedBarChart::RankedBarChart(QWidget* parent)
     yAxis->setTickLength(0, 0);
     yAxis->setSubTicks(false);
     legend->setVisible(false);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
 }
 
 void RankedBarChart::setSeries(report::BarSeries series) {
@@ -77,7 +76,8 @@ void RankedBarChart::rebuild() {
         bars->setWidth(0.72);
         bars->setData(keys, values, true);
     }
-    legend->setVisible(categoriesUsed > 1);
+    // Below the plot: inside, the legend covered the value labels of short series.
+    setLegendBelow(categoriesUsed > 1);
 
     const QColor text = palette().color(QPalette::WindowText);
     for (size_t i = 0; i < items.size(); ++i) {

@@ -35,10 +35,9 @@ RooflineChart::RooflineChart(QWidget* parent)
     yAxis->setNumberPrecision(0);
     xAxis->setLabel(tr("intensity (padded MACs per DDR byte)"));
     yAxis->setLabel(tr("achieved GMAC/s"));
-    legend->setVisible(true);
-    // Top left lies above the DDR roof, where no node can be: the legend never hides a point there.
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     setTitle(tr("Roofline"));
+    // Inside the plot, any corner of the legend hides either points or the roof line.
+    setLegendBelow(true, 2);
 }
 
 void RooflineChart::setData(report::RooflineData data) {
@@ -64,11 +63,13 @@ void RooflineChart::rebuild() {
         ymin = std::min(ymin, p.macsPerSecond);
         ymax = std::max(ymax, p.macsPerSecond);
     }
-    // Whole decades around everything, so the log ticks land on the edges.
-    const double x0 = std::pow(10, std::floor(std::log10(std::max(xmin, 1e-3))));
-    const double x1 = std::pow(10, std::ceil(std::log10(std::max(xmax * 1.01, 1e-2))));
-    const double y0 = std::pow(10, std::floor(std::log10(std::max(ymin / kGiga, 1e-3))));
-    const double y1 = std::pow(10, std::ceil(std::log10(ymax * 1.01 / kGiga)));
+    // Whole decades around everything, so the log ticks land on the edges, with room for a marker's
+    // radius: a point exactly on a decade (intensity 1) must not sit half outside the axis.
+    constexpr double kRoom = 1.25;
+    const double x0 = std::pow(10, std::floor(std::log10(std::max(xmin / kRoom, 1e-3))));
+    const double x1 = std::pow(10, std::ceil(std::log10(std::max(xmax * kRoom, 1e-2))));
+    const double y0 = std::pow(10, std::floor(std::log10(std::max(ymin / kRoom / kGiga, 1e-3))));
+    const double y1 = std::pow(10, std::ceil(std::log10(ymax * kRoom / kGiga)));
     xAxis->setRange(x0, x1);
     yAxis->setRange(y0, y1);
 

@@ -15,6 +15,12 @@ namespace {
 
 constexpr double kColumnGap = 10; // device units between thumbnail columns
 constexpr int kMaxColumns = 12;
+constexpr double kMinBoxSide = 1.6; // device units: smaller thumbnail boxes are drawn this size
+constexpr double kZoomBoxLines = 4; // a zoomed box is at most this many text lines tall
+// A huge graph whose boxes come out this small (device units, median box height) may be stretched
+// vertically, up to kMaxStretch, to use the area: at that size colour bands matter more than box shapes.
+constexpr double kStretchBelow = 4;
+constexpr double kMaxStretch = 3;
 
 /// An edge's extent, padded: a straight vertical edge has a zero-width bounding rect, which
 /// QRectF::intersects never reports as intersecting anything.
@@ -93,27 +99,65 @@ int GraphOverviewPainter::thumbnailColumns(const QRectF& area) const {
     return best;
 }
 
+double GraphOverviewPainter::thumbnailFit(const QRectF& area) const {
+    if (!scene_ || scene_->boxes.empty())
+        return 0;
+    return thumbnailScale(area, thumbnailColumns(area));
+}
+
+double GraphOverviewPainter::thumbnailStretch(const QRectF& area) const {
+    if (!scene_ || scene_->boxes.empty())
+        return 1;
+    const int columns = thumbnailColumns(area);
+    const double s = thumbnailScale(area, columns);
+    std::vector<double> heights;
+    heights.reserve(scene_->boxes.size());
+    for (const auto& box : scene_->boxes)
+        heights.push_back(box.rect.height());
+    std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+    if (heights[heights.size() / 2] * s >= kStretchBelow)
+        return 1;
+    double tallest = 0;
+    for (const Strip& strip : strips(columns))
+        tallest = std::max(tallest, strip.bottom - strip.top);
+    return std::clamp(area.height() / (tallest * s), 1.0, kMaxStretch);
+}
+
+QSizeF GraphOverviewPainter::thumbnailSize(const QRectF& area) const {
+    if (!scene_ || scene_->boxes.empty())
+        return {};
+    const int columns = thumbnailColumns(area);
+    const double s = thumbnailScale(area, columns);
+    double tallest = 0;
+    for (const Strip& strip : strips(columns))
+        tallest = std::max(tallest, strip.bottom - strip.top);
+    return {columns * scene_->bounds.width() * s + kColumnGap * (columns - 1),
+            tallest * s * thumbnailStretch(area)};
+}
+
 void GraphOverviewPainter::paintThumbnail(QPainter& p, const QRectF& area,
                                           const NodeColoring& coloring) const {
     if (!scene_ || scene_->boxes.empty())
         return;
     const int columns = thumbnailColumns(area);
-    const double s = thumbnailScale(area, columns);
+    const double s = thumbnailScale(area, columns), sy = s * thumbnailStretch(area);
     const QRectF b = scene_->bounds;
     const double columnWidth = b.width() * s;
     const double used = columns * columnWidth + kColumnGap * (columns - 1);
     const double x0 = area.left() + (area.width() - used) / 2;
     const auto cut = strips(columns);
 
-    QPen edgePen(QColor(150, 150, 150), std::max(0.35 / s, 0.6));
-    edgePen.setCosmetic(false);
+    // Scene-unit pen widths scale with the drawing; a stretched drawing would thicken horizontal edges
+    // more than vertical ones, so it gets a fixed device width instead.
+    QPen edgePen(QColor(150, 150, 150), sy > s ? 0.5 : std::max(0.35 / s, 0.6));
+    edgePen.setCosmetic(sy > s);
     for (int c = 0; c < columns; ++c) {
         const QRectF column(x0 + c * (columnWidth + kColumnGap), area.top(), columnWidth,
-                            (cut[size_t(c)].bottom - cut[size_t(c)].top) * s);
+                            (cut[size_t(c)].bottom - cut[size_t(c)].top) * sy);
         p.save();
         p.setClipRect(column.adjusted(-1, -1, 1, 1));
         p.translate(column.left(), column.top());
-        p.scale(s, s);
+        p.scale(s, sy);
         p.translate(-b.left(), -cut[size_t(c)].top);
         const QRectF visible(b.left(), cut[size_t(c)].top, b.width(),
                              cut[size_t(c)].bottom - cut[size_t(c)].top);
@@ -123,10 +167,16 @@ void GraphOverviewPainter::paintThumbnail(QPainter& p, const QRectF& area,
             if (e.points.size() >= 2 && edgeBounds(e).intersects(visible))
                 p.drawPolyline(e.points);
         p.setPen(Qt::NoPen);
+        const double minW = kMinBoxSide / s, minH = kMinBoxSide / sy;
         for (const auto& box : scene_->boxes)
             if (box.rect.intersects(visible)) {
+                QRectF r = box.rect;
+                if (r.width() < minW)
+                    r.adjust(-(minW - r.width()) / 2, 0, (minW - r.width()) / 2, 0);
+                if (r.height() < minH)
+                    r.adjust(0, -(minH - r.height()) / 2, 0, (minH - r.height()) / 2);
                 p.setBrush(boxFill(box, coloring));
-                p.drawRect(box.rect);
+                p.drawRect(r);
             }
         p.restore();
         if (c + 1 < columns) {
@@ -137,11 +187,7 @@ void GraphOverviewPainter::paintThumbnail(QPainter& p, const QRectF& area,
     }
 }
 
-void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const NodeColoring& coloring,
-                                     const std::vector<NodeId>& nodes, NodeId focus,
-                                     const QFont& font) const {
-    if (!scene_ || scene_->boxes.empty() || nodes.empty())
-        return;
+QRectF GraphOverviewPainter::neighbourhoodRect(const std::vector<NodeId>& nodes) const {
     QRectF view;
     for (NodeId id : nodes) {
         const int box = id.value < scene_->boxOfNode.size() ? scene_->boxOfNode[id.value] : -1;
@@ -149,23 +195,57 @@ void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const Node
             view = view.isNull() ? scene_->boxes[size_t(box)].rect
                                  : view.united(scene_->boxes[size_t(box)].rect);
     }
-    if (view.isNull())
-        return;
-    view.adjust(-40, -30, 40, 30);
-    // Match the area's aspect so the drawing fills it.
-    const double aspect = area.width() / area.height();
-    if (view.width() / view.height() < aspect) {
-        const double w = view.height() * aspect;
-        view.adjust(-(w - view.width()) / 2, 0, (w - view.width()) / 2, 0);
-    } else {
-        const double h = view.width() / aspect;
-        view.adjust(0, -(h - view.height()) / 2, 0, (h - view.height()) / 2);
+    return view.isNull() ? view : view.adjusted(-40, -30, 40, 30);
+}
+
+double GraphOverviewPainter::maxZoomScale(const std::vector<NodeId>& nodes, double lineHeight) const {
+    std::vector<double> heights;
+    for (NodeId id : nodes) {
+        const int box = id.value < scene_->boxOfNode.size() ? scene_->boxOfNode[id.value] : -1;
+        if (box >= 0)
+            heights.push_back(scene_->boxes[size_t(box)].rect.height());
     }
-    const double s = area.width() / view.width();
+    if (heights.empty())
+        return 1;
+    std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+    return kZoomBoxLines * lineHeight / std::max(1.0, heights[heights.size() / 2]);
+}
+
+double GraphOverviewPainter::zoomHeight(double width, const std::vector<NodeId>& nodes, const QFont& font,
+                                        QPaintDevice* device) const {
+    if (!scene_ || scene_->boxes.empty())
+        return 0;
+    const QRectF view = neighbourhoodRect(nodes);
+    if (view.isNull())
+        return 0;
+    const double s =
+        std::min(width / view.width(), maxZoomScale(nodes, QFontMetricsF(font, device).height()));
+    return view.height() * s;
+}
+
+void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const NodeColoring& coloring,
+                                     const std::vector<NodeId>& nodes, NodeId focus,
+                                     const QFont& font) const {
+    if (!scene_ || scene_->boxes.empty() || nodes.empty())
+        return;
+    const QRectF hood = neighbourhoodRect(nodes);
+    if (hood.isNull())
+        return;
+    const QFontMetricsF fm(font, p.device());
+    // Fit the neighbourhood, but no closer than a readable box size; the view then grows around its centre
+    // to fill the area, showing the surrounding graph for context.
+    const double s = std::min(
+        {area.width() / hood.width(), area.height() / hood.height(), maxZoomScale(nodes, fm.height())});
+    const QSizeF viewSize(area.width() / s, area.height() / s);
+    const QRectF view(hood.center() - QPointF(viewSize.width() / 2, viewSize.height() / 2), viewSize);
     auto map = [&](const QRectF& r) {
         return QRectF(area.left() + (r.left() - view.left()) * s, area.top() + (r.top() - view.top()) * s,
                       r.width() * s, r.height() * s);
     };
+    std::vector<bool> near(scene_->boxes.size(), false);
+    for (NodeId id : nodes)
+        if (id.value < scene_->boxOfNode.size() && scene_->boxOfNode[id.value] >= 0)
+            near[size_t(scene_->boxOfNode[id.value])] = true;
 
     p.save();
     p.setClipRect(area);
@@ -176,27 +256,29 @@ void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const Node
     p.translate(area.left(), area.top());
     p.scale(s, s);
     p.translate(-view.left(), -view.top());
-    QPen edgePen(QColor(120, 120, 120), 1.2 / s);
-    p.setPen(edgePen);
+    const QColor edgeNear(120, 120, 120), edgeFar(205, 205, 205);
     p.setBrush(Qt::NoBrush);
     for (const auto& e : scene_->edges)
-        if (e.points.size() >= 2 && edgeBounds(e).intersects(view))
+        if (e.points.size() >= 2 && edgeBounds(e).intersects(view)) {
+            const bool inHood = near[size_t(e.from)] && near[size_t(e.to)];
+            p.setPen(QPen(inHood ? edgeNear : edgeFar, 1.2 / s));
             p.drawPath(e.curve);
+        }
     p.restore();
 
     // Arrowheads, boxes and text in device units so the text keeps its size whatever the zoom.
-    p.setBrush(QColor(120, 120, 120));
     p.setPen(Qt::NoPen);
     for (const auto& e : scene_->edges)
         if (e.points.size() >= 2 && edgeBounds(e).intersects(view)) {
-            const QRectF tip = map(QRectF(e.points.back(), QSizeF(0, 0)));
-            const QPointF t = tip.topLeft();
+            const bool inHood = near[size_t(e.from)] && near[size_t(e.to)];
+            p.setBrush(inHood ? edgeNear : edgeFar);
+            const QPointF t = map(QRectF(e.points.back(), QSizeF(0, 0))).topLeft();
             const double a = 3.2;
             p.drawPolygon(QPolygonF{t, t + QPointF(-a, -2 * a), t + QPointF(a, -2 * a)});
         }
-    const QFontMetricsF fm(font, p.device());
     QFont bold = font;
     bold.setBold(true);
+    const QFontMetricsF bfm(bold, p.device());
     const int focusBox =
         focus.valid() && focus.value < scene_->boxOfNode.size() ? scene_->boxOfNode[focus.value] : -1;
     for (size_t i = 0; i < scene_->boxes.size(); ++i) {
@@ -204,19 +286,21 @@ void GraphOverviewPainter::paintZoom(QPainter& p, const QRectF& area, const Node
         if (!box.rect.intersects(view))
             continue;
         const QRectF r = map(box.rect);
-        const QColor fill = boxFill(box, coloring);
+        QColor fill = boxFill(box, coloring);
+        if (!near[i]) // context outside the neighbourhood: faded, so the eye stays on the hotspot
+            fill = QColor::fromRgbF(0.7 + 0.3 * fill.redF(), 0.7 + 0.3 * fill.greenF(),
+                                    0.7 + 0.3 * fill.blueF());
         const bool isFocus = int(i) == focusBox;
         p.setPen(isFocus ? QPen(Qt::black, 2.4) : QPen(fill.darker(140), 0.7));
         p.setBrush(fill);
         p.drawRoundedRect(r, 2.5, 2.5);
         if (r.height() < fm.height() * 1.1)
             continue;
-        p.setPen(palette::textOn(fill));
+        p.setPen(near[i] ? palette::textOn(fill) : QColor(110, 110, 110));
         const QRectF inner = r.adjusted(3, 1, -3, -1);
         const bool twoLines = r.height() >= fm.height() * 2.1;
         p.setFont(bold);
-        const QString title =
-            QFontMetricsF(bold, p.device()).elidedText(box.title, Qt::ElideRight, inner.width());
+        const QString title = bfm.elidedText(box.title, Qt::ElideRight, inner.width());
         if (twoLines) {
             p.drawText(QRectF(inner.left(), inner.top(), inner.width(), inner.height() / 2),
                        Qt::AlignHCenter | Qt::AlignBottom, title);

@@ -73,7 +73,15 @@ PageFlow::PageFlow(QRectF content)
     pages_.emplace_back();
 }
 
+void PageFlow::advance(double dy) {
+    if (pendingPaint_ && y_ + dy > content_.bottom() + 0.5)
+        ++overflows_;
+    pendingPaint_ = false;
+    y_ += dy;
+}
+
 void PageFlow::add(Op op) {
+    pendingPaint_ = true;
     pages_.back().push_back(std::move(op));
 }
 
@@ -106,7 +114,8 @@ void PageFlow::flowText(const TextBox& box, double x, const QColor& color) {
         add([box, x, top, from, to, color](QPainter& p) {
             box.drawLines(p, QPointF(x, top), from, to, color);
         });
-        y_ += box.lineBottom(to - 1) - box.lineTop(from);
+        y_ += box.lineBottom(to - 1) - box.lineTop(from); // fits by construction
+        pendingPaint_ = false;
         from = to;
         if (from < n)
             newPage();

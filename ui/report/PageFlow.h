@@ -62,7 +62,12 @@ public:
 
     /// Queues a paint operation on the current page.
     void add(Op op);
-    void advance(double dy) { y_ += dy; }
+    /// Moves down by `dy`. The first advance after add() is taken as the height of what was added: if that
+    /// runs past the bottom (into the footer) it is counted in overflows(), even at the top of a page: a
+    /// block taller than a page must be split by its caller. Spacing goes in a separate advance().
+    void advance(double dy);
+    /// How many placements ran past the bottom of the content rect (into the footer); 0 in a good layout.
+    int overflows() const { return overflows_; }
     void newPage();
     /// Starts a new page unless `height` fits below the current position (or the page is still empty).
     void ensure(double height);
@@ -76,6 +81,8 @@ public:
 private:
     QRectF content_;
     double y_;
+    bool pendingPaint_ = false; ///< an op was added and the advance over its height is still to come
+    int overflows_ = 0;
     std::vector<std::vector<Op>> pages_;
 };
 

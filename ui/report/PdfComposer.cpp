@@ -26,7 +26,8 @@ void PdfComposer::compose() {
     const size_t n = doc_.sections.size();
     for (size_t i = 0; i < n; ++i) {
         progress_.checkCancel();
-        progress_(0.1 + 0.4 * double(i) / double(n), "laying out: " + doc_.sections[i].title);
+        fraction_ = 0.1 + 0.4 * double(i) / double(n);
+        progress_(fraction_, "laying out: " + doc_.sections[i].title);
         section(doc_.sections[i]);
     }
 }
@@ -104,7 +105,8 @@ void PdfComposer::cover() {
             boxes[i][2].draw(p, QPointF(r.left() + pt(8), ty), muted());
         }
     });
-    flow_.advance(tileH + pt(14));
+    flow_.advance(tileH);
+    flow_.advance(pt(14));
 }
 
 void PdfComposer::section(const report::Section& s) {
@@ -127,7 +129,7 @@ void PdfComposer::section(const report::Section& s) {
     graphPairDone_ = false;
     for (const auto& block : s.blocks) {
         std::visit(
-            [this](const auto& b) {
+            [this, &s](const auto& b) {
                 using T = std::decay_t<decltype(b)>;
                 if constexpr (std::is_same_v<T, report::Heading>)
                     heading(b);
@@ -147,7 +149,7 @@ void PdfComposer::section(const report::Section& s) {
                     if (b.kind == report::FigureKind::GraphHotspot)
                         hotspotFigure(b);
                     else
-                        graphPair();
+                        graphPair(s);
                 }
             },
             block);
@@ -165,7 +167,14 @@ void PdfComposer::heading(const report::Heading& h) {
 }
 
 void PdfComposer::paragraph(const QString& s, const QFont& font, const QColor& color, double spaceAfter) {
-    flow_.flowText(makeText(s, font, flow_.width()), flow_.left(), color);
+    const TextBox box = makeText(s, font, flow_.width());
+    // No orphan or widow lines: a paragraph of up to four lines moves whole, a longer one keeps two lines
+    // on the page it starts on.
+    if (box.lineCount() <= 4)
+        flow_.ensure(box.height());
+    else if (box.lineCount() > 1)
+        flow_.ensure(box.lineBottom(1));
+    flow_.flowText(box, flow_.left(), color);
     flow_.advance(spaceAfter);
 }
 
@@ -188,7 +197,8 @@ void PdfComposer::rule(const report::RuleText& r) {
         p.fillRect(QRectF(x, y, bar, h), ruleBar());
         box.draw(p, QPointF(x + bar + pad, y + pad), ink());
     });
-    flow_.advance(h + pt(6));
+    flow_.advance(h);
+    flow_.advance(pt(6));
 }
 
 void PdfComposer::paintHeaderFooter(QPainter& p, int index) const {

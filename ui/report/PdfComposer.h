@@ -23,6 +23,7 @@ public:
     /// Paints page `index` (header, footer, content) on the active painter.
     void paintPage(QPainter& p, int index) const;
     int pageCount() const { return flow_.pageCount(); }
+    int overflows() const { return flow_.overflows(); }
 
 private:
     // PdfComposer.cpp
@@ -36,9 +37,10 @@ private:
     // PdfTables.cpp
     void table(const report::Table& t, const std::string& caption);
     void keyValues(const report::KeyValues& kv);
+    double keyColumnWidth(const report::KeyValues& kv) const;
     // PdfFigures.cpp
     void chart(const report::ChartBlock& c);
-    void graphPair();
+    void graphPair(const report::Section& section);
     void hotspotFigure(const report::FigureBlock& f);
     std::shared_ptr<const SceneData> scene();
 
@@ -53,10 +55,12 @@ private:
     ReportPage page_;
     QPaintDevice* device_;
     const Progress& progress_;
+    double fraction_ = 0; ///< progress of the section being laid out
     ReportFonts fonts_;
     PageFlow flow_;
     std::shared_ptr<const SceneData> scene_;
     bool graphPairDone_ = false;
+    mutable double wideKeyW_ = 0; ///< the shared wide key column (keyColumnWidth), computed once
 };
 
 /// Colours of the report's own furniture.

@@ -42,7 +42,7 @@ std::shared_ptr<const NodeColoring> latencyColoring(const report::GraphOverview&
 
 std::shared_ptr<const SceneData> PdfComposer::scene() {
     if (!scene_ && doc_.overview.graph) {
-        progress_(0.1, "graph layout");
+        progress_(fraction_, "laying out: graph layout");
         SceneRequest request;
         request.graph = doc_.overview.graph;
         request.groupOf = doc_.overview.groupOf;
@@ -69,14 +69,15 @@ void PdfComposer::chart(const report::ChartBlock& c) {
         p.scale(scale, scale);
         p.drawPicture(0, 0, picture);
     });
-    flow_.advance(h + pt(2));
+    flow_.advance(h);
+    flow_.advance(pt(2));
     flow_.flowText(caption, flow_.left(), muted());
     flow_.advance(pt(12));
 }
 
-void PdfComposer::graphPair() {
+void PdfComposer::graphPair(const report::Section& section) {
     if (graphPairDone_)
-        return; // both whole-model figures are drawn side by side at the first of them
+        return; // both whole-model figures are drawn at the first of them
     graphPairDone_ = true;
     const auto sceneData = scene();
     if (!sceneData || sceneData->boxes.empty()) {
@@ -84,24 +85,58 @@ void PdfComposer::graphPair() {
         return;
     }
     const report::GraphOverview& o = doc_.overview;
-    // The figure gets the rest of this page if that is most of a page, else a fresh one.
+    // The figures get the rest of this page if that is most of a page, else a fresh one.
     if (flow_.remaining() < flow_.content().height() * 0.6)
         flow_.newPage();
-    const double gap = pt(14), colW = (flow_.width() - gap) / 2;
-    const TextBox capA =
-        makeText(QStringLiteral("Placement: BPU, CPU, folded (constant-folded)."), fonts_.italic, colW);
-    const TextBox capB =
-        makeText(QStringLiteral("Padding waste ratio of each node's outputs (grey: not padded)."),
-                 fonts_.italic, colW);
-    const double legendH = pt(14);
+    const GraphOverviewPainter painter(sceneData);
+    const double gap = pt(14), legendH = pt(14), inset = 4;
+    QString textA, textB; // the section's captions of the two figures
+    for (const auto& block : section.blocks)
+        if (const auto* fig = std::get_if<report::FigureBlock>(&block)) {
+            if (fig->kind == report::FigureKind::GraphPlacement)
+                textA = qs(fig->caption);
+            else if (fig->kind == report::FigureKind::GraphPadding)
+                textB = qs(fig->caption);
+        }
+
+    // Side by side suits a tall graph, one above the other a wide one (detection heads, post-processing):
+    // take whichever draws the boxes larger.
+    const double colW = (flow_.width() - gap) / 2;
+    // Caption room reserved before the captions are final (a stretch note may add a line).
+    const TextBox probeA = makeText(textA, fonts_.italic, colW),
+                  probeB = makeText(textB, fonts_.italic, colW);
+    const TextBox probeWide = makeText(textB, fonts_.italic, flow_.width());
+    const double capRoom = std::max(probeA.height(), probeB.height()) + pt(12);
+    const double sideH = flow_.remaining() - legendH - capRoom - pt(12);
+    const double stackH = (flow_.remaining() - 2 * legendH - 2 * (probeWide.height() + pt(12)) - pt(24)) / 2;
+    const QRectF sideArea(0, 0, colW - 2 * inset, sideH - 2 * inset);
+    const QRectF stackArea(0, 0, flow_.width() - 2 * inset, stackH - 2 * inset);
+    const bool stacked =
+        stackH > 0 && painter.thumbnailFit(stackArea) > 1.15 * painter.thumbnailFit(sideArea);
+
+    const double stretch = painter.thumbnailStretch(stacked ? stackArea : sideArea);
+    if (stretch > 1.05) {
+        const QString note =
+            QStringLiteral(" Drawn %1x taller than its true shape to fit the page.").arg(stretch, 0, 'f', 1);
+        textA += note;
+        textB += note;
+    }
+    const TextBox capA = makeText(textA, fonts_.italic, colW), capB = makeText(textB, fonts_.italic, colW);
     const double capH = std::max(capA.height(), capB.height());
-    const double areaH = flow_.remaining() - legendH - capH - pt(12);
-    const double x = flow_.left(), y = flow_.y();
+    const TextBox wideA = makeText(textA, fonts_.italic, flow_.width());
+    const TextBox wideB = makeText(textB, fonts_.italic, flow_.width());
     const auto colorA = placementColoring(o), colorB = paddingColoring(o);
     const QFont legendFont = fonts_.tiny;
-    flow_.add(
-        [sceneData, colorA, colorB, capA, capB, x, y, colW, gap, areaH, legendH, legendFont](QPainter& p) {
-            GraphOverviewPainter painter(sceneData);
+    // The frame hugs the drawing: a graph that is wide for its length leaves the rest of the page free.
+    auto usedHeight = [&](const QRectF& area) {
+        return std::min(area.height(), painter.thumbnailSize(area).height()) + 2 * inset;
+    };
+    if (!stacked) {
+        const double areaH = usedHeight(sideArea);
+        const double x = flow_.left(), y = flow_.y();
+        flow_.add([sceneData, colorA, colorB, capA, capB, x, y, colW, gap, areaH, legendH, legendFont,
+                   inset](QPainter& p) {
+            const GraphOverviewPainter painter(sceneData);
             for (int i = 0; i < 2; ++i) {
                 const NodeColoring& coloring = i == 0 ? *colorA : *colorB;
                 const double cx = x + i * (colW + gap);
@@ -110,11 +145,33 @@ void PdfComposer::graphPair() {
                 p.setPen(QPen(line(), 0.6));
                 p.setBrush(Qt::NoBrush);
                 p.drawRect(area);
-                painter.paintThumbnail(p, area.adjusted(4, 4, -4, -4), coloring);
+                painter.paintThumbnail(p, area.adjusted(inset, inset, -inset, -inset), coloring);
                 (i == 0 ? capA : capB).draw(p, QPointF(cx, area.bottom() + 4), muted());
             }
         });
-    flow_.advance(legendH + areaH + capH + pt(12));
+        flow_.advance(legendH + areaH + capH + 4);
+        flow_.advance(pt(12));
+        return;
+    }
+    const double areaH = usedHeight(stackArea);
+    for (int i = 0; i < 2; ++i) {
+        const TextBox& cap = i == 0 ? wideA : wideB;
+        const auto coloring = i == 0 ? colorA : colorB;
+        flow_.ensure(legendH + areaH + cap.height() + 4);
+        const double x = flow_.left(), y = flow_.y(), w = flow_.width();
+        flow_.add([sceneData, coloring, cap, x, y, w, areaH, legendH, legendFont, inset](QPainter& p) {
+            GraphOverviewPainter::paintLegend(p, QPointF(x, y), w, *coloring, legendFont);
+            const QRectF area(x, y + legendH, w, areaH);
+            p.setPen(QPen(line(), 0.6));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(area);
+            GraphOverviewPainter(sceneData).paintThumbnail(p, area.adjusted(inset, inset, -inset, -inset),
+                                                           *coloring);
+            cap.draw(p, QPointF(x, area.bottom() + 4), muted());
+        });
+        flow_.advance(legendH + areaH + cap.height() + 4);
+        flow_.advance(pt(12));
+    }
 }
 
 void PdfComposer::hotspotFigure(const report::FigureBlock& f) {
@@ -124,19 +181,23 @@ void PdfComposer::hotspotFigure(const report::FigureBlock& f) {
         return;
     const TextBox caption = makeText(qs(f.caption), fonts_.italic, flow_.width());
     const double legendH = pt(14);
-    const double areaH = std::min(pt(360), flow_.content().height() * 0.55);
-    flow_.ensure(legendH + areaH + caption.height() + pt(8));
+    const QFont font = fonts_.tiny, legendFont = fonts_.tiny;
+    // As tall as the neighbourhood needs at a readable scale, within a third and 70% of a page.
+    const double needed =
+        GraphOverviewPainter(sceneData).zoomHeight(flow_.width(), o.focusNodes, font, device_);
+    const double areaH = std::clamp(needed, flow_.content().height() * 0.3, flow_.content().height() * 0.7);
+    flow_.ensure(legendH + areaH + caption.height() + pt(3));
     const double x = flow_.left(), y = flow_.y(), w = flow_.width();
     const auto coloring = latencyColoring(o);
     const std::vector<NodeId> nodes = o.focusNodes;
     const NodeId focus = o.focus;
-    const QFont font = fonts_.tiny, legendFont = fonts_.tiny;
     flow_.add([sceneData, coloring, nodes, focus, font, legendFont, x, y, w, areaH, legendH](QPainter& p) {
         GraphOverviewPainter::paintLegend(p, QPointF(x, y), w, *coloring, legendFont);
         GraphOverviewPainter(sceneData).paintZoom(p, QRectF(x, y + legendH, w, areaH), *coloring, nodes,
                                                   focus, font);
     });
-    flow_.advance(legendH + areaH + pt(3));
+    flow_.advance(legendH + areaH);
+    flow_.advance(pt(3));
     flow_.flowText(caption, flow_.left(), muted());
     flow_.advance(pt(10));
 }

@@ -80,8 +80,9 @@ ChartPictures renderReportCharts(const report::ReportDocument& doc) {
     return out;
 }
 
-void writeReportPdf(const report::ReportDocument& doc, const ChartPictures& charts, const QString& path,
-                    const Progress& progress) {
+PdfStats writeReportPdf(const report::ReportDocument& doc, const ChartPictures& charts, const QString& path,
+                        const Progress& progress) {
+    PdfStats stats;
     const std::string where = path.toStdString();
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -101,6 +102,7 @@ void writeReportPdf(const report::ReportDocument& doc, const ChartPictures& char
         PdfComposer composer(doc, charts, page, &writer, progress);
         composer.compose();
         const int pages = composer.pageCount();
+        stats = {pages, composer.overflows()};
         for (int i = 0; i < pages; ++i) {
             progress.checkCancel();
             progress(0.5 + 0.5 * double(i) / double(pages), "painting page " + std::to_string(i + 1));
@@ -113,6 +115,7 @@ void writeReportPdf(const report::ReportDocument& doc, const ChartPictures& char
     if (!file.commit())
         throw std::runtime_error(where + ": cannot write: " + file.errorString().toStdString());
     progress(1.0, "done");
+    return stats;
 }
 
 QFuture<QString> exportReportPdf(report::ReportDocument doc, QString path, Progress progress) {

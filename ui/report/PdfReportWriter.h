@@ -36,12 +36,18 @@ struct ReportPage {
 /// Renders every chart of `doc` with the ui/charts classes. GUI thread only.
 ChartPictures renderReportCharts(const report::ReportDocument& doc);
 
+/// What writeReportPdf() laid out.
+struct PdfStats {
+    int pages = 0;
+    int overflows = 0; ///< blocks that ran into the footer (PageFlow::overflows); 0 in a good layout
+};
+
 /// Writes `doc` as a PDF with QPdfWriter + QPainter: cover, page header/footer (model, date, page X of N),
 /// tables that repeat their header row on each page, charts as vectors, the graph overview. Safe on a worker
 /// thread (it uses no widget). Throws std::runtime_error naming `path` when it cannot be written, Cancelled
 /// when the progress's cancel flag is raised.
-void writeReportPdf(const report::ReportDocument& doc, const ChartPictures& charts, const QString& path,
-                    const Progress& progress = {});
+PdfStats writeReportPdf(const report::ReportDocument& doc, const ChartPictures& charts, const QString& path,
+                        const Progress& progress = {});
 
 /// The GUI's entry point: renders the charts on the calling (GUI) thread, then writes the PDF on a worker
 /// (QtConcurrent). `progress.report` is called from the worker. The future's result is an error message,
