@@ -9,7 +9,6 @@
 #include "ui/charts/RankedBarChart.h"
 #include "ui/charts/RooflineChart.h"
 #include "ui/report/PdfReportWriter.h"
-#include "ui/report/ReportExporter.h"
 
 #include <QFutureWatcher>
 #include <QProcess>
@@ -223,65 +222,6 @@ private slots:
         QVERIFY(std::find(stages.begin(), stages.end(), std::string("painting page 1")) != stages.end());
         QVERIFY(std::find(stages.begin(), stages.end(), std::string("painting page 2")) == stages.end());
         QVERIFY(std::find(stages.begin(), stages.end(), std::string("done")) == stages.end());
-    }
-
-    /// The GUI's export: build on a worker, charts on this thread, pages on a worker; progress arrives here.
-    void exporterWritesAReportWithEdits() {
-        auto session = std::make_shared<bpu::Session>(*session_);
-        auto baseline = std::make_shared<const bpu::Session>(*session_);
-        const auto edits =
-            bpu::editsFromJson(nlohmann::json{{"edits", {{{"op", "set_batch"}, {"batch", 4}}}}});
-        bpu::ui::ReportExporter::Job job;
-        for (const auto& e : edits) {
-            e->apply(*session);
-            job.edits.push_back(e->toJson());
-            job.editDescriptions.push_back(e->describe());
-        }
-        session->estimateFindingGains();
-        job.session = session;
-        job.baseline = baseline;
-        QTemporaryDir dir;
-        job.path = dir.filePath(QStringLiteral("gui.pdf"));
-
-        bpu::ui::ReportExporter exporter;
-        QSignalSpy progress(&exporter, &bpu::ui::ReportExporter::progress);
-        QSignalSpy finished(&exporter, &bpu::ui::ReportExporter::finished);
-        QVERIFY(exporter.start(job));
-        QVERIFY(exporter.isRunning());
-        QVERIFY(!exporter.start(job)); // one at a time
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
-        QCOMPARE(finished.at(0).at(0).toString(), QString());
-        QVERIFY(!exporter.isRunning());
-        QVERIFY(progress.count() > 10);
-        QStringList stages;
-        for (const auto& args : progress)
-            stages << args.at(1).toString();
-        QVERIFY(stages.contains(QStringLiteral("calibration")));
-        QVERIFY(stages.contains(QStringLiteral("charts")));
-        QVERIFY(stages.contains(QStringLiteral("painting page 1")));
-        QCOMPARE(progress.last().at(0).toDouble(), 1.0);
-        if (!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty()) {
-            QProcess p;
-            p.start(QStringLiteral("pdftotext"), {job.path, QStringLiteral("-")});
-            QVERIFY(p.waitForFinished(60000));
-            const QString text = QString::fromUtf8(p.readAllStandardOutput()).simplified();
-            QVERIFY(text.contains(QStringLiteral("Baseline (as imported) vs edited")));
-            QVERIFY(text.contains(QStringLiteral("set_batch batch=4")));
-        }
-    }
-
-    void exporterCancels() {
-        bpu::ui::ReportExporter::Job job;
-        job.session = std::make_shared<const bpu::Session>(*session_);
-        QTemporaryDir dir;
-        job.path = dir.filePath(QStringLiteral("cancelled.pdf"));
-        bpu::ui::ReportExporter exporter;
-        QSignalSpy finished(&exporter, &bpu::ui::ReportExporter::finished);
-        QVERIFY(exporter.start(job));
-        exporter.cancel();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
-        QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("cancelled"));
-        QVERIFY(!QFileInfo::exists(job.path));
     }
 
     void exportCancels() {
