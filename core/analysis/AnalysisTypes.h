@@ -100,6 +100,7 @@ struct AnalysisSummary {
     double paddingWasteRatio = 0; ///< waste / padded bytes over every padded activation tensor
     int fusedGroups = 0, missedFusions = 0;
     int unknownOps = 0;
+    int cpuBpuCrossings = 0;   ///< run-time tensors handed between the CPU and the BPU (each a switch)
 };
 
 } // namespace bpu

@@ -58,13 +58,13 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
 
     // CPU nodes.
     const double cpuFlops = t.cpuGflops.value * 1e9, cpuBw = t.cpuBandwidthGBs.value * 1e9;
-    for (const auto& n : g.nodes) {
-        const NodeAnalysis& a = r.nodes[n.id.value];
-        if (a.placement != Placement::CPU || a.assumedFree || n.opType == "QuantizeLinear" ||
-            n.opType == "DequantizeLinear")
+    for (size_t i = 0; i < r.nodes.size(); ++i) {
+        const NodeAnalysis& a = r.nodes[i];
+        if (a.placement != Placement::CPU || a.assumedFree || g.nodes[i].opType == "QuantizeLinear" ||
+            g.nodes[i].opType == "DequantizeLinear")
             continue;
-        const NodeMetrics& m = r.metrics[n.id.value];
-        NodeCost& nc = e.nodes[n.id.value];
+        const NodeMetrics& m = r.metrics[i];
+        NodeCost& nc = e.nodes[i];
         nc.computeUs = (2.0 * double(m.macs) + double(m.ops)) / cpuFlops * 1e6;
         nc.memoryUs = double(m.inputBytes + m.outputBytes + m.weightBytes) / cpuBw * 1e6;
         nc.latencyUs = nc.computeUs + nc.memoryUs;
@@ -86,24 +86,10 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         }
     }
 
-    // CPU<->BPU switches: each run-time tensor crossing between the units. The BPU side includes what folds
-    // into a BPU segment (a fused group's output is written by its folded Relu; a Relu after a CPU conv folds
-    // into the BPU layer that reads it), as the Q/DQ and lifetime passes count it.
-    auto onBpu = [&](NodeId id) {
-        const NodeAnalysis& a = r.nodes[id.value];
-        return a.placement == Placement::BPU || (a.placement == Placement::Folded && a.segment >= 0);
-    };
-    int switches = 0;
-    for (const auto& tensor : g.tensors) {
-        if (!tensor.producer.valid() || tensor.value)
-            continue;
-        const bool fromCpu = r.nodes[tensor.producer.value].placement == Placement::CPU;
-        const bool fromBpu = !fromCpu && onBpu(tensor.producer);
-        bool crosses = false;
-        for (NodeId cns : tensor.consumers)
-            crosses |= fromCpu ? onBpu(cns) : fromBpu && r.nodes[cns.value].placement == Placement::CPU;
-        switches += crosses;
-    }
+    // CPU<->BPU switches: each run-time tensor crossing between the units (the lifetime pass counts them:
+    // the BPU side includes what folds into a BPU segment - a fused group's output is written by its folded
+    // Relu; a Relu after a CPU conv folds into the BPU layer that reads it - as the Q/DQ pass sees it).
+    const int switches = r.summary.cpuBpuCrossings;
     e.switchUs = switches * t.cpuBpuSwitchUs.value;
     e.fixedUs = t.modelFixedUs.value;
     e.totalUs = e.bpuUs + e.cpuUs + e.qdqUs + e.switchUs + e.fixedUs;
