@@ -50,8 +50,9 @@ int runtimeConsumers(const Graph& g, const Tensor& t);
 /// On the BPU graph: run by the BPU, or folded into a BPU segment (BN/Relu/Q/DQ annotations): the tensors it
 /// writes live on the BPU at its precision. Needs runSegments.
 bool onBpuGraph(const NodeAnalysis& a);
-/// A weight: an initializer, or a DequantizeLinear of one (how QDQ models store quantized weights). The
-/// initializer behind it, or an invalid id for an activation.
+/// A weight: an initializer, or one seen through Identity nodes (how torch shares equal initializers) and a
+/// DequantizeLinear (how QDQ models store quantized weights). The initializer behind it, or an invalid id for
+/// an activation.
 TensorId weightSource(const Graph& g, TensorId t);
 /// In a QDQ model c -> QuantizeLinear -> DequantizeLinear annotates one BPU buffer: the outputs of a folded
 /// Q/DQ annotation are aliases of its input. Returns the tensor at the start of such a chain (`t` itself when

@@ -317,16 +317,22 @@ bool onBpuGraph(const NodeAnalysis& a) {
 }
 
 TensorId weightSource(const Graph& g, TensorId t) {
-    if (!t.valid())
-        return {};
-    const Tensor& tensor = g.tensor(t);
-    if (tensor.isInitializer)
-        return t;
-    if (!tensor.producer.valid())
-        return {};
-    const Node& p = g.node(tensor.producer);
-    if (isDQ(p) && !p.inputs.empty() && p.inputs[0].valid() && g.tensor(p.inputs[0]).isInitializer)
-        return p.inputs[0];
+    // Through Identity (torch shares equal initializers that way: mobilenet_v2's conv biases) and one
+    // DequantizeLinear (a quantized weight in a QDQ model), in any order.
+    bool dequantized = false;
+    for (size_t hops = 0; t.valid() && hops < g.nodes.size(); ++hops) {
+        const Tensor& tensor = g.tensor(t);
+        if (tensor.isInitializer)
+            return t;
+        if (!tensor.producer.valid())
+            return {};
+        const Node& p = g.node(tensor.producer);
+        const bool dq = isDQ(p) && !dequantized;
+        if (!(dq || p.opType == "Identity") || p.inputs.empty())
+            return {};
+        dequantized |= dq;
+        t = p.inputs[0];
+    }
     return {};
 }
 

@@ -162,6 +162,43 @@ private slots:
         }
     }
 
+    // torch shares equal initializers through Identity nodes (mobilenet_v2's conv biases, resnet50's and
+    // efficientnet_b0's folded weights): behind the Identity it is still a weight. Every BPU conv's
+    // weight_bytes counts each constant input at int8 (one byte per element), and none of them is padded or
+    // counted as a feature map; input_bytes is the padded data input alone. The test traces Identity chains
+    // itself.
+    void identitySharedWeightsAreWeights_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"mobilenet_v2", "resnet50", "efficientnet_b0"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+    void identitySharedWeightsAreWeights() {
+        QFETCH(QString, name);
+        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
+        const bpu::Graph g =
+            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        int throughIdentity = 0;
+        for (const auto& n : g.nodes) {
+            const bpu::NodeAnalysis& a = r.nodes[n.id.value];
+            if (n.opType != "Conv" || a.placement != bpu::Placement::BPU)
+                continue;
+            int64_t weights = 0;
+            for (size_t i = 1; i < n.inputs.size(); ++i) {
+                bpu::TensorId src = n.inputs[i];
+                while (g.tensor(src).producer.valid() && g.node(g.tensor(src).producer).opType == "Identity")
+                    src = g.node(g.tensor(src).producer).inputs[0];
+                QVERIFY2(g.tensor(src).isInitializer, n.name.c_str());
+                throughIdentity += src != n.inputs[i];
+                weights += g.tensor(n.inputs[i]).shape.elements().value_or(0);
+                QVERIFY2(!r.tensors[n.inputs[i].value].padded.applies, g.tensor(n.inputs[i]).name.c_str());
+            }
+            QCOMPARE(a.weightBytes, weights);
+            QCOMPARE(a.inputBytes, r.tensors[n.inputs[0].value].paddedBytes);
+        }
+        QVERIFY2(throughIdentity > 0, "the sample shares initializers through Identity nodes");
+    }
+
     void analyzeJsonContract() {
         const QString file =
             sampleFiles().filter(QStringLiteral("mobilenet")).value(0, sampleFiles().first());
