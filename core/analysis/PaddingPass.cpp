@@ -26,10 +26,10 @@ int64_t generalAlign(int64_t v, int64_t maxUnit) {
     return p;
 }
 
-// "C 33->64 (x32, G4.2)", "d2 5->8 (pow2/x16, G4.1)", written into `s` in one assignment (its storage
-// reused).
-void writeDimRule(std::string& s, const char* dim, int64_t before, int64_t after, int64_t unit,
-                  bool general) {
+// "C 33->64 (x32, G4.2)", "d2 5->8 (pow2/x16, G4.1)", "W 50->64 (x32, model input)", written into `s` in one
+// assignment (its storage reused).
+void writeDimRule(std::string& s, const char* dim, int64_t before, int64_t after, int64_t unit, bool general,
+                  const char* rule) {
     char buf[96];
     char* p = buf;
     char* const end = buf + sizeof buf;
@@ -47,7 +47,9 @@ void writeDimRule(std::string& s, const char* dim, int64_t before, int64_t after
     number(after);
     text(general ? " (pow2/x" : " (x");
     number(unit);
-    text(general ? ", G4.1)" : ", G4.2)");
+    text(", ");
+    text(rule);
+    text(")");
     s.assign(buf, p);
 }
 
@@ -72,6 +74,9 @@ void runPadding(AnalysisContext& c) {
     const int64_t unitH = static_cast<int64_t>(al.convH.value), unitW = static_cast<int64_t>(al.convW.value),
                   unitC = static_cast<int64_t>(al.convC.value),
                   unitG = static_cast<int64_t>(al.generalMaxUnit.value);
+    const int64_t inputCMax = static_cast<int64_t>(al.inputCMax.value),
+                  inputH = static_cast<int64_t>(al.inputH.value),
+                  inputW = static_cast<int64_t>(al.inputW.value);
 
     // Which tensors are conv-like (G4.2): written by a conv-like op (a fused group writes in its head's
     // layout) or read by one on the BPU, and then every feature map that elementwise, LUT and data-movement
@@ -141,15 +146,19 @@ void runPadding(AnalysisContext& c) {
         // resize keeps the strings already there (and their storage); each is rewritten or cleared below.
         p.dimRules.resize(rank);
         conv = conv && (rank == 4 || rank == 3);
-        p.rule = conv ? "G4.2" : "G4.1";
+        // An image input (rank 4, at most input_c_max channels) is laid out by the runtime, not by the conv
+        // that reads it: C stays as it is, H and W align to the input units.
+        const bool image = ops.graphInput(id) && rank == 4 && p.dims[1] <= inputCMax;
+        p.rule = image ? "input" : conv ? "G4.2" : "G4.1";
         const bool aligned = anyAligned && c.options.assumeAligned.count(t.name) > 0; // what-if: reshaped
+        const char* ruleText = image ? "model input" : conv ? "G4.2" : "G4.1";
         auto pad = [&](size_t d, int64_t unit, const char* dimName, bool general) {
             const int64_t before = p.dims[d];
             const int64_t after = aligned   ? before
                                   : general ? generalAlign(before, unit)
                                             : roundUp(before, unit);
             if (after != before) {
-                writeDimRule(p.dimRules[d], dimName, before, after, unit, general);
+                writeDimRule(p.dimRules[d], dimName, before, after, unit, general, ruleText);
                 p.dims[d] = after;
             } else {
                 p.dimRules[d].clear();
@@ -157,7 +166,11 @@ void runPadding(AnalysisContext& c) {
         };
         if (rank > 0)
             p.dimRules[0].clear();
-        if (conv) {
+        if (image) {
+            p.dimRules[1].clear();
+            pad(2, inputH, "H", false);
+            pad(3, inputW, "W", false);
+        } else if (conv) {
             // NCHW (or NCW): batch untouched.
             pad(1, unitC, "C", false);
             if (rank == 4) {
@@ -231,7 +244,12 @@ void runPadding(AnalysisContext& c) {
             // output channel (the channels padding adds form extra groups, already counted in the padded
             // output).
             const int64_t cinPerGroup = groups == 1 ? cinPadded : std::max<int64_t>(1, cin / groups);
-            if (kind == OpKind::Conv) {
+            if (kind == OpKind::Conv && groups == 1 && pin.applies && pin.rule == "input") {
+                // An image input keeps its few channels in memory: the conv reading it packs them with the
+                // kernel taps into one reduction aligned to the C unit (3 x 3 x 3 = 27 -> 32), not C -> 32
+                // repeated per tap (docs/analysis.md, section 3).
+                a.paddedMacs = po.paddedElements * roundUp(cin * kernel, unitC);
+            } else if (kind == OpKind::Conv) {
                 a.paddedMacs = po.paddedElements * cinPerGroup * kernel;
             } else {
                 const PaddedShape& pi = r.tensors[n.inputs[0].value].padded;

@@ -60,6 +60,9 @@ const struct {
     {"conv_w", &AlignmentRules::convW},
     {"conv_c", &AlignmentRules::convC},
     {"general_max_unit", &AlignmentRules::generalMaxUnit},
+    {"input_c_max", &AlignmentRules::inputCMax},
+    {"input_h", &AlignmentRules::inputH},
+    {"input_w", &AlignmentRules::inputW},
 };
 
 class Reader {

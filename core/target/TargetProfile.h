@@ -23,6 +23,9 @@ struct AlignmentRules {
     // G4.1 other tensors: each dim (except batch) to a power of two up to `generalMaxUnit`, then to a
     // multiple of it.
     Param generalMaxUnit;
+    // A model input with at most `inputCMax` channels (an image) is laid out by the runtime: C kept, H and
+    // W aligned to these units.
+    Param inputCMax, inputH, inputW;
 };
 
 /// What the operator table says about one ONNX op type.

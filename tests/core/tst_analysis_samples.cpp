@@ -199,6 +199,46 @@ private slots:
         QVERIFY2(throughIdentity > 0, "the sample shares initializers through Identity nodes");
     }
 
+    // The image input is not a conv feature map: the runtime keeps its 3 channels (S100 runtime alignment
+    // rule), so no model gets the generic G4.2 "90% padding" finding on its RGB input, and the first conv
+    // packs C x taps into one reduction aligned to 32 instead of padding C 3 -> 32 for every tap. By hand:
+    //   yolov8n  /model.0/conv  3x3, 3 -> 16 at 320x320: output pads to 32 x 320 x 320 = 3,276,800; x 32
+    //            (27 -> 32) = 104,857,600 padded MACs (not 3,276,800 x 32 x 9 = 943,718,400, 21x the real)
+    //   resnet50 /conv1         7x7, 3 -> 64 at 112x112: 64 x 112 x 112 = 802,816 (aligned); x 160
+    //            (147 -> 160) = 128,450,560
+    void imageInputIsNotAFeatureMap_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("conv");
+        QTest::addColumn<qint64>("paddedMacs");
+        QTest::newRow("yolov8n") << "yolov8n"
+                                 << "images"
+                                 << "/model.0/conv/Conv" << qint64(104'857'600);
+        QTest::newRow("resnet50") << "resnet50"
+                                  << "input"
+                                  << "/conv1/Conv" << qint64(128'450'560);
+    }
+    void imageInputIsNotAFeatureMap() {
+        QFETCH(QString, name);
+        QFETCH(QString, input);
+        QFETCH(QString, conv);
+        QFETCH(qint64, paddedMacs);
+        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
+        const bpu::Graph g =
+            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        const bpu::TensorId in = g.findTensor(input.toStdString());
+        QVERIFY(in.valid() && g.tensor(in).isGraphInput);
+        const bpu::PaddedShape& p = r.tensors[in.value].padded;
+        QCOMPARE(p.rule, std::string("input"));
+        QCOMPARE(p.dims[1], int64_t(3));
+        for (const auto& f : r.findings)
+            QVERIFY2(f.evidence.value("tensor", std::string()) != input.toStdString(), f.title.c_str());
+        const bpu::NodeId c = g.findNode(conv.toStdString());
+        QVERIFY(c.valid());
+        QCOMPARE(r.nodes[c.value].paddedMacs, int64_t(paddedMacs));
+    }
+
     void analyzeJsonContract() {
         const QString file =
             sampleFiles().filter(QStringLiteral("mobilenet")).value(0, sampleFiles().first());
