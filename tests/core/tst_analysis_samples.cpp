@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace {
@@ -237,6 +238,39 @@ private slots:
         const bpu::NodeId c = g.findNode(conv.toStdString());
         QVERIFY(c.valid());
         QCOMPARE(r.nodes[c.value].paddedMacs, int64_t(paddedMacs));
+    }
+
+    // A layer gets one recommendation: ResNet's layer4 convs are memory-bound with >= 256 input channels
+    // (G6.1: group conv) and their weights exceed 1 MiB (G6.3: large weights, also "use group conv"). No node
+    // is in both; the G6.1 finding carries the large-weight evidence instead.
+    void oneRecommendationPerLayer_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"resnet50", "resnet152"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+    void oneRecommendationPerLayer() {
+        QFETCH(QString, name);
+        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
+        const bpu::Graph g =
+            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        std::map<uint32_t, std::set<std::string>> rulesOf;
+        int merged = 0;
+        for (const auto& f : r.findings) {
+            if (f.rule != "G6.1" && f.rule != "G6.3")
+                continue;
+            for (bpu::NodeId n : f.nodes)
+                rulesOf[n.value].insert(f.rule);
+            if (f.rule == "G6.1" && f.evidence.contains("large_weights")) {
+                ++merged;
+                QCOMPARE(f.evidence["large_weights"]["weight_bytes"].get<int64_t>(),
+                         r.nodes[f.nodes[0].value].weightBytes);
+                QVERIFY(r.nodes[f.nodes[0].value].weightBytes >= int64_t(t.largeWeightBytes.value));
+            }
+        }
+        for (const auto& [node, rules] : rulesOf)
+            QVERIFY2(rules.size() == 1, g.nodes[node].name.c_str());
+        QVERIFY2(merged > 0, "the layer4 convs are both memory-bound group-conv candidates and large-weight");
     }
 
     void analyzeJsonContract() {
