@@ -25,7 +25,7 @@ std::optional<Placement> parsePlacement(const std::string& s);
 /// A tensor's shape after BPU alignment (guide G4) and which rule padded which dim.
 struct PaddedShape {
     bool applies = false;           ///< false: not on the BPU, unknown shape, or a compile-time constant
-    std::string rule;               ///< "G4.2" (conv-like NCHW) or "G4.1" (general)
+    std::string rule;               ///< "G4.2" (conv-like NCHW), "G4.1" (general) or "input" (image input)
     std::vector<int64_t> dims;      ///< padded dims
     std::vector<std::string> dimRules; ///< per dim, e.g. "C 33->64 (x32)"; empty where unchanged
     int64_t elements = 0, paddedElements = 0;
@@ -67,6 +67,12 @@ struct QdqPass {
     int64_t elements = 0;
 };
 
+/// A run-time tensor handed between the CPU and the BPU: a switch of units (G1.2), paid once per inference.
+struct Crossing {
+    TensorId tensor;
+    NodeId receiver; ///< its first consumer on the other unit: the node that waits for the switch
+};
+
 struct FusedGroup {
     GroupId id;
     std::vector<NodeId> nodes; ///< head first, in chain order
@@ -100,7 +106,6 @@ struct AnalysisSummary {
     double paddingWasteRatio = 0; ///< waste / padded bytes over every padded activation tensor
     int fusedGroups = 0, missedFusions = 0;
     int unknownOps = 0;
-    int cpuBpuCrossings = 0;   ///< run-time tensors handed between the CPU and the BPU (each a switch)
 };
 
 } // namespace bpu

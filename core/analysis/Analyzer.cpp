@@ -28,6 +28,7 @@ const Pass kFindings[] = {findPlacementIssues, findQdqIssues,   findFusionIssues
 void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions& options, AnalysisIndex& ix,
               AnalysisResult& r, const Progress& progress) {
     r.qdq.clear();
+    r.crossings.clear();
     r.missed.clear();
     r.findings.clear();
     r.warnings.clear();

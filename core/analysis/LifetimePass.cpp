@@ -93,19 +93,24 @@ void runLifetimes(AnalysisContext& c) {
         r.tensors[in.value].spillsToDdr = true; // the input image arrives in DDR
     for (TensorId out : g.outputs)
         r.tensors[out.value].spillsToDdr = true;
-    // What crosses between the CPU and the BPU is handed over in DDR.
+    // What crosses between the CPU and the BPU is handed over in DDR; each crossing is a switch of units,
+    // waited for by its first consumer on the other side.
     for (size_t i = 0; i < tensorCount; ++i) {
         if (!written(i))
             continue;
         const NodeId p = ops.producer[i];
-        bool cpuUse = false, bpuUse = false;
-        for (NodeId cns : ops.consumers(TensorId{static_cast<uint32_t>(i)})) {
-            cpuUse |= ix.placement[cns.value] == Placement::CPU;
-            bpuUse |= ix.onBpu[cns.value] != 0;
-        }
-        if (ix.placement[p.value] == Placement::CPU ? bpuUse : ix.onBpu[p.value] && cpuUse) {
+        const bool fromCpu = ix.placement[p.value] == Placement::CPU;
+        if (!fromCpu && !ix.onBpu[p.value])
+            continue;
+        NodeId receiver;
+        for (NodeId cns : ops.consumers(TensorId{static_cast<uint32_t>(i)}))
+            if (fromCpu ? ix.onBpu[cns.value] != 0 : ix.placement[cns.value] == Placement::CPU) {
+                receiver = cns;
+                break;
+            }
+        if (receiver.valid()) {
             r.tensors[i].spillsToDdr = true;
-            ++r.summary.cpuBpuCrossings;
+            r.crossings.push_back({TensorId{static_cast<uint32_t>(i)}, receiver});
         }
     }
 

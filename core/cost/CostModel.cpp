@@ -40,13 +40,13 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
             m += r.nodes[mem.value].memoryUs;
         }
         const double layer = pipelined(c, m, overlap) + t.layerFixedUs.value;
-        // Attribute the layer to its members by their share of its raw work (the head takes the fixed cost).
+        // Attribute the layer to its members by their share of its raw work (the head takes the fixed cost),
+        // folded members included: a fused group's Relu that writes its output to DDR has memory time of its
+        // own, and the members' latencies add up to the layer's.
         const double work = c + m;
         for (NodeId mem : members) {
             const NodeAnalysis& ma = r.nodes[mem.value];
             NodeCost& nc = e.nodes[mem.value];
-            if (ma.placement != Placement::BPU)
-                continue;
             const double part = work > 0 ? (ma.computeUs + ma.memoryUs) / work : (mem == id ? 1.0 : 0.0);
             nc.computeUs = ma.computeUs;
             nc.fixedUs = mem == members.front() ? t.layerFixedUs.value : 0;
@@ -86,11 +86,16 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         }
     }
 
-    // CPU<->BPU switches: each run-time tensor crossing between the units (the lifetime pass counts them:
-    // the BPU side includes what folds into a BPU segment - a fused group's output is written by its folded
-    // Relu; a Relu after a CPU conv folds into the BPU layer that reads it - as the Q/DQ pass sees it).
-    const int switches = r.summary.cpuBpuCrossings;
-    e.switchUs = switches * t.cpuBpuSwitchUs.value;
+    // CPU<->BPU switches: each run-time tensor crossing between the units (the lifetime pass finds them: the
+    // BPU side includes what folds into a BPU segment - a fused group's output is written by its folded Relu;
+    // a Relu after a CPU conv folds into the BPU layer that reads it - as the Q/DQ pass sees it), charged to
+    // the node that waits for it.
+    for (const auto& x : r.crossings) {
+        NodeCost& nc = e.nodes[x.receiver.value];
+        nc.switchUs += t.cpuBpuSwitchUs.value;
+        nc.latencyUs += t.cpuBpuSwitchUs.value;
+        e.switchUs += t.cpuBpuSwitchUs.value;
+    }
     e.fixedUs = t.modelFixedUs.value;
     e.totalUs = e.bpuUs + e.cpuUs + e.qdqUs + e.switchUs + e.fixedUs;
     e.latencyMs = e.totalUs / 1000.0;

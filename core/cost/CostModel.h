@@ -18,9 +18,11 @@ namespace bpu {
 ///         SRAM budget cost nothing, spilled ones pay both ways, weights load once per inference
 ///   CPU node:      (2 x MACs + ops) / cpu_gflops + bytes / cpu_bandwidth_gbs
 ///   Q/DQ pass:     elements / qdq_elements_per_us
-///   CPU<->BPU switch: cpu_bpu_switch_us each
+///   CPU<->BPU switch: cpu_bpu_switch_us each, charged to the node reading across the boundary
 ///   model:         + model_fixed_us
-/// Per-image latency = total / batch; FPS = batch / total.
+/// Per-image latency = total / batch; FPS = batch / total. Per node: a layer's time split over its members by
+/// their compute + memory time (the head also carries layer_fixed_us), plus the Q/DQ passes and switches
+/// charged to it; the nodes add up to the total less model_fixed_us.
 class CostModel {
 public:
     static CostEstimate estimate(const Graph& g, const AnalysisResult& r, const TargetProfile& t);
