@@ -23,6 +23,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
             e.batch = static_cast<int>(std::max<int64_t>(e.batch, g.tensor(in).shape.dims[0]));
 
     const double overlap = t.loadComputeOverlap.value;
+    const double layerFixed = t.layerFixedUs(); // layer_fixed_cycles at the BPU clock
     // BPU layers: fused groups as one layer, every other BPU node its own.
     std::vector<bool> done(g.nodes.size(), false);
     for (NodeId id : g.topoOrder) {
@@ -39,7 +40,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
             c += r.nodes[mem.value].computeUs;
             m += r.nodes[mem.value].memoryUs;
         }
-        const double layer = pipelined(c, m, overlap) + t.layerFixedUs.value;
+        const double layer = pipelined(c, m, overlap) + layerFixed;
         // Attribute the layer to its members by their share of its raw work (the head takes the fixed cost),
         // folded members included: a fused group's Relu that writes its output to DDR has memory time of its
         // own, and the members' latencies add up to the layer's.
@@ -49,8 +50,8 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
             NodeCost& nc = e.nodes[mem.value];
             const double part = work > 0 ? (ma.computeUs + ma.memoryUs) / work : (mem == id ? 1.0 : 0.0);
             nc.computeUs = ma.computeUs;
-            nc.fixedUs = mem == members.front() ? t.layerFixedUs.value : 0;
-            nc.latencyUs = (layer - t.layerFixedUs.value) * part + nc.fixedUs;
+            nc.fixedUs = mem == members.front() ? layerFixed : 0;
+            nc.latencyUs = (layer - layerFixed) * part + nc.fixedUs;
             nc.memoryUs = std::max(0.0, nc.latencyUs - nc.fixedUs - nc.computeUs);
         }
         e.bpuUs += layer;

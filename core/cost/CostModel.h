@@ -11,7 +11,7 @@ namespace bpu {
 /// Latency from the analysis, with every term a named profile parameter:
 ///
 ///   BPU layer (a fused group, or one unfused BPU node):
-///     t = max(C, M) + (1 - load_compute_overlap) x min(C, M) + layer_fixed_us
+///     t = max(C, M) + (1 - load_compute_overlap) x min(C, M) + layer_fixed_cycles / bpu_clock_ghz
 ///     C = sum of the members' compute time (Roofline.h: padded MACs / (peak x efficiency), vector and
 ///         transform work / (elements per cycle x clock))
 ///     M = the layer's DDR bytes / (ddr_bandwidth_gbs x ddr_effective_fraction); feature maps resident in the
@@ -21,7 +21,7 @@ namespace bpu {
 ///   CPU<->BPU switch: cpu_bpu_switch_us each, charged to the node reading across the boundary
 ///   model:         + model_fixed_us
 /// Per-image latency = total / batch; FPS = batch / total. Per node: a layer's time split over its members by
-/// their compute + memory time (the head also carries layer_fixed_us), plus the Q/DQ passes and switches
+/// their compute + memory time (the head also carries the layer's fixed time), plus the Q/DQ passes and switches
 /// charged to it; the nodes add up to the total less model_fixed_us.
 class CostModel {
 public:
