@@ -4,6 +4,7 @@
 #include "Passes.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace bpu {
 
@@ -100,8 +101,9 @@ AnalysisResult Analyzer::analyze(const Graph& g, const TargetProfile& target, co
         built = OpTable::build(g, target);
         ops = built.get();
     }
-    AnalysisIndex ix(g, *ops);
-    runFacts(g, target, options, ix, r, progress);
+    std::optional<AnalysisIndex> own;
+    AnalysisIndex* ix = reuse.index && reuse.index->fits(*ops) ? reuse.index : &own.emplace(g, *ops);
+    runFacts(g, target, options, *ix, r, progress);
     const size_t count = std::size(kFacts) + 1;
     if (reuse.findings) {
         progress(double(count - 1) / double(count), "findings");

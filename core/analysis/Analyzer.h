@@ -18,6 +18,8 @@ struct AnalysisReuse {
     bool findings = true;
     /// The graph's operator-table lookups for this target (OpTable::build); built on the spot when null.
     const OpTable* ops = nullptr;
+    /// The caller's index of the graph as it is now (AnalysisIndex(g, *ops)), used instead of building one.
+    AnalysisIndex* index = nullptr;
 };
 
 /// Runs every analysis pass over a graph for one target profile and returns the result as a value.

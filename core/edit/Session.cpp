@@ -32,7 +32,8 @@ const OpTable& Session::ops() {
 
 void Session::runAnalysis(bool withFindings) {
     index_ = AnalysisIndex(graph_, ops());
-    analysis_ = Analyzer::analyze(graph_, *target_, options_, {}, {nullptr, nullptr, withFindings, &ops()});
+    analysis_ =
+        Analyzer::analyze(graph_, *target_, options_, {}, {nullptr, nullptr, withFindings, &ops(), &index_});
     cost_ = CostModel::estimate(graph_, analysis_, *target_);
     findingsStale_ = !withFindings;
 }
