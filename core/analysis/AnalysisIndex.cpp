@@ -64,6 +64,10 @@ std::shared_ptr<const OpTable> OpTable::build(const Graph& g, const TargetProfil
     o.ruleText.resize(nodes);
     o.readsGroups.resize(nodes);
     o.headPattern.resize(nodes);
+    o.stageMask.assign(nodes, 0);
+    o.stageBits = t.fusionPatterns.size() <= 4;
+    for (const auto& p : t.fusionPatterns)
+        o.stageBits = o.stageBits && p.then.size() <= 8;
     o.keepsLayout.resize(nodes);
     for (const auto& n : g.nodes) {
         const uint32_t i = n.id.value;
@@ -85,9 +89,13 @@ std::shared_ptr<const OpTable> OpTable::build(const Graph& g, const TargetProfil
         }
         o.headPattern[i] = -1;
         for (size_t p = 0; p < t.fusionPatterns.size(); ++p) {
-            const auto& heads = t.fusionPatterns[p].head;
-            if (std::find(heads.begin(), heads.end(), n.opType) != heads.end())
+            const auto& pattern = t.fusionPatterns[p];
+            if (std::find(pattern.head.begin(), pattern.head.end(), n.opType) != pattern.head.end())
                 o.headPattern[i] = static_cast<int16_t>(p);
+            for (size_t s = 0; o.stageBits && s < pattern.then.size(); ++s)
+                if (std::find(pattern.then[s].begin(), pattern.then[s].end(), n.opType) !=
+                    pattern.then[s].end())
+                    o.stageMask[i] |= 1u << (8 * p + s);
         }
     }
     o.flags.resize(tensors);
@@ -116,6 +124,7 @@ AnalysisIndex::AnalysisIndex(const Graph& g, const OpTable& o)
     : table(&o)
     , compileTime(g.nodes.size())
     , groups(g.nodes.size(), 1)
+    , conv(g.nodes.size())
     , onBpu(g.nodes.size())
     , placement(g.nodes.size())
     , elements(g.tensors.size())
@@ -123,12 +132,13 @@ AnalysisIndex::AnalysisIndex(const Graph& g, const OpTable& o)
     , hasValue(g.tensors.size())
     , rank(g.tensors.size())
     , dtypeBytes(g.tensors.size())
+    , dtype(g.tensors.size())
     , runtimeConsumers(g.tensors.size())
     , alias(g.tensors.size()) {
     for (const auto& t : g.tensors)
         refreshTensor(t);
     for (const auto& n : g.nodes)
-        refreshNode(n);
+        refreshNode(g, n);
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         countRuntimeConsumers(TensorId{static_cast<uint32_t>(i)});
         alias[i] = TensorId{static_cast<uint32_t>(i)};
@@ -145,7 +155,7 @@ void AnalysisIndex::refresh(const Graph& g, const std::vector<NodeId>& dirty) {
                 refreshTensor(g.tensor(t));
     }
     for (NodeId id : dirty)
-        refreshNode(g.node(id));
+        refreshNode(g, g.node(id));
     // A count changes only where a consumer's compile-time status did: a dirty node's inputs.
     for (NodeId id : dirty)
         for (TensorId t : table->inputs(id))
@@ -170,9 +180,10 @@ void AnalysisIndex::refreshTensor(const Tensor& t) {
     hasValue[i] = t.value != nullptr;
     rank[i] = static_cast<uint8_t>(std::min<size_t>(t.shape.rank(), 255));
     dtypeBytes[i] = static_cast<uint8_t>(bytesPerElement(t.dtype));
+    dtype[i] = t.dtype;
 }
 
-void AnalysisIndex::refreshNode(const Node& n) {
+void AnalysisIndex::refreshNode(const Graph& g, const Node& n) {
     // isCompileTime(): every valid output has a known value, and there is one.
     bool any = false, all = true;
     for (TensorId out : table->outputs(n.id))
@@ -182,6 +193,20 @@ void AnalysisIndex::refreshNode(const Node& n) {
         }
     compileTime[n.id.value] = any && all;
     groups[n.id.value] = table->readsGroups[n.id.value] ? static_cast<int32_t>(convGroups(n)) : 1;
+    ConvShape& cs = conv[n.id.value];
+    cs = {};
+    const OpKind k = table->kind[n.id.value];
+    if ((k == OpKind::Conv || k == OpKind::ConvTranspose) && n.inputs.size() > 1 && n.inputs[1].valid() &&
+        n.inputs[0].valid()) {
+        const TensorShape &w = g.tensor(n.inputs[1]).shape, &x = g.tensor(n.inputs[0]).shape;
+        cs.known = w.fullyKnown() && x.fullyKnown() && w.rank() >= 3 && x.rank() >= 3;
+        if (cs.known) {
+            for (size_t i = 2; i < w.rank(); ++i)
+                cs.taps *= w.dims[i];
+            cs.weightDim1 = w.dims[1];
+            cs.inputChannels = x.dims[1];
+        }
+    }
 }
 
 void AnalysisIndex::countRuntimeConsumers(TensorId t) {

@@ -48,6 +48,9 @@ struct OpTable {
     std::vector<uint32_t> ruleText;   ///< index into `texts` (if rule is set)
     std::vector<uint8_t> readsGroups; ///< a conv whose `group` attribute the passes read
     std::vector<int16_t> headPattern; ///< the last fusion pattern whose head is this op type, or -1
+    /// Bit 8 x pattern + stage: this op type is in that stage of that fusion pattern (when stageBits).
+    std::vector<uint32_t> stageMask;
+    bool stageBits = false;           ///< every pattern's stages fit the mask (4 patterns of 8 stages)
     std::vector<uint8_t> keepsLayout; ///< its row's class keeps a conv layout (elementwise, lut, data, ...)
     // By tensor.
     enum : uint8_t { kInitializer = 1, kGraphInput = 2, kGraphOutput = 4 };
@@ -95,6 +98,13 @@ struct AnalysisIndex {
     // By node.
     std::vector<uint8_t> compileTime; ///< isCompileTime()
     std::vector<int32_t> groups;      ///< convGroups() where readsGroups, else 1
+    /// Of a Conv/ConvTranspose with a weight: its input's and weight's shapes are known and of rank >= 3,
+    /// and then the weight's kernel taps (product of dims 2..), dim 1, and the input's channels (dim 1).
+    struct ConvShape {
+        bool known = false;
+        int64_t taps = 1, weightDim1 = 0, inputChannels = 0;
+    };
+    std::vector<ConvShape> conv;
     std::vector<uint8_t> onBpu;       ///< onBpuGraph(); after segments (fillPlacements)
     std::vector<Placement> placement; ///< NodeAnalysis::placement; after segments (fillPlacements)
     // By tensor.
@@ -103,6 +113,7 @@ struct AnalysisIndex {
     std::vector<uint8_t> hasValue;         ///< Tensor::value is set (a compile-time constant)
     std::vector<uint8_t> rank;             ///< TensorShape::rank()
     std::vector<uint8_t> dtypeBytes;       ///< bytesPerElement(dtype)
+    std::vector<DataType> dtype;           ///< Tensor::dtype
     std::vector<int32_t> runtimeConsumers; ///< runtimeConsumers()
     std::vector<TensorId> alias;           ///< aliasRoot(); after fusion (fillAliases)
 
@@ -126,7 +137,7 @@ struct AnalysisIndex {
 
 private:
     void refreshTensor(const Tensor& t);
-    void refreshNode(const Node& n);
+    void refreshNode(const Graph& g, const Node& n);
     void countRuntimeConsumers(TensorId t);
 };
 

@@ -116,8 +116,8 @@ void runFusion(AnalysisContext& c) {
     for (NodeId id : g.topoOrder) {
         if (taken[id.value] || ops.headPattern[id.value] < 0 || r.nodes[id.value].placement != Placement::BPU)
             continue;
-        const FusionPattern* pattern =
-            &c.target.fusionPatterns[static_cast<size_t>(ops.headPattern[id.value])];
+        const size_t patternIndex = static_cast<size_t>(ops.headPattern[id.value]);
+        const FusionPattern* pattern = &c.target.fusionPatterns[patternIndex];
         const auto headOut = ops.outputs(id);
         if (headOut.empty() || !headOut[0].valid())
             continue;
@@ -126,8 +126,9 @@ void runFusion(AnalysisContext& c) {
         // A module called from several places is not fused. ONNX shows a shared module only through shared
         // parameters; a shared conv is fused at each call site, but a BN module shared between call sites
         // (its scale/bias used by several BatchNormalization nodes) cannot fold into any one conv.
+        const bool forced = !c.options.forceFusedHeads.empty() && c.options.forceFusedHeads.count(head.name);
         if (auto bn = sharedBatchNorm(g, ops, headOut[0])) {
-            if (!c.options.forceFusedHeads.count(head.name)) {
+            if (!forced) {
                 r.missed.push_back({{id}, *bn});
                 continue;
             }
@@ -136,15 +137,20 @@ void runFusion(AnalysisContext& c) {
         chain.assign(1, id);
         name = head.opType;
         TensorId cur = headOut[0];
-        for (const auto& stage : pattern->then) {
-            const Tensor& t = g.tensor(cur);
+        for (size_t s = 0; s < pattern->then.size(); ++s) {
+            const auto& stage = pattern->then[s];
+            auto inStage = [&](NodeId n) {
+                return ops.stageBits ? (ops.stageMask[n.value] >> (8 * patternIndex + s)) & 1u
+                                     : matches(stage, g.node(n).opType);
+            };
             NodeId cand;
             for (NodeId cns : ops.consumers(cur))
-                if (matches(stage, g.node(cns).opType) && !taken[cns.value] && !needsLaterInput(cns, cur, id))
+                if (inStage(cns) && !taken[cns.value] && !needsLaterInput(cns, cur, id))
                     cand = cns;
             if (!cand.valid())
                 continue; // optional stage absent
             const Node& next = g.node(cand);
+            const Tensor& t = g.tensor(cur);
             std::string miss;
             if (const int users = c.ix->runtimeConsumers[cur.value]; users > 1)
                 miss = "intermediate tensor '" + t.name + "' has " + std::to_string(users) +
@@ -153,13 +159,12 @@ void runFusion(AnalysisContext& c) {
                 miss = "intermediate tensor '" + t.name + "' is a model output";
             else if (r.nodes[cand.value].placement == Placement::CPU)
                 miss = "'" + next.name + "' runs on the CPU";
-            else if (next.opType == "Add" && (next.inputs.empty() || next.inputs[0] != cur))
+            else if (ops.kind[cand.value] == OpKind::Add && (next.inputs.empty() || next.inputs[0] != cur))
                 miss = "the Add's first input is not from the fused " + head.opType +
                        " (swap the operands so the conv output comes first)";
-            else if (next.opType == "Clip" && !isRelu6(g, next))
+            else if (ops.kind[cand.value] == OpKind::Clip && !isRelu6(g, next))
                 miss = "Clip is not ReLU6 (needs min 0, max 6)";
-            if (!miss.empty() && c.options.forceFusedHeads.count(head.name) &&
-                r.nodes[cand.value].placement != Placement::CPU)
+            if (!miss.empty() && forced && r.nodes[cand.value].placement != Placement::CPU)
                 miss.clear(); // what-if: the user restructures the graph so this chain fuses
             if (!miss.empty()) {
                 r.missed.push_back({{chain.back(), cand}, miss});
@@ -180,9 +185,9 @@ void runFusion(AnalysisContext& c) {
         grp.id = GroupId{static_cast<uint32_t>(groups - 1)};
         grp.nodes = chain;
         grp.pattern = name;
-        grp.fused = c.options.forceFusedHeads.count(head.name) ||
-                    (c.options.fuse ? !c.options.unfusedHeads.count(head.name)
-                                    : c.options.fusedHeads.count(head.name) > 0);
+        grp.fused = forced || (c.options.fuse ? c.options.unfusedHeads.empty() ||
+                                                    !c.options.unfusedHeads.count(head.name)
+                                              : c.options.fusedHeads.count(head.name) > 0);
         for (NodeId n : chain)
             taken[n.value] = true;
         if (grp.fused) {

@@ -217,28 +217,25 @@ void runPadding(AnalysisContext& c) {
         const PaddedShape& po = r.tensors[out.value].padded;
         if (!po.applies)
             continue;
-        const Node& n = g.nodes[i];
+        const auto inputs = ops.inputs(nid);
         // Vector work scales with the padding of the tensor it sweeps: the input for reductions/pools.
         const PaddedShape* swept = &po;
-        if ((a.opClass == "pool" || a.opClass == "reduce") && !n.inputs.empty() && n.inputs[0].valid() &&
-            r.tensors[n.inputs[0].value].padded.applies)
-            swept = &r.tensors[n.inputs[0].value].padded;
+        if ((a.opClass == "pool" || a.opClass == "reduce") && !inputs.empty() && inputs[0].valid() &&
+            r.tensors[inputs[0].value].padded.applies)
+            swept = &r.tensors[inputs[0].value].padded;
         if (swept->elements > 0)
             a.ops =
                 static_cast<int64_t>(double(m.ops) * double(swept->paddedElements) / double(swept->elements));
-        const OpKind kind = ops.kind[n.id.value];
-        if ((kind == OpKind::Conv || kind == OpKind::ConvTranspose) && n.inputs.size() > 1 &&
-            n.inputs[1].valid()) {
-            const TensorShape& w = g.tensor(n.inputs[1]).shape;
-            const TensorShape& x = g.tensor(n.inputs[0]).shape;
-            if (!w.fullyKnown() || !x.fullyKnown() || w.rank() < 3 || x.rank() < 3)
+        const OpKind kind = ops.kind[i];
+        if ((kind == OpKind::Conv || kind == OpKind::ConvTranspose) && inputs.size() > 1 &&
+            inputs[1].valid()) {
+            const AnalysisIndex::ConvShape& cs = ix.conv[i];
+            if (!cs.known)
                 continue;
-            const int64_t groups = ix.groups[n.id.value];
-            int64_t kernel = 1;
-            for (size_t i = 2; i < w.rank(); ++i)
-                kernel *= w.dims[i];
-            const int64_t cin = x.dims[1];
-            const PaddedShape& pin = r.tensors[n.inputs[0].value].padded;
+            const int64_t groups = ix.groups[i];
+            const int64_t kernel = cs.taps;
+            const int64_t cin = cs.inputChannels;
+            const PaddedShape& pin = r.tensors[inputs[0].value].padded;
             const int64_t cinPadded = pin.applies && pin.dims.size() > 1 ? pin.dims[1] : roundUp(cin, unitC);
             // A dense conv reads every padded input channel; a grouped one reads its own cin/groups per
             // output channel (the channels padding adds form extra groups, already counted in the padded
@@ -252,10 +249,10 @@ void runPadding(AnalysisContext& c) {
             } else if (kind == OpKind::Conv) {
                 a.paddedMacs = po.paddedElements * cinPerGroup * kernel;
             } else {
-                const PaddedShape& pi = r.tensors[n.inputs[0].value].padded;
-                const int64_t inElems = pi.applies ? pi.paddedElements : ix.count(n.inputs[0]);
+                const PaddedShape& pi = r.tensors[inputs[0].value].padded;
+                const int64_t inElems = pi.applies ? pi.paddedElements : ix.count(inputs[0]);
                 const int64_t coutPerGroup =
-                    std::max<int64_t>(1, roundUp(w.dims[1] * groups, unitC) / groups);
+                    std::max<int64_t>(1, roundUp(cs.weightDim1 * groups, unitC) / groups);
                 a.paddedMacs = inElems * coutPerGroup * kernel;
             }
             a.paddedMacs = std::max(a.paddedMacs, a.macs);
@@ -263,6 +260,7 @@ void runPadding(AnalysisContext& c) {
             // MatMul/Gemm: the output grows by its padding and K by the general rule.
             double outGrowth = double(po.paddedElements) / double(po.elements);
             int64_t k = 1;
+            const Node& n = g.nodes[i];
             if (!n.inputs.empty() && n.inputs[0].valid() && g.tensor(n.inputs[0]).shape.rank() > 0) {
                 const auto& xs = g.tensor(n.inputs[0]).shape;
                 k = xs.dims.back() > 0 ? xs.dims.back() : 1;

@@ -36,6 +36,8 @@ std::optional<std::string> unsupportedDtype(const Graph& g, const AnalysisIndex&
     for (TensorId id : ix.ops().inputs(n)) {
         if (!id.valid() || ix.ops().initializer(id) || ix.hasValue[id.value])
             continue; // compile-time constants (indices, shapes) are fine
+        if (!bad(ix.dtype[id.value]))
+            continue;
         const Tensor& t = g.tensor(id);
         if (bad(t.dtype))
             return "input '" + t.name + "' is " + std::string(dataTypeName(t.dtype)) +
