@@ -16,6 +16,7 @@ struct AnalysisResult {
     std::vector<NodeAnalysis> nodes;    ///< by NodeId
     std::vector<TensorAnalysis> tensors; ///< by TensorId
     std::vector<QdqPass> qdq;
+    std::vector<Crossing> crossings;    ///< CPU<->BPU hand-overs, in tensor order
     std::vector<FusedGroup> groups;
     std::vector<MissedFusion> missed;
     std::vector<Finding> findings;      ///< ranked

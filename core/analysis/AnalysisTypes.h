@@ -25,7 +25,7 @@ std::optional<Placement> parsePlacement(const std::string& s);
 /// A tensor's shape after BPU alignment (guide G4) and which rule padded which dim.
 struct PaddedShape {
     bool applies = false;           ///< false: not on the BPU, unknown shape, or a compile-time constant
-    std::string rule;               ///< "G4.2" (conv-like NCHW) or "G4.1" (general)
+    std::string rule;               ///< "G4.2" (conv-like NCHW), "G4.1" (general) or "input" (image input)
     std::vector<int64_t> dims;      ///< padded dims
     std::vector<std::string> dimRules; ///< per dim, e.g. "C 33->64 (x32)"; empty where unchanged
     int64_t elements = 0, paddedElements = 0;
@@ -65,6 +65,12 @@ struct QdqPass {
     std::string kind;         ///< "quantize" or "dequantize"
     std::string where;        ///< "model input", "model output", "CPU->BPU", "BPU->CPU", "explicit"
     int64_t elements = 0;
+};
+
+/// A run-time tensor handed between the CPU and the BPU: a switch of units (G1.2), paid once per inference.
+struct Crossing {
+    TensorId tensor;
+    NodeId receiver; ///< its first consumer on the other unit: the node that waits for the switch
 };
 
 struct FusedGroup {

@@ -4,21 +4,64 @@
 #include "Passes.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace bpu {
 
 namespace {
 
-int severityRank(const std::string& s) { return s == "high" ? 0 : s == "medium" ? 1 : 2; }
+int severityRank(const std::string& s) {
+    return s == "high" ? 0 : s == "medium" ? 1 : 2;
+}
 
 using Pass = void (*)(AnalysisContext&);
 const std::pair<const char*, Pass> kFacts[] = {
-    {"placement", runPlacement}, {"fusion", runFusion},     {"segments", runSegments}, {"quantize/dequantize", runQdq},
-    {"padding", runPadding},     {"lifetimes", runLifetimes}, {"traffic", runTraffic},
+    {"placement", runPlacement},     {"fusion", runFusion},   {"segments", runSegments},
+    {"quantize/dequantize", runQdq}, {"padding", runPadding}, {"lifetimes", runLifetimes},
+    {"traffic", runTraffic},
 };
 const Pass kFindings[] = {findPlacementIssues, findQdqIssues,   findFusionIssues, findPaddingIssues,
                           findGroupConv,       findFeatureMaps, findLargeWeights, findShortcuts,
                           findBatchMode,       findTransforms};
+
+/// Every fact pass over `r`, whose metrics are already set. The model-level lists start empty; the per-node
+/// and per-tensor tables are overwritten in place (their storage is reused across re-analyses).
+void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions& options, AnalysisIndex& ix,
+              AnalysisResult& r, const Progress& progress) {
+    r.qdq.clear();
+    r.crossings.clear();
+    r.missed.clear();
+    r.findings.clear();
+    r.warnings.clear();
+    r.summary = {};
+    r.qdqFormat = false;
+    r.ridgeIntensity = 0;
+    AnalysisContext c{g, target, options, r, &ix};
+    const size_t count = std::size(kFacts) + 1;
+    for (size_t i = 0; i < std::size(kFacts); ++i) {
+        progress.checkCancel();
+        progress(double(i) / double(count), kFacts[i].first);
+        kFacts[i].second(c);
+        // Tables the later passes read, once the placements they depend on are final.
+        if (kFacts[i].second == runFusion)
+            ix.fillAliases(g, r);
+        else if (kFacts[i].second == runSegments)
+            ix.fillPlacements(r);
+    }
+    for (const auto& a : r.nodes) {
+        switch (a.placement) {
+        case Placement::BPU:
+            ++r.summary.bpuNodes;
+            break;
+        case Placement::CPU:
+            ++r.summary.cpuNodes;
+            break;
+        case Placement::Folded:
+            ++r.summary.foldedNodes;
+            break;
+        }
+    }
+}
 
 } // namespace
 
@@ -44,7 +87,6 @@ void Analyzer::addFindings(const Graph& g, const TargetProfile& target, const An
 AnalysisResult Analyzer::analyze(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
                                  const Progress& progress, const Reuse& reuse) {
     AnalysisResult r;
-    AnalysisContext c{g, target, options, r};
     if (reuse.previous && reuse.dirty && reuse.previous->metrics.size() == g.nodes.size()) {
         r.metrics = reuse.previous->metrics;
         for (NodeId id : *reuse.dirty)
@@ -53,25 +95,55 @@ AnalysisResult Analyzer::analyze(const Graph& g, const TargetProfile& target, co
     } else {
         r.metrics = computeAllMetrics(g, &r.totals);
     }
+    std::shared_ptr<const OpTable> built;
+    const OpTable* ops = reuse.ops && reuse.ops->fits(g, target) ? reuse.ops : nullptr;
+    if (!ops) {
+        built = OpTable::build(g, target);
+        ops = built.get();
+    }
+    std::optional<AnalysisIndex> own;
+    AnalysisIndex* ix = reuse.index && reuse.index->fits(*ops) ? reuse.index : &own.emplace(g, *ops);
+    runFacts(g, target, options, *ix, r, progress);
     const size_t count = std::size(kFacts) + 1;
-    for (size_t i = 0; i < std::size(kFacts); ++i) {
-        progress.checkCancel();
-        progress(double(i) / double(count), kFacts[i].first);
-        kFacts[i].second(c);
-    }
-    for (const auto& a : r.nodes) {
-        switch (a.placement) {
-        case Placement::BPU: ++r.summary.bpuNodes; break;
-        case Placement::CPU: ++r.summary.cpuNodes; break;
-        case Placement::Folded: ++r.summary.foldedNodes; break;
-        }
-    }
     if (reuse.findings) {
         progress(double(count - 1) / double(count), "findings");
         addFindings(g, target, options, r);
     }
     progress(1.0, "analysis done");
     return r;
+}
+
+void Analyzer::reanalyze(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
+                         AnalysisIndex& ix, const std::vector<NodeId>& dirty, AnalysisResult& r,
+                         const Progress& progress) {
+    if (r.metrics.size() != g.nodes.size()) {
+        r = analyze(g, target, options, progress, {nullptr, nullptr, false, &ix.ops()});
+        return;
+    }
+    for (NodeId id : dirty)
+        r.metrics[id.value] = computeNodeMetrics(g, g.node(id));
+    // The totals from the index (edits never change op types: the histogram stays).
+    ModelMetrics& t = r.totals;
+    t.macs = t.ops = t.params = t.weightBytes = t.activationBytes = 0;
+    t.nodesIncomplete = 0;
+    for (const auto& m : r.metrics) {
+        t.macs += m.macs;
+        t.ops += m.ops;
+        t.activationBytes += m.outputBytes;
+        t.nodesIncomplete += !m.complete;
+    }
+    for (size_t i = 0; i < ix.elements.size(); ++i)
+        if (ix.ops().initializer(TensorId{static_cast<uint32_t>(i)})) {
+            // TensorShape::elements() and Tensor::bytes(), as totalsOf() counts them.
+            const int64_t e = ix.elements[i], b = ix.dtypeBytes[i];
+            int64_t bytes = 0;
+            if (e > 0 && b > 0 && __builtin_mul_overflow(e, b, &bytes))
+                bytes = 0;
+            t.params += std::max<int64_t>(e, 0);
+            t.weightBytes += bytes;
+        }
+    runFacts(g, target, options, ix, r, progress);
+    progress(1.0, "analysis done");
 }
 
 } // namespace bpu

@@ -7,8 +7,46 @@
 namespace bpu {
 
 namespace {
-int64_t roundUp(int64_t v, int64_t u) { return (v + u - 1) / u * u; }
+int64_t roundUp(int64_t v, int64_t u) {
+    return (v + u - 1) / u * u;
+}
 constexpr size_t kMaxPerRule = 12; // the table in the report/UI lists the rest
+
+// An image input's layout is the runtime's (C kept, H and W aligned to the input units), not a feature map's:
+// what it pads costs a preprocessing copy, not BPU compute (the first conv packs the few channels with its
+// kernel taps). Advice of its own, low severity, no what-if fix to estimate.
+Finding imageInputFinding(const AnalysisContext& c, const Tensor& t, const PaddedShape& p) {
+    const auto& al = c.target.alignment;
+    Finding f;
+    f.rule = "G4.2";
+    f.severity = "low";
+    for (NodeId cns : t.consumers)
+        f.nodes.push_back(cns);
+    nlohmann::json rules = nlohmann::json::array();
+    for (const auto& d : p.dimRules)
+        if (!d.empty())
+            rules.push_back(d);
+    f.title = "Model input '" + t.name + "' " + t.shape.toString() + " is laid out as " + dimsText(p.dims) +
+              " by the runtime (" + std::to_string(int(p.wasteRatio() * 100)) + "% padding)";
+    f.evidence = {{"tensor", t.name},
+                  {"shape", t.shape.toString()},
+                  {"padded_shape", dimsText(p.dims)},
+                  {"padded_dims", rules},
+                  {"waste_bytes", p.wasteBytes},
+                  {"waste_ratio", p.wasteRatio()},
+                  {"model_input", true},
+                  {"alignment", "model input with C <= " + std::to_string(int64_t(al.inputCMax.value)) +
+                                    ": C kept, H->" + std::to_string(int64_t(al.inputH.value)) + ", W->" +
+                                    std::to_string(int64_t(al.inputW.value))}};
+    f.recommendation =
+        "The image is padded where it is written (preprocessing, or the NV12 pyramid path), not "
+        "on the BPU: choose an input width that is a multiple of " +
+        std::to_string(int64_t(al.inputW.value)) + " and a height that is a multiple of " +
+        std::to_string(int64_t(al.inputH.value)) + " to avoid the copy.";
+    f.fix = nullptr;
+    return f;
+}
+
 } // namespace
 
 void findPaddingIssues(AnalysisContext& c) {
@@ -37,12 +75,17 @@ void findPaddingIssues(AnalysisContext& c) {
     for (const auto& it : items) {
         const Tensor& t = g.tensor(it.t);
         const PaddedShape& p = r.tensors[it.t.value].padded;
+        if (p.rule == "input") {
+            r.findings.push_back(imageInputFinding(c, t, p));
+            continue;
+        }
         const bool conv = p.rule == "G4.2";
         if (perRule[conv] >= kMaxPerRule)
             continue;
         ++perRule[conv];
         Finding f;
-        NodeId owner = t.producer.valid() ? t.producer : (t.consumers.empty() ? NodeId{} : t.consumers.front());
+        NodeId owner =
+            t.producer.valid() ? t.producer : (t.consumers.empty() ? NodeId{} : t.consumers.front());
         if (owner.valid())
             f.nodes.push_back(owner);
         nlohmann::json rules = nlohmann::json::array();
@@ -57,35 +100,40 @@ void findPaddingIssues(AnalysisContext& c) {
                       {"waste_ratio", p.wasteRatio()},
                       {"alignment", conv ? "H->" + std::to_string(unitH) + ", W->" + std::to_string(unitW) +
                                                ", C->" + std::to_string(unitC)
-                                         : "pow2 up to " + std::to_string(int64_t(c.target.alignment.generalMaxUnit.value))}};
+                                         : "pow2 up to " + std::to_string(int64_t(
+                                                               c.target.alignment.generalMaxUnit.value))}};
         f.severity = severityByShare(double(p.wasteBytes), totalWaste);
         // The gain is what this tensor's padding costs: re-estimated as if it were aligned.
         f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_aligned"}, {"tensors", {t.name}}}})}};
         const bool bigCSmallHW = conv && t.shape.rank() == 4 && t.shape.dims[1] >= 4 * unitC &&
-                                 (t.shape.dims[2] < unitH || t.shape.dims[3] < unitW) && p.wasteRatio() >= 0.5;
+                                 (t.shape.dims[2] < unitH || t.shape.dims[3] < unitW) &&
+                                 p.wasteRatio() >= 0.5;
         if (bigCSmallHW) {
             f.rule = "G4.3";
             f.title = "Large C on small H/W: '" + t.name + "' " + t.shape.toString() + " pads to " +
                       dimsText(p.dims) + " (" + std::to_string(int(p.wasteRatio() * 100)) + "% padding)";
-            f.recommendation = "Put large extents on the dims with the larger alignment units: avoid a very large C "
-                               "with very small H and W (e.g. move channels into W with a Reshape before the "
-                               "BPU-heavy part, or keep spatial size until later).";
+            f.recommendation =
+                "Put large extents on the dims with the larger alignment units: avoid a very large C "
+                "with very small H and W (e.g. move channels into W with a Reshape before the "
+                "BPU-heavy part, or keep spatial size until later).";
         } else {
             f.rule = conv ? "G4.2" : "G4.1";
-            f.title = "Padding wastes " + std::to_string(int(p.wasteRatio() * 100)) + "% of '" + t.name + "' " +
-                      t.shape.toString() + " -> " + dimsText(p.dims);
-            f.recommendation = conv ? "Choose conv channel counts that are multiples of " + std::to_string(unitC) +
-                                          ", H multiples of " + std::to_string(unitH) + " and W multiples of " +
-                                          std::to_string(unitW) + "."
-                                    : "Align each dimension to a power of two (or the general unit).";
+            f.title = "Padding wastes " + std::to_string(int(p.wasteRatio() * 100)) + "% of '" + t.name +
+                      "' " + t.shape.toString() + " -> " + dimsText(p.dims);
+            f.recommendation = conv
+                                   ? "Choose conv channel counts that are multiples of " +
+                                         std::to_string(unitC) + ", H multiples of " + std::to_string(unitH) +
+                                         " and W multiples of " + std::to_string(unitW) + "."
+                                   : "Align each dimension to a power of two (or the general unit).";
             // A conv's output channels are the one dim the user can change directly.
             if (conv && owner.valid() && g.node(owner).opType == "Conv" && t.shape.dims[1] % unitC != 0) {
                 int64_t up = roundUp(t.shape.dims[1], unitC);
-                f.evidence["alternative_fix"] = {{"edits", nlohmann::json::array({{{"op", "set_channels"},
-                                                                                   {"node", g.node(owner).name},
-                                                                                   {"channels", up}}})}};
-                f.recommendation += " Here: " + std::to_string(t.shape.dims[1]) + " -> " + std::to_string(up) +
-                                    " channels uses the padding for real work.";
+                f.evidence["alternative_fix"] = {
+                    {"edits",
+                     nlohmann::json::array(
+                         {{{"op", "set_channels"}, {"node", g.node(owner).name}, {"channels", up}}})}};
+                f.recommendation += " Here: " + std::to_string(t.shape.dims[1]) + " -> " +
+                                    std::to_string(up) + " channels uses the padding for real work.";
             }
         }
         r.findings.push_back(std::move(f));

@@ -12,8 +12,8 @@ namespace {
 constexpr size_t kMaxPerAdvisor = 10;
 
 bool isTransform(const std::string& op) {
-    static const std::set<std::string> s{"Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze", "DepthToSpace",
-                                         "SpaceToDepth"};
+    static const std::set<std::string> s{"Reshape",   "Transpose",    "Flatten",     "Squeeze",
+                                         "Unsqueeze", "DepthToSpace", "SpaceToDepth"};
     return s.count(op) > 0;
 }
 
@@ -54,7 +54,8 @@ void findGroupConv(AnalysisContext& c) {
     for (NodeId id : g.topoOrder) {
         const Node& n = g.node(id);
         const NodeAnalysis& a = r.nodes[id.value];
-        if (n.opType != "Conv" || a.placement != Placement::BPU || convGroups(n) != 1 || a.bound != Bound::Memory)
+        if (n.opType != "Conv" || a.placement != Placement::BPU || convGroups(n) != 1 ||
+            a.bound != Bound::Memory)
             continue;
         if (n.inputs.size() < 2 || !n.inputs[1].valid() || !g.tensor(n.inputs[1]).shape.fullyKnown())
             continue;
@@ -81,8 +82,8 @@ void findGroupConv(AnalysisContext& c) {
         Finding f;
         f.rule = "G6.1";
         f.nodes = {cands[i]};
-        f.title = "Memory-bound dense conv '" + n.name + "' (" + std::to_string(cin) + "->" + std::to_string(cout) +
-                  " ch): try group conv";
+        f.title = "Memory-bound dense conv '" + n.name + "' (" + std::to_string(cin) + "->" +
+                  std::to_string(cout) + " ch): try group conv";
         f.evidence = {{"in_channels", cin},
                       {"out_channels", cout},
                       {"weight_bytes", a.weightBytes},
@@ -92,9 +93,11 @@ void findGroupConv(AnalysisContext& c) {
                       {"memory_us", a.memoryUs},
                       {"groups_keeping_alignment", groups}};
         f.severity = "medium";
-        f.recommendation = "Use group convolution (groups " + groups.dump() + " keep C/groups a multiple of " +
-                           std::to_string(unitC) + ") to cut weight traffic as channels grow.";
-        f.fix = {{"edits", nlohmann::json::array({{{"op", "set_group"}, {"node", n.name}, {"group", groups[0]}}})}};
+        f.recommendation = "Use group convolution (groups " + groups.dump() +
+                           " keep C/groups a multiple of " + std::to_string(unitC) +
+                           ") to cut weight traffic as channels grow.";
+        f.fix = {{"edits",
+                  nlohmann::json::array({{{"op", "set_group"}, {"node", n.name}, {"group", groups[0]}}})}};
         r.findings.push_back(std::move(f));
     }
 }
@@ -114,8 +117,9 @@ void findFeatureMaps(AnalysisContext& c) {
         if (boundary)
             cands.push_back(t.id);
     }
-    std::sort(cands.begin(), cands.end(),
-              [&](TensorId a, TensorId b) { return r.tensors[a.value].paddedBytes > r.tensors[b.value].paddedBytes; });
+    std::sort(cands.begin(), cands.end(), [&](TensorId a, TensorId b) {
+        return r.tensors[a.value].paddedBytes > r.tensors[b.value].paddedBytes;
+    });
     for (size_t i = 0; i < cands.size() && i < kMaxPerAdvisor; ++i) {
         const Tensor& t = g.tensor(cands[i]);
         const TensorAnalysis& ta = r.tensors[cands[i].value];
@@ -123,7 +127,8 @@ void findFeatureMaps(AnalysisContext& c) {
         f.rule = "G6.2";
         if (t.producer.valid())
             f.nodes.push_back(t.producer);
-        f.title = "Large feature map '" + t.name + "' (" + bytesText(ta.paddedBytes) + ") crosses a block boundary via DDR";
+        f.title = "Large feature map '" + t.name + "' (" + bytesText(ta.paddedBytes) +
+                  ") crosses a block boundary via DDR";
         f.evidence = {{"tensor", t.name},
                       {"shape", t.shape.toString()},
                       {"bytes", ta.paddedBytes},
@@ -131,8 +136,9 @@ void findFeatureMaps(AnalysisContext& c) {
                       {"sram_budget_bytes", int64_t(c.target.sramBudgetBytes.value)},
                       {"threshold_bytes", limit}};
         f.severity = "medium";
-        f.recommendation = "Use smaller feature maps between blocks (downsample earlier or fewer channels at the "
-                           "boundary) to cut DDR<->SRAM traffic.";
+        f.recommendation =
+            "Use smaller feature maps between blocks (downsample earlier or fewer channels at the "
+            "boundary) to cut DDR<->SRAM traffic.";
         f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_resident"}, {"tensors", {t.name}}}})}};
         r.findings.push_back(std::move(f));
     }
@@ -159,15 +165,34 @@ void findLargeWeights(AnalysisContext& c) {
         if (a.weightBytes >= limit || bigKernel)
             cands.push_back(id);
     }
-    std::sort(cands.begin(), cands.end(),
-              [&](NodeId a, NodeId b) { return r.nodes[a.value].weightBytes > r.nodes[b.value].weightBytes; });
-    for (size_t i = 0; i < cands.size() && i < kMaxPerAdvisor; ++i) {
+    std::sort(cands.begin(), cands.end(), [&](NodeId a, NodeId b) {
+        return r.nodes[a.value].weightBytes > r.nodes[b.value].weightBytes;
+    });
+    // One layer, one recommendation: a memory-bound conv G6.1 already advises group conv for says so there.
+    auto groupConvFinding = [&](NodeId id) -> Finding* {
+        for (auto& f : r.findings)
+            if (f.rule == "G6.1" && f.nodes.size() == 1 && f.nodes[0] == id)
+                return &f;
+        return nullptr;
+    };
+    size_t listed = 0;
+    for (size_t i = 0; i < cands.size() && listed < kMaxPerAdvisor; ++i) {
         const Node& n = g.node(cands[i]);
         const NodeAnalysis& a = r.nodes[cands[i].value];
+        if (Finding* g61 = groupConvFinding(cands[i])) {
+            g61->evidence["large_weights"] = {
+                {"rule", "G6.3"}, {"weight_bytes", a.weightBytes}, {"threshold_bytes", limit}};
+            g61->recommendation += " Its weights (" + bytesText(a.weightBytes) +
+                                   ") are also above the G6.3 large-weight threshold (" + bytesText(limit) +
+                                   "): group conv divides them by the group count.";
+            continue;
+        }
+        ++listed;
         Finding f;
         f.rule = "G6.3";
         f.nodes = {cands[i]};
-        std::string wshape = n.inputs.size() > 1 && n.inputs[1].valid() ? g.tensor(n.inputs[1]).shape.toString() : "?";
+        std::string wshape =
+            n.inputs.size() > 1 && n.inputs[1].valid() ? g.tensor(n.inputs[1]).shape.toString() : "?";
         f.title = "Large weights in '" + n.name + "' (" + wshape + ", " + bytesText(a.weightBytes) + ")";
         f.evidence = {{"weight_shape", wshape},
                       {"weight_bytes", a.weightBytes},
@@ -175,15 +200,17 @@ void findLargeWeights(AnalysisContext& c) {
                       {"memory_us", a.memoryUs},
                       {"compute_us", a.computeUs}};
         f.severity = a.memoryUs > a.computeUs ? "medium" : "low";
-        f.recommendation = "Avoid big kernels and very high channel counts: use group conv for high channel counts, "
-                           "or split a big kernel into smaller ones.";
+        f.recommendation =
+            "Avoid big kernels and very high channel counts: use group conv for high channel counts, "
+            "or split a big kernel into smaller ones.";
         if (n.opType == "Conv" && convGroups(n) == 1 && n.inputs.size() > 1 && n.inputs[1].valid()) {
             const auto& w = g.tensor(n.inputs[1]).shape.dims;
             const int64_t unitC = static_cast<int64_t>(c.target.alignment.convC.value);
             for (int64_t gr : {2, 4, 8})
                 if (w.size() > 1 && w[0] % gr == 0 && w[1] % gr == 0 && (w[0] / gr) % unitC == 0 &&
                     (w[1] / gr) % unitC == 0) {
-                    f.fix = {{"edits", nlohmann::json::array({{{"op", "set_group"}, {"node", n.name}, {"group", gr}}})}};
+                    f.fix = {{"edits", nlohmann::json::array(
+                                           {{{"op", "set_group"}, {"node", n.name}, {"group", gr}}})}};
                     break;
                 }
         }
@@ -228,8 +255,9 @@ void findShortcuts(AnalysisContext& c) {
                       {"sram_budget_bytes", int64_t(c.target.sramBudgetBytes.value)},
                       {"steps_limit", limit}};
         f.severity = ta.spillsToDdr ? "medium" : "low";
-        f.recommendation = "Keep shortcuts short: a long-lived feature map occupies SRAM and may be dumped to DDR "
-                           "and reloaded; reorder the branch or downsample before the skip.";
+        f.recommendation =
+            "Keep shortcuts short: a long-lived feature map occupies SRAM and may be dumped to DDR "
+            "and reloaded; reorder the branch or downsample before the skip.";
         if (ta.spillsToDdr)
             f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_resident"}, {"tensors", {t.name}}}})}};
         r.findings.push_back(std::move(f));
@@ -260,8 +288,9 @@ void findBatchMode(AnalysisContext& c) {
                       {"small_input_max", small},
                       {"weight_bytes_per_inference", weights}};
         f.severity = "medium";
-        f.recommendation = "The S100 is strongest on large inputs; for resolutions <= " + std::to_string(small) +
-                           " run several images per inference so the weights load once per batch.";
+        f.recommendation =
+            "The S100 is strongest on large inputs; for resolutions <= " + std::to_string(small) +
+            " run several images per inference so the weights load once per batch.";
         f.fix = {{"edits", nlohmann::json::array({{{"op", "set_batch"}, {"batch", 8}}})}};
         r.findings.push_back(std::move(f));
         break;
@@ -324,8 +353,9 @@ void findTransforms(AnalysisContext& c) {
         f.title = "Data-transform chain " + ops + " changes " + std::to_string(ch.changed) + " dims";
         f.evidence = {{"steps", steps}, {"changed_dims", ch.changed}, {"elements_moved", ch.elements}};
         f.severity = ch.changed >= 4 ? "medium" : "low";
-        f.recommendation = "Reshape/Transpose cost time on the BPU's multi-dimensional layouts; merge the chain and "
-                           "change as few dimensions as possible.";
+        f.recommendation =
+            "Reshape/Transpose cost time on the BPU's multi-dimensional layouts; merge the chain and "
+            "change as few dimensions as possible.";
         // What merging would save: every step after the first costs nothing.
         nlohmann::json merged = nlohmann::json::array();
         for (size_t k = 1; k < ch.nodes.size(); ++k)

@@ -34,52 +34,71 @@ bool isRelu6(const Graph& g, const Node& n) {
 }
 
 // The reason a shared BatchNormalization module blocks fusing `head`, if it does.
-std::optional<std::string> sharedBatchNorm(const Graph& g, const Node& head) {
-    if (head.outputs.empty() || !head.outputs[0].valid())
-        return std::nullopt;
-    for (NodeId cns : g.tensor(head.outputs[0]).consumers) {
-        const Node& bn = g.node(cns);
-        if (bn.opType != "BatchNormalization" || bn.inputs.size() < 2 || !bn.inputs[1].valid())
+std::optional<std::string> sharedBatchNorm(const Graph& g, const OpTable& ops, TensorId out) {
+    for (NodeId cns : ops.consumers(out)) {
+        const auto in = ops.inputs(cns);
+        if (ops.kind[cns.value] != OpKind::BatchNorm || in.size() < 2 || !in[1].valid())
             continue;
-        const Tensor& scale = g.tensor(bn.inputs[1]);
+        const TensorId scale = in[1];
         int users = 0;
-        for (NodeId u : scale.consumers)
-            users += g.node(u).opType == "BatchNormalization";
-        if (scale.isInitializer && users > 1)
-            return "shared module: BatchNormalization parameters '" + scale.name + "' are used at " +
-                   std::to_string(users) + " call sites (a module called from several places is not fused)";
+        for (NodeId u : ops.consumers(scale))
+            users += ops.kind[u.value] == OpKind::BatchNorm;
+        if (ops.initializer(scale) && users > 1)
+            return "shared module: BatchNormalization parameters '" + g.tensor(scale).name +
+                   "' are used at " + std::to_string(users) +
+                   " call sites (a module called from several places is not fused)";
     }
     return std::nullopt;
 }
 
 // True when `n` has an input other than `cur` computed from `head`'s output: such an op (e.g. the residual
 // Add of the next block, which reads this conv's output as its shortcut) cannot run in `head`'s output stage,
-// so it is not a stage of head's chain.
-bool needsLaterInput(const Graph& g, NodeId n, TensorId cur, NodeId head) {
-    const auto& pos = g.topoIndex();
-    std::vector<NodeId> stack;
-    std::vector<bool> seen(g.nodes.size(), false);
-    // Run-time data only: a Resize whose target size is Shape(cur) does not wait for cur's values.
-    auto runtime = [&](TensorId in) {
-        return in.valid() && !g.tensor(in).value && g.tensor(in).producer.valid();
-    };
-    for (TensorId in : g.node(n).inputs)
-        if (runtime(in) && in != cur)
-            stack.push_back(g.tensor(in).producer);
-    while (!stack.empty()) {
-        NodeId p = stack.back();
-        stack.pop_back();
-        if (p == head)
-            return true;
-        if (pos[p.value] <= pos[head.value] || seen[p.value])
-            continue; // before the head in topological order: not downstream of it
-        seen[p.value] = true;
-        for (TensorId in : g.node(p).inputs)
-            if (runtime(in))
-                stack.push_back(g.tensor(in).producer);
+// so it is not a stage of head's chain. Walks up from n's other inputs through nodes after the head; `seen`
+// holds a stamp per node (a new stamp per call, so it is never cleared).
+class LaterInputSearch {
+public:
+    LaterInputSearch(const Graph& g, const AnalysisIndex& ix)
+        : g_(g)
+        , ix_(ix)
+        , seen_(g.nodes.size(), 0) {}
+
+    bool operator()(NodeId n, TensorId cur, NodeId head) {
+        const auto& pos = g_.topoIndex();
+        if (++stamp_ == 0) { // wrapped: forget every old stamp
+            std::fill(seen_.begin(), seen_.end(), 0);
+            stamp_ = 1;
+        }
+        stack_.clear();
+        for (TensorId in : ix_.ops().inputs(n))
+            if (runtime(in) && in != cur)
+                stack_.push_back(ix_.ops().producer[in.value]);
+        while (!stack_.empty()) {
+            NodeId p = stack_.back();
+            stack_.pop_back();
+            if (p == head)
+                return true;
+            if (pos[p.value] <= pos[head.value] || seen_[p.value] == stamp_)
+                continue; // before the head in topological order: not downstream of it
+            seen_[p.value] = stamp_;
+            for (TensorId in : ix_.ops().inputs(p))
+                if (runtime(in))
+                    stack_.push_back(ix_.ops().producer[in.value]);
+        }
+        return false;
     }
-    return false;
-}
+
+private:
+    // Run-time data only: a Resize whose target size is Shape(cur) does not wait for cur's values.
+    bool runtime(TensorId in) const {
+        return in.valid() && !ix_.hasValue[in.value] && ix_.ops().producer[in.value].valid();
+    }
+
+    const Graph& g_;
+    const AnalysisIndex& ix_;
+    std::vector<uint32_t> seen_;
+    uint32_t stamp_ = 0;
+    std::vector<NodeId> stack_;
+};
 
 } // namespace
 
@@ -87,75 +106,88 @@ void runFusion(AnalysisContext& c) {
     const Graph& g = c.g;
     auto& r = c.r;
     std::vector<bool> taken(g.nodes.size(), false);
+    const OpTable& ops = c.ix->ops();
+    LaterInputSearch needsLaterInput(g, *c.ix);
+    // Groups are rebuilt in place: a re-analysis reuses each group's storage.
+    size_t groups = 0;
+    std::vector<NodeId> chain;
+    std::string name;
 
     for (NodeId id : g.topoOrder) {
+        if (taken[id.value] || ops.headPattern[id.value] < 0 || r.nodes[id.value].placement != Placement::BPU)
+            continue;
+        const size_t patternIndex = static_cast<size_t>(ops.headPattern[id.value]);
+        const FusionPattern* pattern = &c.target.fusionPatterns[patternIndex];
+        const auto headOut = ops.outputs(id);
+        if (headOut.empty() || !headOut[0].valid())
+            continue;
         const Node& head = g.node(id);
-        if (taken[id.value] || r.nodes[id.value].placement != Placement::BPU)
-            continue;
-        const FusionPattern* pattern = nullptr;
-        for (const auto& p : c.target.fusionPatterns)
-            if (matches(p.head, head.opType))
-                pattern = &p;
-        if (!pattern || head.outputs.empty() || !head.outputs[0].valid())
-            continue;
 
         // A module called from several places is not fused. ONNX shows a shared module only through shared
         // parameters; a shared conv is fused at each call site, but a BN module shared between call sites
         // (its scale/bias used by several BatchNormalization nodes) cannot fold into any one conv.
-        if (auto bn = sharedBatchNorm(g, head)) {
-            if (!c.options.forceFusedHeads.count(head.name)) {
+        const bool forced = !c.options.forceFusedHeads.empty() && c.options.forceFusedHeads.count(head.name);
+        if (auto bn = sharedBatchNorm(g, ops, headOut[0])) {
+            if (!forced) {
                 r.missed.push_back({{id}, *bn});
                 continue;
             }
         }
 
-        std::vector<NodeId> chain{id};
-        std::string name = head.opType;
-        TensorId cur = head.outputs[0];
-        for (const auto& stage : pattern->then) {
-            const Tensor& t = g.tensor(cur);
+        chain.assign(1, id);
+        name = head.opType;
+        TensorId cur = headOut[0];
+        for (size_t s = 0; s < pattern->then.size(); ++s) {
+            const auto& stage = pattern->then[s];
+            auto inStage = [&](NodeId n) {
+                return ops.stageBits ? (ops.stageMask[n.value] >> (8 * patternIndex + s)) & 1u
+                                     : matches(stage, g.node(n).opType);
+            };
             NodeId cand;
-            for (NodeId cns : t.consumers)
-                if (matches(stage, g.node(cns).opType) && !taken[cns.value] &&
-                    !needsLaterInput(g, cns, cur, id))
+            for (NodeId cns : ops.consumers(cur))
+                if (inStage(cns) && !taken[cns.value] && !needsLaterInput(cns, cur, id))
                     cand = cns;
             if (!cand.valid())
                 continue; // optional stage absent
             const Node& next = g.node(cand);
+            const Tensor& t = g.tensor(cur);
             std::string miss;
-            if (const int users = runtimeConsumers(g, t); users > 1)
+            if (const int users = c.ix->runtimeConsumers[cur.value]; users > 1)
                 miss = "intermediate tensor '" + t.name + "' has " + std::to_string(users) +
                        " consumers, so it must be written out";
-            else if (t.isGraphOutput)
+            else if (ops.graphOutput(cur))
                 miss = "intermediate tensor '" + t.name + "' is a model output";
             else if (r.nodes[cand.value].placement == Placement::CPU)
                 miss = "'" + next.name + "' runs on the CPU";
-            else if (next.opType == "Add" && (next.inputs.empty() || next.inputs[0] != cur))
+            else if (ops.kind[cand.value] == OpKind::Add && (next.inputs.empty() || next.inputs[0] != cur))
                 miss = "the Add's first input is not from the fused " + head.opType +
                        " (swap the operands so the conv output comes first)";
-            else if (next.opType == "Clip" && !isRelu6(g, next))
+            else if (ops.kind[cand.value] == OpKind::Clip && !isRelu6(g, next))
                 miss = "Clip is not ReLU6 (needs min 0, max 6)";
-            if (!miss.empty() && c.options.forceFusedHeads.count(head.name) &&
-                r.nodes[cand.value].placement != Placement::CPU)
+            if (!miss.empty() && forced && r.nodes[cand.value].placement != Placement::CPU)
                 miss.clear(); // what-if: the user restructures the graph so this chain fuses
             if (!miss.empty()) {
                 r.missed.push_back({{chain.back(), cand}, miss});
                 break;
             }
             chain.push_back(cand);
-            name += "+" + next.opType;
+            name += '+';
+            name += next.opType;
             if (next.outputs.empty() || !next.outputs[0].valid())
                 break;
             cur = next.outputs[0];
         }
         if (chain.size() < 2)
             continue;
-        FusedGroup grp;
-        grp.id = GroupId{static_cast<uint32_t>(r.groups.size())};
+        if (groups == r.groups.size())
+            r.groups.emplace_back();
+        FusedGroup& grp = r.groups[groups++];
+        grp.id = GroupId{static_cast<uint32_t>(groups - 1)};
         grp.nodes = chain;
         grp.pattern = name;
-        grp.fused = c.options.forceFusedHeads.count(head.name) ||
-                    (c.options.fuse ? !c.options.unfusedHeads.count(head.name) : c.options.fusedHeads.count(head.name) > 0);
+        grp.fused = forced || (c.options.fuse ? c.options.unfusedHeads.empty() ||
+                                                    !c.options.unfusedHeads.count(head.name)
+                                              : c.options.fusedHeads.count(head.name) > 0);
         for (NodeId n : chain)
             taken[n.value] = true;
         if (grp.fused) {
@@ -171,10 +203,10 @@ void runFusion(AnalysisContext& c) {
                         "runs as its own BPU layer: its fusion group is kept apart (G3)";
                 }
         }
-        r.groups.push_back(std::move(grp));
     }
-    r.summary.fusedGroups = static_cast<int>(std::count_if(r.groups.begin(), r.groups.end(),
-                                                           [](const FusedGroup& gr) { return gr.fused; }));
+    r.groups.resize(groups);
+    r.summary.fusedGroups = static_cast<int>(
+        std::count_if(r.groups.begin(), r.groups.end(), [](const FusedGroup& gr) { return gr.fused; }));
     r.summary.missedFusions = static_cast<int>(r.missed.size());
 }
 

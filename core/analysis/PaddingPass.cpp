@@ -5,12 +5,15 @@
 #include "Passes.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace bpu {
 
 namespace {
 
-int64_t roundUp(int64_t v, int64_t unit) { return unit <= 1 ? v : (v + unit - 1) / unit * unit; }
+int64_t roundUp(int64_t v, int64_t unit) {
+    return unit <= 1 ? v : (v + unit - 1) / unit * unit;
+}
 
 int64_t generalAlign(int64_t v, int64_t maxUnit) {
     if (v <= 0)
@@ -23,9 +26,40 @@ int64_t generalAlign(int64_t v, int64_t maxUnit) {
     return p;
 }
 
-bool alignsConv(const TargetProfile& t, const Node& n) {
-    const OpRule* r = t.rule(n.opType);
-    return r && r->align == "conv";
+// "C 33->64 (x32, G4.2)", "d2 5->8 (pow2/x16, G4.1)", "W 50->64 (x32, model input)", written into `s` in one
+// assignment (its storage reused).
+void writeDimRule(std::string& s, const char* dim, int64_t before, int64_t after, int64_t unit, bool general,
+                  const char* rule) {
+    char buf[96];
+    char* p = buf;
+    char* const end = buf + sizeof buf;
+    auto text = [&](const char* t) {
+        while (*t && p < end)
+            *p++ = *t++;
+    };
+    auto number = [&](int64_t v) {
+        p = std::to_chars(p, end, v).ptr;
+    };
+    text(dim);
+    text(" ");
+    number(before);
+    text("->");
+    number(after);
+    text(general ? " (pow2/x" : " (x");
+    number(unit);
+    text(", ");
+    text(rule);
+    text(")");
+    s.assign(buf, p);
+}
+
+/// The padded shape back to "does not apply", keeping the storage of its vectors (dimRules is emptied by the
+/// caller only when the tensor stays unpadded, so a padded one reuses the strings it had).
+void clearPadded(PaddedShape& p) {
+    p.applies = false;
+    p.rule.clear();
+    p.dims.clear();
+    p.elements = p.paddedElements = p.wasteBytes = 0;
 }
 
 } // namespace
@@ -33,82 +67,110 @@ bool alignsConv(const TargetProfile& t, const Node& n) {
 void runPadding(AnalysisContext& c) {
     const Graph& g = c.g;
     auto& r = c.r;
+    AnalysisIndex& ix = *c.ix;
+    const OpTable& ops = ix.ops();
     const auto& al = c.target.alignment;
-    r.tensors.assign(g.tensors.size(), TensorAnalysis{});
+    r.tensors.resize(g.tensors.size());
     const int64_t unitH = static_cast<int64_t>(al.convH.value), unitW = static_cast<int64_t>(al.convW.value),
                   unitC = static_cast<int64_t>(al.convC.value),
                   unitG = static_cast<int64_t>(al.generalMaxUnit.value);
+    const int64_t inputCMax = static_cast<int64_t>(al.inputCMax.value),
+                  inputH = static_cast<int64_t>(al.inputH.value),
+                  inputW = static_cast<int64_t>(al.inputW.value);
 
     // Which tensors are conv-like (G4.2): written by a conv-like op (a fused group writes in its head's
     // layout) or read by one on the BPU, and then every feature map that elementwise, LUT and data-movement
     // ops derive from them: an activation or an Add keeps the conv's NCHW layout, it does not re-pad by G4.1.
-    std::vector<bool> convLike(g.tensors.size(), false);
-    for (const auto& t : g.tensors) {
-        if (t.producer.valid()) {
-            const FusedGroup* grp = r.group(r.nodes[t.producer.value].fusionGroup);
-            convLike[t.id.value] = alignsConv(c.target, g.node(grp ? grp->nodes.front() : t.producer));
+    std::vector<uint8_t> convLike(g.tensors.size(), 0);
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const TensorId t{static_cast<uint32_t>(i)};
+        bool conv = false;
+        if (const NodeId p = ops.producer[i]; p.valid()) {
+            const FusedGroup* grp = r.group(r.nodes[p.value].fusionGroup);
+            conv = ops.alignsConv[(grp ? grp->nodes.front() : p).value];
         }
-        for (NodeId cns : t.consumers)
-            convLike[t.id.value] = convLike[t.id.value] || (alignsConv(c.target, g.node(cns)) &&
-                                                            r.nodes[cns.value].placement == Placement::BPU);
+        for (NodeId cns : ops.consumers(t))
+            conv = conv || (ops.alignsConv[cns.value] && ix.placement[cns.value] == Placement::BPU);
+        convLike[i] = conv;
     }
     for (NodeId id : g.topoOrder) {
-        const Node& n = g.node(id);
-        const NodeAnalysis& a = r.nodes[id.value];
-        if (!onBpuGraph(a) || !(a.opClass == "elementwise" || a.opClass == "lut" || a.opClass == "data" ||
-                                a.opClass == "folded" || a.opClass == "qdq"))
+        if (!ix.onBpu[id.value])
+            continue;
+        // The row's class, or "elementwise" where fusion made a BN/Relu of an unfused group a layer.
+        if (!ops.keepsLayout[id.value] && r.nodes[id.value].opClass != "elementwise")
             continue;
         size_t rank = 0;
-        for (TensorId in : n.inputs)
-            if (in.valid() && convLike[in.value] && !g.tensor(in).value && !weightSource(g, in).valid())
-                rank = g.tensor(in).shape.rank();
+        for (TensorId in : ops.inputs(id))
+            if (in.valid() && convLike[in.value] && !ix.hasValue[in.value] && !ops.weight[in.value].valid())
+                rank = ix.rank[in.value];
         if (rank == 3 || rank == 4)
-            for (TensorId out : n.outputs)
-                if (out.valid() && g.tensor(out).shape.rank() == rank)
+            for (TensorId out : ops.outputs(id))
+                if (out.valid() && ix.rank[out.value] == rank)
                     convLike[out.value] = true;
     }
 
+    const bool anyAligned = !c.options.assumeAligned.empty();
     int64_t wasteTotal = 0, paddedTotal = 0;
-    for (const auto& t : g.tensors) {
-        TensorAnalysis& ta = r.tensors[t.id.value];
-        const int64_t dtypeBytes = bytesPerElement(t.dtype);
-        bool onBpu = false, conv = convLike[t.id.value];
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const TensorId id{static_cast<uint32_t>(i)};
+        TensorAnalysis& ta = r.tensors[i];
+        ta.liveSteps = 0;
+        ta.spillsToDdr = false;
+        PaddedShape& p = ta.padded;
+        clearPadded(p);
+        const int64_t dtypeBytes = ix.dtypeBytes[i];
+        bool onBpu = false, conv = convLike[i];
         Precision prec = c.options.defaultPrecision;
-        if (t.producer.valid()) {
-            const auto& pa = r.nodes[t.producer.value];
-            onBpu |= onBpuGraph(pa); // a fused group's output is written by its folded Relu
-            if (onBpuGraph(pa))
-                prec = pa.precision;
+        if (const NodeId producer = ops.producer[i]; producer.valid() && ix.onBpu[producer.value]) {
+            onBpu = true; // a fused group's output is written by its folded Relu
+            prec = r.nodes[producer.value].precision;
         }
-        for (NodeId cns : t.consumers)
-            onBpu |= onBpuGraph(r.nodes[cns.value]);
-        const int64_t elemBytes = onBpu ? bytesAtPrecision(prec, dtypeBytes) : std::max<int64_t>(dtypeBytes, 1);
-        auto elements = t.shape.elements();
-        ta.bytes = elements.value_or(0) * elemBytes;
+        if (!onBpu)
+            for (NodeId cns : ops.consumers(id))
+                onBpu |= ix.onBpu[cns.value] != 0;
+        const int64_t elemBytes =
+            onBpu ? bytesAtPrecision(prec, dtypeBytes) : std::max<int64_t>(dtypeBytes, 1);
+        const int64_t elements = ix.elements[i];
+        ta.bytes = std::max<int64_t>(elements, 0) * elemBytes;
         ta.paddedBytes = ta.bytes;
         // Weights (initializers, or dequantized ones in a QDQ model) are not feature maps.
-        if (!onBpu || weightSource(g, t.id).valid() || t.value || !elements || !t.shape.fullyKnown())
+        if (!onBpu || ops.weight[i].valid() || ix.hasValue[i] || elements < 0 || !ix.fullyKnown[i]) {
+            p.dimRules.clear();
             continue;
+        }
 
-        PaddedShape& p = ta.padded;
+        const Tensor& t = g.tensors[i];
         p.applies = true;
         p.dims = t.shape.dims;
-        p.dimRules.assign(p.dims.size(), {});
         const size_t rank = p.dims.size();
+        // resize keeps the strings already there (and their storage); each is rewritten or cleared below.
+        p.dimRules.resize(rank);
         conv = conv && (rank == 4 || rank == 3);
-        p.rule = conv ? "G4.2" : "G4.1";
-        const bool aligned = c.options.assumeAligned.count(t.name) > 0; // what-if: reshaped to fit
-        auto pad = [&](size_t i, int64_t unit, const char* dimName, bool general) {
-            int64_t before = p.dims[i];
-            int64_t after = aligned ? before : general ? generalAlign(before, unit) : roundUp(before, unit);
+        // An image input (rank 4, at most input_c_max channels) is laid out by the runtime, not by the conv
+        // that reads it: C stays as it is, H and W align to the input units.
+        const bool image = ops.graphInput(id) && rank == 4 && p.dims[1] <= inputCMax;
+        p.rule = image ? "input" : conv ? "G4.2" : "G4.1";
+        const bool aligned = anyAligned && c.options.assumeAligned.count(t.name) > 0; // what-if: reshaped
+        const char* ruleText = image ? "model input" : conv ? "G4.2" : "G4.1";
+        auto pad = [&](size_t d, int64_t unit, const char* dimName, bool general) {
+            const int64_t before = p.dims[d];
+            const int64_t after = aligned   ? before
+                                  : general ? generalAlign(before, unit)
+                                            : roundUp(before, unit);
             if (after != before) {
-                p.dimRules[i] = std::string(dimName) + " " + std::to_string(before) + "->" + std::to_string(after) +
-                                (general ? " (pow2/x" + std::to_string(unit) + ", G4.1)"
-                                         : " (x" + std::to_string(unit) + ", G4.2)");
-                p.dims[i] = after;
+                writeDimRule(p.dimRules[d], dimName, before, after, unit, general, ruleText);
+                p.dims[d] = after;
+            } else {
+                p.dimRules[d].clear();
             }
         };
-        if (conv) {
+        if (rank > 0)
+            p.dimRules[0].clear();
+        if (image) {
+            p.dimRules[1].clear();
+            pad(2, inputH, "H", false);
+            pad(3, inputW, "W", false);
+        } else if (conv) {
             // NCHW (or NCW): batch untouched.
             pad(1, unitC, "C", false);
             if (rank == 4) {
@@ -119,14 +181,18 @@ void runPadding(AnalysisContext& c) {
             }
         } else {
             static const char* names[] = {"d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7"};
-            for (size_t i = rank >= 2 ? 1 : 0; i < rank; ++i)
-                pad(i, unitG, i < 8 ? names[i] : "d", true);
+            for (size_t d = rank >= 2 ? 1 : 0; d < rank; ++d)
+                pad(d, unitG, d < 8 ? names[d] : "d", true);
         }
-        p.elements = *elements;
-        p.paddedElements = checkedProduct(p.dims).value_or(p.elements);
+        p.elements = elements;
+        int64_t padded = 1;
+        bool overflow = false;
+        for (int64_t d : p.dims)
+            overflow |= __builtin_mul_overflow(padded, d, &padded);
+        p.paddedElements = overflow ? p.elements : padded; // checkedProduct(p.dims).value_or(p.elements)
         p.wasteBytes = (p.paddedElements - p.elements) * elemBytes;
         ta.paddedBytes = p.paddedElements * elemBytes;
-        if (aliasRoot(g, r, t.id) == t.id) { // a Q/DQ annotation's output is the same buffer: count it once
+        if (ix.alias[i] == id) { // a Q/DQ annotation's output is the same buffer: count it once
             wasteTotal += p.wasteBytes;
             paddedTotal += ta.paddedBytes;
         }
@@ -135,50 +201,58 @@ void runPadding(AnalysisContext& c) {
     r.summary.paddingWasteRatio = paddedTotal ? double(wasteTotal) / double(paddedTotal) : 0;
 
     // MACs on padded shapes: the TAE computes whole aligned units.
-    for (const auto& n : g.nodes) {
-        NodeAnalysis& a = r.nodes[n.id.value];
-        const NodeMetrics& m = r.metrics[n.id.value];
+    for (size_t i = 0; i < r.nodes.size(); ++i) {
+        NodeAnalysis& a = r.nodes[i];
+        const NodeMetrics& m = r.metrics[i];
         a.macs = m.macs;
         a.ops = m.ops;
         a.paddedMacs = m.macs;
         if (a.placement != Placement::BPU)
             continue;
-        TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
+        const NodeId nid{static_cast<uint32_t>(i)};
+        const auto outs = ops.outputs(nid);
+        TensorId out = outs.empty() ? TensorId{} : outs[0];
         if (!out.valid())
             continue;
         const PaddedShape& po = r.tensors[out.value].padded;
         if (!po.applies)
             continue;
+        const auto inputs = ops.inputs(nid);
         // Vector work scales with the padding of the tensor it sweeps: the input for reductions/pools.
         const PaddedShape* swept = &po;
-        if ((a.opClass == "pool" || a.opClass == "reduce") && !n.inputs.empty() && n.inputs[0].valid() &&
-            r.tensors[n.inputs[0].value].padded.applies)
-            swept = &r.tensors[n.inputs[0].value].padded;
+        if ((a.opClass == "pool" || a.opClass == "reduce") && !inputs.empty() && inputs[0].valid() &&
+            r.tensors[inputs[0].value].padded.applies)
+            swept = &r.tensors[inputs[0].value].padded;
         if (swept->elements > 0)
             a.ops =
                 static_cast<int64_t>(double(m.ops) * double(swept->paddedElements) / double(swept->elements));
-        if ((n.opType == "Conv" || n.opType == "ConvTranspose") && n.inputs.size() > 1 && n.inputs[1].valid()) {
-            const TensorShape& w = g.tensor(n.inputs[1]).shape;
-            const TensorShape& x = g.tensor(n.inputs[0]).shape;
-            if (!w.fullyKnown() || !x.fullyKnown() || w.rank() < 3 || x.rank() < 3)
+        const OpKind kind = ops.kind[i];
+        if ((kind == OpKind::Conv || kind == OpKind::ConvTranspose) && inputs.size() > 1 &&
+            inputs[1].valid()) {
+            const AnalysisIndex::ConvShape& cs = ix.conv[i];
+            if (!cs.known)
                 continue;
-            const int64_t groups = convGroups(n);
-            int64_t kernel = 1;
-            for (size_t i = 2; i < w.rank(); ++i)
-                kernel *= w.dims[i];
-            const int64_t cin = x.dims[1];
-            const PaddedShape& pin = r.tensors[n.inputs[0].value].padded;
+            const int64_t groups = ix.groups[i];
+            const int64_t kernel = cs.taps;
+            const int64_t cin = cs.inputChannels;
+            const PaddedShape& pin = r.tensors[inputs[0].value].padded;
             const int64_t cinPadded = pin.applies && pin.dims.size() > 1 ? pin.dims[1] : roundUp(cin, unitC);
             // A dense conv reads every padded input channel; a grouped one reads its own cin/groups per
             // output channel (the channels padding adds form extra groups, already counted in the padded
             // output).
             const int64_t cinPerGroup = groups == 1 ? cinPadded : std::max<int64_t>(1, cin / groups);
-            if (n.opType == "Conv") {
+            if (kind == OpKind::Conv && groups == 1 && pin.applies && pin.rule == "input") {
+                // An image input keeps its few channels in memory: the conv reading it packs them with the
+                // kernel taps into one reduction aligned to the C unit (3 x 3 x 3 = 27 -> 32), not C -> 32
+                // repeated per tap (docs/analysis.md, section 3).
+                a.paddedMacs = po.paddedElements * roundUp(cin * kernel, unitC);
+            } else if (kind == OpKind::Conv) {
                 a.paddedMacs = po.paddedElements * cinPerGroup * kernel;
             } else {
-                const PaddedShape& pi = r.tensors[n.inputs[0].value].padded;
-                const int64_t inElems = pi.applies ? pi.paddedElements : x.elements().value_or(0);
-                const int64_t coutPerGroup = std::max<int64_t>(1, roundUp(w.dims[1] * groups, unitC) / groups);
+                const PaddedShape& pi = r.tensors[inputs[0].value].padded;
+                const int64_t inElems = pi.applies ? pi.paddedElements : ix.count(inputs[0]);
+                const int64_t coutPerGroup =
+                    std::max<int64_t>(1, roundUp(cs.weightDim1 * groups, unitC) / groups);
                 a.paddedMacs = inElems * coutPerGroup * kernel;
             }
             a.paddedMacs = std::max(a.paddedMacs, a.macs);
@@ -186,10 +260,11 @@ void runPadding(AnalysisContext& c) {
             // MatMul/Gemm: the output grows by its padding and K by the general rule.
             double outGrowth = double(po.paddedElements) / double(po.elements);
             int64_t k = 1;
+            const Node& n = g.nodes[i];
             if (!n.inputs.empty() && n.inputs[0].valid() && g.tensor(n.inputs[0]).shape.rank() > 0) {
                 const auto& xs = g.tensor(n.inputs[0]).shape;
                 k = xs.dims.back() > 0 ? xs.dims.back() : 1;
-                if (n.opType == "Gemm" && n.attrIntOr("transA", 0) && xs.rank() == 2)
+                if (kind == OpKind::Gemm && n.attrIntOr("transA", 0) && xs.rank() == 2)
                     k = xs.dims[0];
             }
             double kGrowth = double(generalAlign(k, unitG)) / double(k);

@@ -3,6 +3,7 @@
 
 // The analysis passes, run in this order by Analyzer. Each is one small unit over a shared context.
 
+#include "AnalysisIndex.h"
 #include "AnalysisOptions.h"
 #include "AnalysisResult.h"
 #include "core/model/Graph.h"
@@ -15,15 +16,17 @@ struct AnalysisContext {
     const TargetProfile& target;
     const AnalysisOptions& options;
     AnalysisResult& r;
+    /// Shared per-run tables; the fact passes need it, the finding passes use the helpers below.
+    AnalysisIndex* ix = nullptr;
 };
 
-void runPlacement(AnalysisContext& c);      ///< G1.2: BPU / CPU / folded with the reason, and precision
-void runFusion(AnalysisContext& c);         ///< G3: fused groups and missed fusions
-void runSegments(AnalysisContext& c);       ///< G1.2: BPU segments split by CPU nodes
-void runQdq(AnalysisContext& c);            ///< G1.1: explicit and implicit quantize/dequantize passes
-void runPadding(AnalysisContext& c);        ///< G4: padded shapes, waste, padded MACs
-void runTraffic(AnalysisContext& c);        ///< G6: bytes moved, intensity, bound
-void runLifetimes(AnalysisContext& c);      ///< G6.4: live ranges and SRAM residency
+void runPlacement(AnalysisContext& c); ///< G1.2: BPU / CPU / folded with the reason, and precision
+void runFusion(AnalysisContext& c);    ///< G3: fused groups and missed fusions
+void runSegments(AnalysisContext& c);  ///< G1.2: BPU segments split by CPU nodes
+void runQdq(AnalysisContext& c);       ///< G1.1: explicit and implicit quantize/dequantize passes
+void runPadding(AnalysisContext& c);   ///< G4: padded shapes, waste, padded MACs
+void runTraffic(AnalysisContext& c);   ///< G6: bytes moved, intensity, bound
+void runLifetimes(AnalysisContext& c); ///< G6.4: live ranges and SRAM residency
 
 void findPlacementIssues(AnalysisContext& c); ///< G1.2 findings
 void findQdqIssues(AnalysisContext& c);       ///< G1.1 findings
@@ -47,8 +50,9 @@ int runtimeConsumers(const Graph& g, const Tensor& t);
 /// On the BPU graph: run by the BPU, or folded into a BPU segment (BN/Relu/Q/DQ annotations): the tensors it
 /// writes live on the BPU at its precision. Needs runSegments.
 bool onBpuGraph(const NodeAnalysis& a);
-/// A weight: an initializer, or a DequantizeLinear of one (how QDQ models store quantized weights). The
-/// initializer behind it, or an invalid id for an activation.
+/// A weight: an initializer, or one seen through Identity nodes (how torch shares equal initializers) and a
+/// DequantizeLinear (how QDQ models store quantized weights). The initializer behind it, or an invalid id for
+/// an activation.
 TensorId weightSource(const Graph& g, TensorId t);
 /// In a QDQ model c -> QuantizeLinear -> DequantizeLinear annotates one BPU buffer: the outputs of a folded
 /// Q/DQ annotation are aliases of its input. Returns the tensor at the start of such a chain (`t` itself when

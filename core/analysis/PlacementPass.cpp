@@ -8,8 +8,12 @@ namespace bpu {
 
 namespace {
 
-bool isQ(const Node& n) { return n.opType == "QuantizeLinear"; }
-bool isDQ(const Node& n) { return n.opType == "DequantizeLinear"; }
+bool isQ(const Node& n) {
+    return n.opType == "QuantizeLinear";
+}
+bool isDQ(const Node& n) {
+    return n.opType == "DequantizeLinear";
+}
 
 bool allOutputsConstant(const Graph& g, const Node& n) {
     bool any = false;
@@ -24,17 +28,17 @@ bool allOutputsConstant(const Graph& g, const Node& n) {
 }
 
 // Feature maps on the BPU are quantized floats; integer index/shape tensors computed at run time are not.
-std::optional<std::string> unsupportedDtype(const Graph& g, const Node& n) {
+std::optional<std::string> unsupportedDtype(const Graph& g, const AnalysisIndex& ix, NodeId n) {
     auto bad = [](DataType t) {
         return t == DataType::Int64 || t == DataType::Int32 || t == DataType::Bool || t == DataType::String ||
                t == DataType::Double || t == DataType::UInt64 || t == DataType::UInt32;
     };
-    for (TensorId id : n.inputs) {
-        if (!id.valid())
+    for (TensorId id : ix.ops().inputs(n)) {
+        if (!id.valid() || ix.ops().initializer(id) || ix.hasValue[id.value])
+            continue; // compile-time constants (indices, shapes) are fine
+        if (!bad(ix.dtype[id.value]))
             continue;
         const Tensor& t = g.tensor(id);
-        if (t.isInitializer || t.value)
-            continue; // compile-time constants (indices, shapes) are fine
         if (bad(t.dtype))
             return "input '" + t.name + "' is " + std::string(dataTypeName(t.dtype)) +
                    " at run time; the BPU computes int8/int16 feature maps";
@@ -66,20 +70,14 @@ std::optional<std::string> reduceViolation(const Graph& g, const Node& n, const 
             continue;
         int64_t extent = s.dims[static_cast<size_t>(ax)];
         if (extent > rule.maxReduceAxis)
-            return "reduced axis " + std::to_string(ax) + " has " + std::to_string(extent) + " elements (limit " +
-                   std::to_string(rule.maxReduceAxis) + ")";
+            return "reduced axis " + std::to_string(ax) + " has " + std::to_string(extent) +
+                   " elements (limit " + std::to_string(rule.maxReduceAxis) + ")";
         count *= extent;
     }
     if (count > rule.maxReduceAxis)
-        return "reduces " + std::to_string(count) + " elements (limit " + std::to_string(rule.maxReduceAxis) + ")";
+        return "reduces " + std::to_string(count) + " elements (limit " + std::to_string(rule.maxReduceAxis) +
+               ")";
     return std::nullopt;
-}
-
-bool producedByDQ(const Graph& g, TensorId t) {
-    if (!t.valid())
-        return false;
-    NodeId p = g.tensor(t).producer;
-    return p.valid() && isDQ(g.node(p));
 }
 
 } // namespace
@@ -87,71 +85,108 @@ bool producedByDQ(const Graph& g, TensorId t) {
 void runPlacement(AnalysisContext& c) {
     const Graph& g = c.g;
     auto& r = c.r;
-    r.nodes.assign(g.nodes.size(), NodeAnalysis{});
+    const OpTable& ops = c.ix->ops();
+    auto isQ = [&](NodeId id) {
+        return ops.kind[id.value] == OpKind::Quantize;
+    };
+    auto isDQ = [&](NodeId id) {
+        return ops.kind[id.value] == OpKind::Dequantize;
+    };
+    auto producedByDQ = [&](TensorId t) {
+        if (!t.valid())
+            return false;
+        NodeId p = ops.producer[t.value];
+        return p.valid() && isDQ(p);
+    };
+    // Assigned field by field so a re-analysis reuses each reason string's storage.
+    r.nodes.resize(g.nodes.size());
+    for (auto& a : r.nodes) {
+        a.placement = Placement::BPU;
+        a.placementReason.clear();
+        a.placementOverridden = false;
+        a.precision = Precision::Int8;
+        a.segment = -1;
+        a.fusionGroup = GroupId{};
+        a.macs = a.paddedMacs = a.ops = 0;
+        a.inputBytes = a.outputBytes = a.weightBytes = a.ddrBytes = 0;
+        a.computeUs = a.memoryUs = a.intensity = 0;
+        a.bound = Bound::None;
+        a.assumedFree = false;
+    }
 
     // A QDQ-format model has activation DQ nodes fed by Q nodes (pairs around the quantized ops).
     int pairs = 0;
+    bool anyDQ = false;
     for (const auto& n : g.nodes)
-        if (isDQ(n) && !n.inputs.empty() && n.inputs[0].valid()) {
-            NodeId p = g.tensor(n.inputs[0]).producer;
-            if (p.valid() && isQ(g.node(p)))
+        if (isDQ(n.id)) {
+            anyDQ = true;
+            const auto in = ops.inputs(n.id);
+            if (!in.empty() && in[0].valid() && ops.producer[in[0].value].valid() &&
+                isQ(ops.producer[in[0].value]))
                 ++pairs;
         }
     r.qdqFormat = pairs > 0;
 
+    const bool anyOverride = !c.options.placementOverrides.empty();
     // Phase 1: everything but Q/DQ, whose placement depends on their neighbours.
     for (NodeId id : g.topoOrder) {
         const Node& n = g.node(id);
         NodeAnalysis& a = r.nodes[id.value];
-        const OpRule* rule = c.target.rule(n.opType);
-        a.opClass = rule && (n.domain.empty()) ? rule->opClass : "unknown";
-        if (auto it = c.options.placementOverrides.find(n.name); it != c.options.placementOverrides.end()) {
-            a.placement = it->second;
-            a.placementOverridden = true;
-            a.placementReason = "set by the user (what-if override)";
-            continue;
+        const OpRule* rule = ops.rule[id.value];
+        a.opClass = rule ? rule->opClass : "unknown";
+        if (anyOverride) {
+            if (auto it = c.options.placementOverrides.find(n.name);
+                it != c.options.placementOverrides.end()) {
+                a.placement = it->second;
+                a.placementOverridden = true;
+                a.placementReason = "set by the user (what-if override)";
+                continue;
+            }
         }
-        if (isQ(n) || isDQ(n))
+        if (isQ(id) || isDQ(id))
             continue;
-        auto place = [&a](Placement p, std::string why) {
+        auto place = [&a](Placement p, const std::string& why) {
             a.placement = p;
-            a.placementReason = std::move(why);
+            a.placementReason = why;
         };
-        if (!n.domain.empty()) {
+        if (!rule && !n.domain.empty()) { // (a custom-domain op never has a row)
             place(Placement::CPU, "custom domain '" + n.domain + "': not in the operator table");
             ++r.summary.unknownOps;
-            r.warnings.push_back("node '" + n.name + "' (" + n.domain + "." + n.opType +
-                                 ") is not in the operator table; placed on the CPU - override it if the BPU runs it");
+            r.warnings.push_back(
+                "node '" + n.name + "' (" + n.domain + "." + n.opType +
+                ") is not in the operator table; placed on the CPU - override it if the BPU runs it");
             continue;
         }
-        if (allOutputsConstant(g, n)) {
+        if (c.ix->compileTime[id.value]) {
             place(Placement::Folded, "constant-folded at compile time (all outputs known)");
             continue;
         }
         if (!rule) {
             place(Placement::CPU, "not in the operator table");
             ++r.summary.unknownOps;
-            r.warnings.push_back("node '" + n.name + "' (" + n.opType +
-                                 ") is not in the operator table; placed on the CPU - override it if the BPU runs it");
+            r.warnings.push_back(
+                "node '" + n.name + "' (" + n.opType +
+                ") is not in the operator table; placed on the CPU - override it if the BPU runs it");
             continue;
         }
+        const OpTable::RuleText& text = ops.texts[ops.ruleText[id.value]];
         if (rule->placement == "CPU") {
-            place(Placement::CPU, "CPU operator (" + rule->note + ")");
+            place(Placement::CPU, text.cpu);
             continue;
         }
         if (rule->placement == "folded") {
-            place(Placement::Folded, "folded at compile time (" + rule->note + ")");
+            place(Placement::Folded, text.folded);
             continue;
         }
         bool dynamic = false;
-        for (TensorId o : n.outputs)
-            dynamic |= o.valid() && !g.tensor(o).shape.fullyKnown();
+        for (TensorId o : ops.outputs(id))
+            dynamic |= o.valid() && !c.ix->known(o);
         if (dynamic) {
             place(Placement::CPU, "dynamic or unknown output shape (only the batch dim may be dynamic; set "
                                   "--input-shape)");
             continue;
         }
-        if (auto why = unsupportedDtype(g, n)) {
+        if (auto why = unsupportedDtype(g, *c.ix, id)) {
             place(Placement::CPU, "dtype: " + *why);
             continue;
         }
@@ -160,22 +195,25 @@ void runPlacement(AnalysisContext& c) {
             continue;
         }
         if (r.qdqFormat && (rule->opClass == "conv" || rule->opClass == "matmul") && !n.inputs.empty() &&
-            !producedByDQ(g, n.inputs[0])) {
-            place(Placement::CPU, "float kept: no Quantize/Dequantize pair annotates this op in a QDQ model, so "
-                                  "it stays in float on the CPU");
+            !producedByDQ(n.inputs[0])) {
+            place(Placement::CPU,
+                  "float kept: no Quantize/Dequantize pair annotates this op in a QDQ model, so "
+                  "it stays in float on the CPU");
             a.precision = Precision::Float;
             continue;
         }
-        place(Placement::BPU, "in the operator table (" + rule->note + ")");
+        place(Placement::BPU, text.bpu);
     }
 
     // Phase 2: Q/DQ. Inner pairs are annotations the toolchain folds; boundary ones cost a pass.
-    auto onBpu = [&](NodeId id) { return r.nodes[id.value].placement != Placement::CPU; };
+    auto onBpu = [&](NodeId id) {
+        return r.nodes[id.value].placement != Placement::CPU;
+    };
     for (NodeId id : g.topoOrder) {
+        if (!(isQ(id) || isDQ(id)) || r.nodes[id.value].placementOverridden)
+            continue;
         const Node& n = g.node(id);
         NodeAnalysis& a = r.nodes[id.value];
-        if (!(isQ(n) || isDQ(n)) || a.placementOverridden)
-            continue;
         TensorId in = n.inputs.empty() ? TensorId{} : n.inputs[0];
         if (in.valid() && g.tensor(in).isInitializer) {
             a.placement = Placement::Folded;
@@ -184,7 +222,7 @@ void runPlacement(AnalysisContext& c) {
         }
         bool boundary = false;
         std::string why;
-        if (isQ(n)) {
+        if (isQ(id)) {
             NodeId p = in.valid() ? g.tensor(in).producer : NodeId{};
             if (!p.valid()) {
                 boundary = true;
@@ -196,7 +234,7 @@ void runPlacement(AnalysisContext& c) {
             for (TensorId o : n.outputs)
                 if (o.valid())
                     for (NodeId cns : g.tensor(o).consumers)
-                        if (!isDQ(g.node(cns)) && !onBpu(cns)) {
+                        if (!isDQ(cns) && !onBpu(cns)) {
                             boundary = true;
                             why = "feeds CPU node '" + g.node(cns).name + "'";
                         }
@@ -209,7 +247,7 @@ void runPlacement(AnalysisContext& c) {
                     why = "dequantizes a model output";
                 }
                 for (NodeId cns : g.tensor(o).consumers)
-                    if (!onBpu(cns) && !isQ(g.node(cns))) {
+                    if (!onBpu(cns) && !isQ(cns)) {
                         boundary = true;
                         why = "dequantizes for CPU node '" + g.node(cns).name + "'";
                     }
@@ -217,28 +255,31 @@ void runPlacement(AnalysisContext& c) {
         }
         if (boundary) {
             a.placement = Placement::CPU;
-            a.placementReason = "boundary " + std::string(isQ(n) ? "quantize" : "dequantize") + ": " + why +
+            a.placementReason = "boundary " + std::string(isQ(id) ? "quantize" : "dequantize") + ": " + why +
                                 " - a full pass over the tensor on the CPU (G1.1)";
         } else {
             a.placement = Placement::Folded;
-            a.placementReason = "quantization annotation folded into the BPU ops (scale kept as the op's precision)";
+            a.placementReason =
+                "quantization annotation folded into the BPU ops (scale kept as the op's precision)";
         }
     }
 
     // Precision: int16 where an int16 Q/DQ pair annotates the op, float on the CPU, else the default.
-    for (const auto& n : g.nodes) {
-        NodeAnalysis& a = r.nodes[n.id.value];
+    for (size_t i = 0; i < r.nodes.size(); ++i) {
+        NodeAnalysis& a = r.nodes[i];
         if (a.placement == Placement::CPU) {
             a.precision = Precision::Float;
             continue;
         }
         a.precision = c.options.defaultPrecision;
-        for (TensorId in : n.inputs) {
-            if (!producedByDQ(g, in))
+        if (!anyDQ)
+            continue; // no DequantizeLinear anywhere: nothing annotates a precision
+        for (TensorId in : ops.inputs(NodeId{static_cast<uint32_t>(i)})) {
+            if (!producedByDQ(in))
                 continue;
-            const Node& dq = g.node(g.tensor(in).producer);
-            if (!dq.inputs.empty() && dq.inputs[0].valid()) {
-                DataType t = g.tensor(dq.inputs[0]).dtype;
+            const auto dqIn = ops.inputs(ops.producer[in.value]);
+            if (!dqIn.empty() && dqIn[0].valid()) {
+                DataType t = g.tensor(dqIn[0]).dtype;
                 if (t == DataType::Int16 || t == DataType::UInt16)
                     a.precision = Precision::Int16;
             }
@@ -248,14 +289,19 @@ void runPlacement(AnalysisContext& c) {
 
 int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes) {
     switch (p) {
-    case Precision::Int8: return 1;
-    case Precision::Int16: return 2;
-    case Precision::Float: return dtypeBytes > 0 ? dtypeBytes : 4;
+    case Precision::Int8:
+        return 1;
+    case Precision::Int16:
+        return 2;
+    case Precision::Float:
+        return dtypeBytes > 0 ? dtypeBytes : 4;
     }
     return 1;
 }
 
-int64_t convGroups(const Node& n) { return std::max<int64_t>(1, n.attrIntOr("group", 1)); }
+int64_t convGroups(const Node& n) {
+    return std::max<int64_t>(1, n.attrIntOr("group", 1));
+}
 
 bool isCompileTime(const Graph& g, const Node& n) {
     return allOutputsConstant(g, n);
@@ -273,16 +319,22 @@ bool onBpuGraph(const NodeAnalysis& a) {
 }
 
 TensorId weightSource(const Graph& g, TensorId t) {
-    if (!t.valid())
-        return {};
-    const Tensor& tensor = g.tensor(t);
-    if (tensor.isInitializer)
-        return t;
-    if (!tensor.producer.valid())
-        return {};
-    const Node& p = g.node(tensor.producer);
-    if (isDQ(p) && !p.inputs.empty() && p.inputs[0].valid() && g.tensor(p.inputs[0]).isInitializer)
-        return p.inputs[0];
+    // Through Identity (torch shares equal initializers that way: mobilenet_v2's conv biases) and one
+    // DequantizeLinear (a quantized weight in a QDQ model), in any order.
+    bool dequantized = false;
+    for (size_t hops = 0; t.valid() && hops < g.nodes.size(); ++hops) {
+        const Tensor& tensor = g.tensor(t);
+        if (tensor.isInitializer)
+            return t;
+        if (!tensor.producer.valid())
+            return {};
+        const Node& p = g.node(tensor.producer);
+        const bool dq = isDQ(p) && !dequantized;
+        if (!(dq || p.opType == "Identity") || p.inputs.empty())
+            return {};
+        dequantized |= dq;
+        t = p.inputs[0];
+    }
     return {};
 }
 

@@ -4,81 +4,86 @@
 #include "Passes.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 namespace bpu {
-
-namespace {
-bool isQdq(const Node& n) { return n.opType == "QuantizeLinear" || n.opType == "DequantizeLinear"; }
-} // namespace
 
 void runQdq(AnalysisContext& c) {
     const Graph& g = c.g;
     auto& r = c.r;
-    const auto& nodes = r.nodes;
-    auto placement = [&](NodeId id) { return nodes[id.value].placement; };
-    auto elementsOf = [&](TensorId t) { return t.valid() ? g.tensor(t).shape.elements().value_or(0) : 0; };
-    auto atModelIo = [&](const QdqPass& p) { return p.where == "model input" || p.where == "model output"; };
+    const AnalysisIndex& ix = *c.ix;
+    const OpTable& ops = ix.ops();
+    auto placement = [&](NodeId id) {
+        return ix.placement[id.value];
+    };
+    auto elementsOf = [&](TensorId t) {
+        return t.valid() ? c.ix->count(t) : 0;
+    };
+    auto isQdq = [&](NodeId id) {
+        return ops.kind[id.value] == OpKind::Quantize || ops.kind[id.value] == OpKind::Dequantize;
+    };
+    auto atModelIo = [&](const QdqPass& p) {
+        return p.where == "model input" || p.where == "model output";
+    };
 
     for (const auto& n : g.nodes)
-        if (isQdq(n))
+        if (isQdq(n.id))
             ++r.summary.qdqNodes;
 
     std::vector<QdqPass> passes;
     // Explicit nodes that stayed on the CPU (boundary pairs).
     for (NodeId id : g.topoOrder) {
-        const Node& n = g.node(id);
-        if (!isQdq(n) || placement(id) != Placement::CPU || n.inputs.empty() || !n.inputs[0].valid())
+        if (!isQdq(id) || placement(id) != Placement::CPU)
+            continue;
+        const auto inputs = ops.inputs(id);
+        if (inputs.empty() || !inputs[0].valid())
             continue;
         QdqPass p;
         p.node = id;
-        p.tensor = n.inputs[0];
-        p.kind = n.opType == "QuantizeLinear" ? "quantize" : "dequantize";
-        const Tensor& in = g.tensor(n.inputs[0]);
+        p.tensor = inputs[0];
+        p.kind = ops.kind[id.value] == OpKind::Quantize ? "quantize" : "dequantize";
         bool isOutput = false;
-        for (TensorId o : n.outputs)
-            isOutput |= o.valid() && g.tensor(o).isGraphOutput;
-        p.where = in.isGraphInput ? "model input" : isOutput ? "model output" : "explicit";
+        for (TensorId o : ops.outputs(id))
+            isOutput |= o.valid() && ops.graphOutput(o);
+        p.where = ops.graphInput(inputs[0]) ? "model input" : isOutput ? "model output" : "explicit";
         p.elements = elementsOf(p.tensor);
         passes.push_back(p);
     }
 
     // Implicit passes the toolchain inserts.
-    std::unordered_set<uint32_t> seen;
-    for (const auto& t : g.tensors) {
-        if (t.isInitializer || t.value)
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const TensorId t{static_cast<uint32_t>(i)};
+        if (ops.initializer(t) || ix.hasValue[i])
             continue;
-        const bool fromCpu = t.producer.valid() && placement(t.producer) == Placement::CPU && !isQdq(g.node(t.producer));
+        const NodeId producer = ops.producer[i];
+        const bool fromCpu = producer.valid() && placement(producer) == Placement::CPU && !isQdq(producer);
         // The BPU graph includes what folds into it (a fused group's Relu, a BN at the input).
-        const bool fromBpu =
-            t.producer.valid() && onBpuGraph(nodes[t.producer.value]) && !isQdq(g.node(t.producer));
+        const bool fromBpu = producer.valid() && ix.onBpu[producer.value] && !isQdq(producer);
         bool toBpu = false, toCpu = false, toExplicitQ = false;
-        for (NodeId cns : t.consumers) {
-            const Node& cn = g.node(cns);
-            if (isQdq(cn)) {
-                toExplicitQ |= cn.opType == "QuantizeLinear";
+        for (NodeId cns : ops.consumers(t)) {
+            if (isQdq(cns)) {
+                toExplicitQ |= ops.kind[cns.value] == OpKind::Quantize;
                 continue;
             }
             if (placement(cns) == Placement::CPU)
                 toCpu = true;
-            else if (onBpuGraph(nodes[cns.value]))
+            else if (ix.onBpu[cns.value])
                 toBpu = true;
         }
         auto add = [&](const char* kind, const char* where) {
             QdqPass p;
-            p.tensor = t.id;
+            p.tensor = t;
             p.kind = kind;
             p.where = where;
-            p.elements = elementsOf(t.id);
+            p.elements = elementsOf(t);
             passes.push_back(p);
         };
-        if (t.isGraphInput && toBpu && !toExplicitQ)
+        if (ops.graphInput(t) && toBpu && !toExplicitQ)
             add("quantize", "model input");
         else if (fromCpu && toBpu && !toExplicitQ)
             add("quantize", "CPU->BPU");
         if (fromBpu && toCpu)
             add("dequantize", "BPU->CPU");
-        if (t.isGraphOutput && fromBpu && seen.insert(t.id.value).second) {
+        if (ops.graphOutput(t) && fromBpu) {
             // A BPU output that only leaves through a folded node still needs dequantizing.
             add("dequantize", "model output");
         }

@@ -4,14 +4,16 @@
 #include "Passes.h"
 
 #include <numeric>
-#include <unordered_map>
 
 namespace bpu {
 
 namespace {
 struct UnionFind {
     std::vector<uint32_t> parent;
-    explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+    explicit UnionFind(size_t n)
+        : parent(n) {
+        std::iota(parent.begin(), parent.end(), 0u);
+    }
     uint32_t find(uint32_t x) {
         while (parent[x] != x)
             x = parent[x] = parent[parent[x]];
@@ -24,29 +26,40 @@ struct UnionFind {
 void runSegments(AnalysisContext& c) {
     const Graph& g = c.g;
     auto& nodes = c.r.nodes;
+    const AnalysisIndex& ix = *c.ix;
+    const OpTable& ops = ix.ops();
+    std::vector<Placement> place(nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i)
+        place[i] = nodes[i].placement;
+    auto offCpu = [&](uint32_t n) {
+        return place[n] != Placement::CPU;
+    };
     UnionFind uf(g.nodes.size());
-    auto offCpu = [&](NodeId id) { return nodes[id.value].placement != Placement::CPU; };
-    for (const auto& t : g.tensors) {
-        if (!t.producer.valid() || t.value || !offCpu(t.producer))
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const NodeId p = ops.producer[i];
+        if (!p.valid() || ix.hasValue[i] || !offCpu(p.value))
             continue;
-        for (NodeId cns : t.consumers)
-            if (offCpu(cns))
-                uf.unite(t.producer.value, cns.value);
+        for (NodeId cns : ops.consumers(TensorId{static_cast<uint32_t>(i)}))
+            if (offCpu(cns.value))
+                uf.unite(p.value, cns.value);
     }
-    std::unordered_map<uint32_t, int> segmentOfRoot;
+    // Segment numbers in topological order of their first BPU node (a root's number, -1 until then).
+    std::vector<int> segmentOfRoot(nodes.size(), -1);
+    int segments = 0;
     for (NodeId id : g.topoOrder) {
-        if (nodes[id.value].placement != Placement::BPU)
+        if (place[id.value] != Placement::BPU)
             continue;
-        uint32_t root = uf.find(id.value);
-        auto [it, inserted] = segmentOfRoot.emplace(root, static_cast<int>(segmentOfRoot.size()));
-        nodes[id.value].segment = it->second;
+        int& seg = segmentOfRoot[uf.find(id.value)];
+        if (seg < 0)
+            seg = segments++;
+        nodes[id.value].segment = seg;
     }
     // Folded nodes inside a segment belong to it.
     for (NodeId id : g.topoOrder)
-        if (nodes[id.value].placement == Placement::Folded)
-            if (auto it = segmentOfRoot.find(uf.find(id.value)); it != segmentOfRoot.end())
-                nodes[id.value].segment = it->second;
-    c.r.summary.bpuSegments = static_cast<int>(segmentOfRoot.size());
+        if (place[id.value] == Placement::Folded)
+            if (const int seg = segmentOfRoot[uf.find(id.value)]; seg >= 0)
+                nodes[id.value].segment = seg;
+    c.r.summary.bpuSegments = segments;
 }
 
 } // namespace bpu

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -48,8 +49,8 @@ Param* paramByKey(TargetProfile& t, const std::string& key) {
 
 const std::vector<CalibrationSet::FreeParam>& CalibrationSet::freeParams() {
     static const std::vector<FreeParam> params{
-        {"dense_conv_efficiency", 0.05, 1.0}, {"group_conv_efficiency", 0.01, 1.0},
-        {"layer_fixed_us", 0.0, 40.0},        {"model_fixed_us", 0.0, 1000.0},
+        {"dense_conv_efficiency", 0.05, 1.0},    {"group_conv_efficiency", 0.01, 1.0},
+        {"layer_fixed_cycles", 0.0, 40000.0},    {"model_fixed_us", 0.0, 1000.0},
         {"vector_elements_per_cycle", 16, 4096}, {"load_compute_overlap", 0.0, 1.0},
     };
     return params;
@@ -77,7 +78,9 @@ std::vector<Measurement> loadMeasurements(const std::string& csvPath) {
         if (line.empty() || line[0] == '#')
             continue;
         auto f = splitCsv(line);
-        auto get = [&](const char* k) { return col.count(k) && col[k] < f.size() ? f[col[k]] : std::string(); };
+        auto get = [&](const char* k) {
+            return col.count(k) && col[k] < f.size() ? f[col[k]] : std::string();
+        };
         Measurement m;
         m.model = get("model");
         m.file = (folder / get("file")).lexically_normal().string();
@@ -89,7 +92,8 @@ std::vector<Measurement> loadMeasurements(const std::string& csvPath) {
             m.latencyMs = std::stod(get("latency_ms"));
             m.fps = std::stod(get("fps"));
         } catch (const std::exception&) {
-            throw std::runtime_error(csvPath + ":" + std::to_string(lineNo) + ": latency_ms/fps must be numbers");
+            throw std::runtime_error(csvPath + ":" + std::to_string(lineNo) +
+                                     ": latency_ms/fps must be numbers");
         }
         out.push_back(m);
     }
@@ -111,7 +115,8 @@ AnalysisOptions scenarioOptions(const std::string& scenario) {
     return o;
 }
 
-CalibrationSet::CalibrationSet(std::vector<Measurement> measurements) : measurements_(std::move(measurements)) {
+CalibrationSet::CalibrationSet(std::vector<Measurement> measurements)
+    : measurements_(std::move(measurements)) {
     std::map<std::string, size_t> loaded;
     for (const auto& m : measurements_) {
         if (loaded.count(m.file))
@@ -127,7 +132,8 @@ CalibrationResult CalibrationSet::evaluate(const TargetProfile& profile) const {
     for (const auto& g : graphs_)
         byFile[g.path] = &g;
     double sumSq = 0;
-    std::map<std::string, std::pair<double, double>> fused, unfused; // model stem -> (measured fps, predicted)
+    std::map<std::string, std::pair<double, double>> fused,
+        unfused; // model stem -> (measured fps, predicted)
     for (const auto& m : measurements_) {
         if (m.target != profile.name)
             continue;
@@ -173,7 +179,9 @@ CalibrationResult CalibrationSet::fit(TargetProfile& profile, int iterations) co
         double u = std::clamp((v - fps[i].lo) / (fps[i].hi - fps[i].lo), 1e-4, 1 - 1e-4);
         return std::log(u / (1 - u));
     };
-    auto fromX = [&](size_t i, double x) { return fps[i].lo + (fps[i].hi - fps[i].lo) / (1 + std::exp(-x)); };
+    auto fromX = [&](size_t i, double x) {
+        return fps[i].lo + (fps[i].hi - fps[i].lo) / (1 + std::exp(-x));
+    };
     auto apply = [&](const std::vector<double>& x) {
         for (size_t i = 0; i < n; ++i)
             paramByKey(profile, fps[i].key)->value = fromX(i, x[i]);
@@ -250,8 +258,11 @@ CalibrationResult CalibrationSet::fit(TargetProfile& profile, int iterations) co
     for (const auto& fp : fps) {
         Param* p = paramByKey(profile, fp.key);
         if (p->value != 0) {
-            double mag = std::pow(10.0, std::floor(std::log10(std::fabs(p->value))) - 2);
-            p->value = std::round(p->value / mag) * mag;
+            // Through the decimal text, so the value is the double nearest to what is written (0.412, not
+            // 0.41200000000000003).
+            char text[32];
+            std::snprintf(text, sizeof text, "%.3g", p->value);
+            p->value = std::strtod(text, nullptr);
         }
     }
     return evaluate(profile);
@@ -263,13 +274,14 @@ std::string calibrationMarkdown(const CalibrationResult& r, const TargetProfile&
     os << "| model | scenario | measured ms | measured FPS | predicted ms | predicted FPS | error |\n";
     os << "|---|---|---|---|---|---|---|\n";
     for (const auto& row : r.rows) {
-        std::snprintf(buf, sizeof buf, "| %s | %s | %.3f | %.1f | %.3f | %.1f | %+.1f%% |\n", row.m.model.c_str(),
-                      row.m.scenario.empty() ? "-" : row.m.scenario.c_str(), row.m.latencyMs, row.m.fps,
-                      row.predictedMs, row.predictedFps, row.errorPct);
+        std::snprintf(buf, sizeof buf, "| %s | %s | %.3f | %.1f | %.3f | %.1f | %+.1f%% |\n",
+                      row.m.model.c_str(), row.m.scenario.empty() ? "-" : row.m.scenario.c_str(),
+                      row.m.latencyMs, row.m.fps, row.predictedMs, row.predictedFps, row.errorPct);
         os << buf;
     }
     if (r.measuredFuseRatio) {
-        std::snprintf(buf, sizeof buf, "\nFuse ratio (%s, fused FPS / unfused FPS): measured %.3fx, predicted %.3fx\n",
+        std::snprintf(buf, sizeof buf,
+                      "\nFuse ratio (%s, fused FPS / unfused FPS): measured %.3fx, predicted %.3fx\n",
                       r.fuseRatioModel.c_str(), *r.measuredFuseRatio, r.predictedFuseRatio.value_or(0));
         os << buf;
     }
@@ -283,9 +295,11 @@ std::string calibrationMarkdown(const CalibrationResult& r, const TargetProfile&
     return os.str();
 }
 
-void writeFittedProfile(const std::string& sourceJson, const std::string& outPath, const CalibrationResult& r) {
+void writeFittedProfile(const std::string& sourceJson, const std::string& outPath,
+                        const CalibrationResult& r) {
     std::ifstream in(sourceJson);
-    nlohmann::json doc = nlohmann::json::parse(in);
+    // Ordered: the profile keeps its key order and reads as before, only the fitted values change.
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(in);
     for (const auto& [k, v] : r.fitted) {
         auto& p = doc["params"][k];
         p["value"] = v;

@@ -6,13 +6,16 @@
 
 namespace bpu {
 
-/// Latency of one node (a fused group's time is attributed to its members by their share of its work).
+/// Latency of one node (a fused group's time is attributed to its members by their share of its work, so the
+/// members add up to the layer). Node latencies add up to the model's latency less the per-inference fixed
+/// cost (model_fixed_us), which belongs to no node.
 struct NodeCost {
     double latencyUs = 0;
     double computeUs = 0; ///< TAE/VPU/TRANS time (BPU) or arithmetic time (CPU)
     double memoryUs = 0;  ///< DDR time not hidden by the LOAD/TAE overlap (BPU) or memory time (CPU)
     double fixedUs = 0;   ///< per-layer fixed cost
     double qdqUs = 0;     ///< quantize/dequantize passes charged to this node
+    double switchUs = 0;  ///< CPU<->BPU switches this node waits for (a tensor it reads from the other unit)
     double share = 0;     ///< latencyUs / model latency
 };
 

@@ -23,6 +23,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
             e.batch = static_cast<int>(std::max<int64_t>(e.batch, g.tensor(in).shape.dims[0]));
 
     const double overlap = t.loadComputeOverlap.value;
+    const double layerFixed = t.layerFixedUs(); // layer_fixed_cycles at the BPU clock
     // BPU layers: fused groups as one layer, every other BPU node its own.
     std::vector<bool> done(g.nodes.size(), false);
     for (NodeId id : g.topoOrder) {
@@ -39,18 +40,18 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
             c += r.nodes[mem.value].computeUs;
             m += r.nodes[mem.value].memoryUs;
         }
-        const double layer = pipelined(c, m, overlap) + t.layerFixedUs.value;
-        // Attribute the layer to its members by their share of its raw work (the head takes the fixed cost).
+        const double layer = pipelined(c, m, overlap) + layerFixed;
+        // Attribute the layer to its members by their share of its raw work (the head takes the fixed cost),
+        // folded members included: a fused group's Relu that writes its output to DDR has memory time of its
+        // own, and the members' latencies add up to the layer's.
         const double work = c + m;
         for (NodeId mem : members) {
             const NodeAnalysis& ma = r.nodes[mem.value];
             NodeCost& nc = e.nodes[mem.value];
-            if (ma.placement != Placement::BPU)
-                continue;
             const double part = work > 0 ? (ma.computeUs + ma.memoryUs) / work : (mem == id ? 1.0 : 0.0);
             nc.computeUs = ma.computeUs;
-            nc.fixedUs = mem == members.front() ? t.layerFixedUs.value : 0;
-            nc.latencyUs = (layer - t.layerFixedUs.value) * part + nc.fixedUs;
+            nc.fixedUs = mem == members.front() ? layerFixed : 0;
+            nc.latencyUs = (layer - layerFixed) * part + nc.fixedUs;
             nc.memoryUs = std::max(0.0, nc.latencyUs - nc.fixedUs - nc.computeUs);
         }
         e.bpuUs += layer;
@@ -58,13 +59,13 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
 
     // CPU nodes.
     const double cpuFlops = t.cpuGflops.value * 1e9, cpuBw = t.cpuBandwidthGBs.value * 1e9;
-    for (const auto& n : g.nodes) {
-        const NodeAnalysis& a = r.nodes[n.id.value];
-        if (a.placement != Placement::CPU || a.assumedFree || n.opType == "QuantizeLinear" ||
-            n.opType == "DequantizeLinear")
+    for (size_t i = 0; i < r.nodes.size(); ++i) {
+        const NodeAnalysis& a = r.nodes[i];
+        if (a.placement != Placement::CPU || a.assumedFree || g.nodes[i].opType == "QuantizeLinear" ||
+            g.nodes[i].opType == "DequantizeLinear")
             continue;
-        const NodeMetrics& m = r.metrics[n.id.value];
-        NodeCost& nc = e.nodes[n.id.value];
+        const NodeMetrics& m = r.metrics[i];
+        NodeCost& nc = e.nodes[i];
         nc.computeUs = (2.0 * double(m.macs) + double(m.ops)) / cpuFlops * 1e6;
         nc.memoryUs = double(m.inputBytes + m.outputBytes + m.weightBytes) / cpuBw * 1e6;
         nc.latencyUs = nc.computeUs + nc.memoryUs;
@@ -86,25 +87,16 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         }
     }
 
-    // CPU<->BPU switches: each run-time tensor crossing between the units. The BPU side includes what folds
-    // into a BPU segment (a fused group's output is written by its folded Relu; a Relu after a CPU conv folds
-    // into the BPU layer that reads it), as the Q/DQ and lifetime passes count it.
-    auto onBpu = [&](NodeId id) {
-        const NodeAnalysis& a = r.nodes[id.value];
-        return a.placement == Placement::BPU || (a.placement == Placement::Folded && a.segment >= 0);
-    };
-    int switches = 0;
-    for (const auto& tensor : g.tensors) {
-        if (!tensor.producer.valid() || tensor.value)
-            continue;
-        const bool fromCpu = r.nodes[tensor.producer.value].placement == Placement::CPU;
-        const bool fromBpu = !fromCpu && onBpu(tensor.producer);
-        bool crosses = false;
-        for (NodeId cns : tensor.consumers)
-            crosses |= fromCpu ? onBpu(cns) : fromBpu && r.nodes[cns.value].placement == Placement::CPU;
-        switches += crosses;
+    // CPU<->BPU switches: each run-time tensor crossing between the units (the lifetime pass finds them: the
+    // BPU side includes what folds into a BPU segment - a fused group's output is written by its folded Relu;
+    // a Relu after a CPU conv folds into the BPU layer that reads it - as the Q/DQ pass sees it), charged to
+    // the node that waits for it.
+    for (const auto& x : r.crossings) {
+        NodeCost& nc = e.nodes[x.receiver.value];
+        nc.switchUs += t.cpuBpuSwitchUs.value;
+        nc.latencyUs += t.cpuBpuSwitchUs.value;
+        e.switchUs += t.cpuBpuSwitchUs.value;
     }
-    e.switchUs = switches * t.cpuBpuSwitchUs.value;
     e.fixedUs = t.modelFixedUs.value;
     e.totalUs = e.bpuUs + e.cpuUs + e.qdqUs + e.switchUs + e.fixedUs;
     e.latencyMs = e.totalUs / 1000.0;

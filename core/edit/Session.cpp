@@ -13,7 +13,9 @@
 namespace bpu {
 
 Session::Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options)
-    : graph_(std::move(g)), target_(std::move(target)), options_(std::move(options)) {
+    : graph_(std::move(g))
+    , target_(std::move(target))
+    , options_(std::move(options)) {
     fullReestimate();
 }
 
@@ -22,18 +24,31 @@ void Session::setTarget(std::shared_ptr<const TargetProfile> target) {
     fullReestimate();
 }
 
+const OpTable& Session::ops() {
+    if (!ops_ || !ops_->fits(graph_, *target_))
+        ops_ = OpTable::build(graph_, *target_);
+    return *ops_;
+}
+
 void Session::runAnalysis(bool withFindings) {
-    analysis_ = Analyzer::analyze(graph_, *target_, options_, {}, {nullptr, nullptr, withFindings});
+    index_ = AnalysisIndex(graph_, ops());
+    analysis_ =
+        Analyzer::analyze(graph_, *target_, options_, {}, {nullptr, nullptr, withFindings, &ops(), &index_});
     cost_ = CostModel::estimate(graph_, analysis_, *target_);
     findingsStale_ = !withFindings;
 }
 
-void Session::fullReestimate() { runAnalysis(true); }
+void Session::fullReestimate() {
+    runAnalysis(true);
+}
 
 void Session::reestimate(const std::vector<NodeId>& dirty) {
-    Analyzer::Reuse reuse{&analysis_, &dirty, false};
-    AnalysisResult next = Analyzer::analyze(graph_, *target_, options_, {}, reuse);
-    analysis_ = std::move(next);
+    if (index_.fits(ops()))
+        index_.refresh(graph_, dirty);
+    else
+        index_ = AnalysisIndex(graph_, ops());
+    // In place: the previous analysis' storage (reason strings, padded shapes, groups) is reused.
+    Analyzer::reanalyze(graph_, *target_, options_, index_, dirty, analysis_);
     cost_ = CostModel::estimate(graph_, analysis_, *target_);
     findingsStale_ = true;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/AnalysisIndex.h"
 #include "core/analysis/AnalysisOptions.h"
 #include "core/analysis/AnalysisResult.h"
 #include "core/cost/CostEstimate.h"
@@ -45,9 +46,14 @@ public:
 
 private:
     void runAnalysis(bool withFindings);
+    const OpTable& ops();
 
     Graph graph_;
     std::shared_ptr<const TargetProfile> target_;
+    /// The graph's operator-table lookups for target_: edits never change op types, so built once per target.
+    std::shared_ptr<const OpTable> ops_;
+    /// Shape facts the passes share, refreshed after each edit around the nodes it dirtied.
+    AnalysisIndex index_;
     AnalysisOptions options_;
     AnalysisResult analysis_;
     CostEstimate cost_;

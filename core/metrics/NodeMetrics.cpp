@@ -30,14 +30,91 @@ const TensorShape* outShape(const Graph& g, const Node& n, size_t i = 0) {
 
 // Per-element op weights of non-MAC operators: elementwise and LUT = 1, normalisation and softmax a few.
 const std::set<std::string>& unaryOneOp() {
-    static const std::set<std::string> s{
-        "Relu", "LeakyRelu", "PRelu", "Sigmoid", "Tanh", "Clip", "HardSigmoid", "HardSwish", "Elu", "Selu",
-        "Celu", "Gelu", "Mish", "Softplus", "Softsign", "Exp", "Log", "Sqrt", "Reciprocal", "Abs", "Neg",
-        "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
-        "Acosh", "Atanh", "Erf", "Not", "ThresholdedRelu", "Cast", "QuantizeLinear", "DequantizeLinear",
-        "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Equal", "Less", "Greater", "And",
-        "Or", "Xor", "Where", "Mod", "BitShift", "LessOrEqual", "GreaterOrEqual", "Resize", "Upsample"};
+    static const std::set<std::string> s{"Relu",
+                                         "LeakyRelu",
+                                         "PRelu",
+                                         "Sigmoid",
+                                         "Tanh",
+                                         "Clip",
+                                         "HardSigmoid",
+                                         "HardSwish",
+                                         "Elu",
+                                         "Selu",
+                                         "Celu",
+                                         "Gelu",
+                                         "Mish",
+                                         "Softplus",
+                                         "Softsign",
+                                         "Exp",
+                                         "Log",
+                                         "Sqrt",
+                                         "Reciprocal",
+                                         "Abs",
+                                         "Neg",
+                                         "Floor",
+                                         "Ceil",
+                                         "Round",
+                                         "Sign",
+                                         "Sin",
+                                         "Cos",
+                                         "Tan",
+                                         "Asin",
+                                         "Acos",
+                                         "Atan",
+                                         "Sinh",
+                                         "Cosh",
+                                         "Asinh",
+                                         "Acosh",
+                                         "Atanh",
+                                         "Erf",
+                                         "Not",
+                                         "ThresholdedRelu",
+                                         "Cast",
+                                         "QuantizeLinear",
+                                         "DequantizeLinear",
+                                         "Add",
+                                         "Sub",
+                                         "Mul",
+                                         "Div",
+                                         "Pow",
+                                         "Max",
+                                         "Min",
+                                         "Sum",
+                                         "Mean",
+                                         "Equal",
+                                         "Less",
+                                         "Greater",
+                                         "And",
+                                         "Or",
+                                         "Xor",
+                                         "Where",
+                                         "Mod",
+                                         "BitShift",
+                                         "LessOrEqual",
+                                         "GreaterOrEqual",
+                                         "Resize",
+                                         "Upsample"};
     return s;
+}
+
+// A constant the node reads is a parameter, not a feature map: an initializer or a Constant node's output
+// (Clip's min/max scalars), also when reached through Identity nodes (torch shares equal initializers that
+// way).
+bool isParameter(const Graph& g, TensorId id) {
+    for (size_t hops = 0; hops < g.nodes.size(); ++hops) {
+        const Tensor& t = g.tensor(id);
+        if (t.isInitializer)
+            return true;
+        if (!t.producer.valid())
+            return false;
+        const Node& p = g.node(t.producer);
+        if (p.opType == "Constant" && p.domain.empty())
+            return true;
+        if (p.opType != "Identity" || p.inputs.empty() || !p.inputs[0].valid())
+            return false;
+        id = p.inputs[0];
+    }
+    return false;
 }
 
 } // namespace
@@ -52,7 +129,7 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         auto b = t.bytes();
         if (!e)
             m.complete = false;
-        if (t.isInitializer) {
+        if (isParameter(g, in)) {
             m.params += e.value_or(0);
             m.weightBytes += b.value_or(0);
         } else {
@@ -92,7 +169,8 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         if (hasBias)
             m.ops += outElems;
     } else if (op == "ConvTranspose") {
-        // Weight [Cin, Cout/group, k...]: every input element scatters into Cout/group x prod(kernel) outputs.
+        // Weight [Cin, Cout/group, k...]: every input element scatters into Cout/group x prod(kernel)
+        // outputs.
         if (w && w->fullyKnown() && x && x->fullyKnown() && w->rank() >= 2)
             m.macs = x->elements().value_or(0) * prod(w->dims, 1);
         else

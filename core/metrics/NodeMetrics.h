@@ -19,13 +19,14 @@ namespace bpu {
 struct NodeMetrics {
     int64_t macs = 0;
     int64_t ops = 0;
-    int64_t params = 0;         ///< elements of initializer inputs
-    int64_t weightBytes = 0;    ///< bytes of initializer inputs at their stored dtype
-    int64_t inputElements = 0;  ///< activation (non-initializer) inputs
+    int64_t params = 0;        ///< elements of constant inputs: initializers and Constant-node outputs, also
+                               ///< through Identity nodes
+    int64_t weightBytes = 0;   ///< bytes of those constant inputs at their stored dtype
+    int64_t inputElements = 0; ///< activation (non-constant) inputs
     int64_t inputBytes = 0;
     int64_t outputElements = 0;
     int64_t outputBytes = 0;
-    bool complete = true;       ///< false if some shape needed for the numbers above was unknown
+    bool complete = true; ///< false if some shape needed for the numbers above was unknown
 };
 
 /// Whole-model totals. Params and weight bytes count each initializer once, however many nodes share it.

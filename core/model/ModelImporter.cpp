@@ -126,7 +126,8 @@ int countSubgraphNodes(const std::string& path, const fs::path& folder, const on
     return count;
 }
 
-Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportOptions& opt) {
+Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportOptions& opt,
+                 bool& batchApplied) {
     Graph g;
     g.path = path;
     g.irVersion = model.ir_version();
@@ -197,6 +198,7 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         } else if (t.shape.rankKnown && !t.shape.dims.empty() && t.shape.dims[0] < 0) {
             t.shape.dims[0] = opt.batch;
             t.shape.symbols[0].clear();
+            batchApplied = true;
         }
         for (size_t i = 0; i < t.shape.rank(); ++i)
             if (t.shape.dims[i] < 0)
@@ -272,7 +274,8 @@ Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
     bytes.shrink_to_fit();
     opt.progress.checkCancel();
 
-    Graph g = buildGraph(path, model, opt);
+    bool batchApplied = false;
+    Graph g = buildGraph(path, model, opt, batchApplied);
     // Values that nobody produces and that are not inputs/initializers are dangling references.
     try {
         g.link();
@@ -296,6 +299,24 @@ Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
     if (report.nodesWithoutShapes > 0)
         g.warnings.push_back("no complete shape inference for " + std::to_string(report.nodesWithoutShapes) +
                              " nodes");
+    if (!report.inconsistent.empty()) {
+        // The input shapes the options set do not fit a shape the model fixed: refused, as the equivalent
+        // what-if edit is. Without options the file itself is inconsistent: imported, with the warning.
+        const Node& n = g.node(report.inconsistent.front());
+        std::string cause;
+        for (const auto& [name, dims] : opt.inputShapes) {
+            cause += (cause.empty() ? "--input-shape " : ", --input-shape ") + name + "=";
+            for (size_t i = 0; i < dims.size(); ++i)
+                cause += (i ? "x" : "") + std::to_string(dims[i]);
+        }
+        if (cause.empty() && batchApplied && opt.batch != 1)
+            cause = "--batch " + std::to_string(opt.batch);
+        const std::string what = "node '" + n.name + "' (" + n.opType + "): " + n.shapeError;
+        if (!cause.empty())
+            throw ImportError(path,
+                              cause + " breaks " + what + " (the model was exported for another input shape)");
+        g.warnings.push_back(what + " - the model's own shapes are inconsistent");
+    }
     if (report.nodesDataDependent > 0)
         g.warnings.push_back(std::to_string(report.nodesDataDependent) +
                              " nodes have data-dependent output sizes (downstream of NonZero, "

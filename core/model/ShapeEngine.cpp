@@ -25,7 +25,9 @@ bool sameValue(const std::shared_ptr<const ConstValue>& a, const std::shared_ptr
     return a->dtype == b->dtype && a->dims == b->dims && a->ints == b->ints && a->floats == b->floats;
 }
 
-std::string opsetDomain(const std::string& d) { return d == "ai.onnx" ? std::string{} : d; }
+std::string opsetDomain(const std::string& d) {
+    return d == "ai.onnx" ? std::string{} : d;
+}
 
 int opsetFor(const Graph& g, const std::string& domain) {
     auto it = g.opsets.find(opsetDomain(domain));
@@ -111,7 +113,8 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
     const auto* schema = onnx::OpSchemaRegistry::Schema(n.opType, opset, opsetDomain(n.domain));
     if (!schema) {
         n.shapeError = "operator " + (n.domain.empty() ? std::string{} : n.domain + ".") + n.opType +
-                       " (opset " + std::to_string(opset) + ") is not known to onnx " + ONNX_NAMESPACE::LAST_RELEASE_VERSION;
+                       " (opset " + std::to_string(opset) + ") is not known to onnx " +
+                       ONNX_NAMESPACE::LAST_RELEASE_VERSION;
     } else if (n.proto) {
         onnx::NodeProto proto = *n.proto;
         std::unordered_map<std::string, onnx::TypeProto> scope;
@@ -127,13 +130,14 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
             graphCtx = std::make_unique<onnx::shape_inference::GraphInferenceContext>(scopePtrs, opsetMap);
         }
         try {
-            onnx::shape_inference::InferenceContextImpl ctx(proto, typePtrs, dataPtrs, {}, nullptr, graphCtx.get());
+            onnx::shape_inference::InferenceContextImpl ctx(proto, typePtrs, dataPtrs, {}, nullptr,
+                                                            graphCtx.get());
             if (schema->has_type_and_shape_inference_function()) {
                 schema->GetTypeAndShapeInferenceFunction()(ctx);
                 inferred = true;
             } else if (schema->HasFunction() && schema->GetFunction()) {
                 onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), opsetMap,
-                                                                onnx::OpSchemaRegistry::Instance(), ctx);
+                                                                 onnx::OpSchemaRegistry::Instance(), ctx);
                 inferred = true;
             } else {
                 n.shapeError = "onnx has no shape inference for " + n.opType;
@@ -185,6 +189,8 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
         if (was.dtype != t.dtype || !(was.shape == t.shape) || !sameValue(was.value, t.value))
             changed = true;
     }
+    if (std::string why = ShapeRules::elementCountMismatch(g, n); !why.empty())
+        n.shapeError = why; // the shape stays as onnx wrote it; the error says it cannot be right
     return changed;
 }
 
@@ -199,6 +205,8 @@ ShapeEngine::Report ShapeEngine::summarize(const Graph& g) {
             ++(n.dataDependentOn.valid() ? r.nodesDataDependent : r.nodesWithoutShapes);
         if (!n.shapeError.empty())
             r.failed.push_back(n.id);
+        if (!ShapeRules::elementCountMismatch(g, n).empty())
+            r.inconsistent.push_back(n.id);
     }
     return r;
 }

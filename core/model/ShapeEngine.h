@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "Graph.h"
 #include "../util/Progress.h"
+#include "Graph.h"
 
 #include <functional>
 #include <string>
@@ -21,6 +21,9 @@ public:
         /// Nodes with an open output shape downstream of a value-dependent op (NonZero, NMS, ...).
         int nodesDataDependent = 0;
         std::vector<NodeId> failed; ///< nodes whose Node::shapeError says why
+        /// Of those, element-preserving nodes whose output no longer holds their input's elements
+        /// (ShapeRules::elementCountMismatch: a constant Reshape target that does not fit the input).
+        std::vector<NodeId> inconsistent;
     };
 
     /// Infers every node in topological order (outputs' shapes, dtypes, folded values).

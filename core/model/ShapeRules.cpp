@@ -158,6 +158,21 @@ std::optional<std::vector<int64_t>> stringNormalizerShape(const Graph& g, const 
 
 } // namespace
 
+std::string ShapeRules::elementCountMismatch(const Graph& g, const Node& n) {
+    if (!n.domain.empty() ||
+        (n.opType != "Reshape" && n.opType != "Flatten" && n.opType != "Squeeze" && n.opType != "Unsqueeze"))
+        return {};
+    if (n.inputs.empty() || !n.inputs[0].valid() || n.outputs.empty() || !n.outputs[0].valid())
+        return {};
+    const TensorShape &in = g.tensor(n.inputs[0]).shape, &out = g.tensor(n.outputs[0]).shape;
+    const auto inElements = in.elements(), outElements = out.elements();
+    if (!inElements || !outElements || *inElements == *outElements)
+        return {};
+    return "its input " + in.toString() + " has " + std::to_string(*inElements) + " elements but its " +
+           (n.opType == "Reshape" ? "constant target shape " : "output shape ") + out.toString() + " holds " +
+           std::to_string(*outElements);
+}
+
 bool ShapeRules::refine(const Graph& g, const Node& n, size_t index, TensorShape& shape) {
     if (!n.domain.empty() || index != 0)
         return false;

@@ -3,6 +3,8 @@
 
 #include "Graph.h"
 
+#include <string>
+
 namespace bpu {
 
 /// Output-shape rules for ops where onnx 1.12's own inference stops short although the inputs decide the
@@ -13,6 +15,11 @@ class ShapeRules {
 public:
     /// Refines `shape`, onnx's result for output `index` of `n`; returns true if it changed it.
     static bool refine(const Graph& g, const Node& n, size_t index, TensorShape& shape);
+    /// Why an element-preserving node (Reshape, Flatten, Squeeze, Unsqueeze) does not hold its input's
+    /// elements after inference, or empty. onnx writes a constant Reshape target as it is, without checking
+    /// it against the input: a model exported at one input size and imported (or edited) at another would
+    /// otherwise carry a shape that is silently wrong.
+    static std::string elementCountMismatch(const Graph& g, const Node& n);
 };
 
 } // namespace bpu

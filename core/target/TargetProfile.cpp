@@ -35,7 +35,7 @@ const ParamKey kParamKeys[] = {
     {"vector_elements_per_cycle", &TargetProfile::vectorElementsPerCycle},
     {"transform_elements_per_cycle", &TargetProfile::transformElementsPerCycle},
     {"load_compute_overlap", &TargetProfile::loadComputeOverlap},
-    {"layer_fixed_us", &TargetProfile::layerFixedUs},
+    {"layer_fixed_cycles", &TargetProfile::layerFixedCycles},
     {"model_fixed_us", &TargetProfile::modelFixedUs},
     {"cpu_gflops", &TargetProfile::cpuGflops},
     {"cpu_bandwidth_gbs", &TargetProfile::cpuBandwidthGBs},
@@ -60,6 +60,9 @@ const struct {
     {"conv_w", &AlignmentRules::convW},
     {"conv_c", &AlignmentRules::convC},
     {"general_max_unit", &AlignmentRules::generalMaxUnit},
+    {"input_c_max", &AlignmentRules::inputCMax},
+    {"input_h", &AlignmentRules::inputH},
+    {"input_w", &AlignmentRules::inputW},
 };
 
 class Reader {

@@ -23,6 +23,9 @@ struct AlignmentRules {
     // G4.1 other tensors: each dim (except batch) to a power of two up to `generalMaxUnit`, then to a
     // multiple of it.
     Param generalMaxUnit;
+    // A model input with at most `inputCMax` channels (an image) is laid out by the runtime: C kept, H and
+    // W aligned to these units.
+    Param inputCMax, inputH, inputW;
 };
 
 /// What the operator table says about one ONNX op type.
@@ -59,7 +62,7 @@ struct TargetProfile {
     // Vector/aux units (elements per cycle) for non-MAC work on the BPU
     Param vectorElementsPerCycle, transformElementsPerCycle;
     // Pipeline
-    Param loadComputeOverlap, layerFixedUs, modelFixedUs;
+    Param loadComputeOverlap, layerFixedCycles, modelFixedUs;
     // CPU side
     Param cpuGflops, cpuBandwidthGBs, qdqElementsPerUs, cpuBpuSwitchUs;
     // Thresholds for advisors
@@ -77,6 +80,8 @@ struct TargetProfile {
     // Derived figures (documented formulas, not parameters).
     double peakMacsPerSecond() const { return peakInt8Tops.value * 1e12 / 2.0; } ///< 1 MAC = 2 ops
     double effectiveDdrBytesPerSecond() const { return ddrBandwidthGBs.value * 1e9 * ddrEffectiveFraction.value; }
+    /// Fixed time per BPU layer: layer_fixed_cycles at the BPU clock (a faster clock shortens it).
+    double layerFixedUs() const { return layerFixedCycles.value / (bpuClockGhz.value * 1e3); }
     /// MACs per DDR byte at which dense conv time equals memory time.
     double ridgeIntensity() const {
         return peakMacsPerSecond() * denseConvEfficiency.value / effectiveDdrBytesPerSecond();

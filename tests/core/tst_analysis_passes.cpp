@@ -223,6 +223,35 @@ private slots:
         QCOMPARE((*it)->evidence["alternative_fix"]["edits"][0]["channels"].get<int64_t>(), int64_t(64));
     }
 
+    // An image input (C <= alignment.input_c_max) is laid out by the runtime: C kept, H -> 16, W -> 32. Its
+    // padding is advice of its own (low, no fix), never the feature-map G4.2 finding. The conv that reads it
+    // packs C x taps into one reduction: 3 x 3 x 3 = 27 -> 32 per padded output element.
+    void imageInputLayout() {
+        ModelBuilder b;
+        b.input("img", {1, 3, 64, 40});
+        b.weight("w", {32, 3, 3, 3});
+        conv(b, "conv", "img", "w", "y", 3);
+        b.output("y");
+        Run run = analyze(b, "image_input.onnx");
+        const bpu::PaddedShape& in = run.tensor("img").padded;
+        QCOMPARE(in.rule, std::string("input"));
+        QCOMPARE(in.dims, (std::vector<int64_t>{1, 3, 64, 64})); // W 40 -> 64 (x32); C and H as they are
+        QVERIFY(in.dimRules[1].empty() && in.dimRules[2].empty());
+        QVERIFY2(in.dimRules[3].rfind("W 40->64 (x32, model input)", 0) == 0, in.dimRules[3].c_str());
+        // y [1,32,64,40] pads to [1,32,64,48]: 32 x 64 x 48 = 98304 outputs x 32 (27 packed) = 3,145,728.
+        QCOMPARE(run.node("conv").paddedMacs, int64_t(98304 * 32));
+        QCOMPARE(run.node("conv").macs, int64_t(32 * 64 * 40 * 27));
+        std::vector<const bpu::Finding*> onInput;
+        for (const auto& f : run.r.findings)
+            if (f.evidence.value("tensor", std::string()) == "img")
+                onInput.push_back(&f);
+        QCOMPARE(onInput.size(), size_t(1)); // 37.5% padding > padding_finding_ratio
+        QCOMPARE(onInput[0]->severity, std::string("low"));
+        QVERIFY(onInput[0]->evidence["model_input"].get<bool>());
+        QVERIFY(onInput[0]->fix.is_null());
+        QVERIFY2(onInput[0]->title.rfind("Model input 'img'", 0) == 0, onInput[0]->title.c_str());
+    }
+
     void largeChannelsOnSmallMap() {
         // G4.3: [1,512,2,2] pads to [1,512,8,16]: 2048 of 65536 elements real, 97% padding.
         ModelBuilder b;
@@ -991,8 +1020,11 @@ private slots:
         // 512/g must stay a multiple of 32: g = 2, 4, 8, 16 (512/32 = 16 is not).
         QCOMPARE(g61[0]->evidence["groups_keeping_alignment"], nlohmann::json({2, 4, 8, 16}));
         QCOMPARE(g61[0]->fix["edits"][0]["group"].get<int>(), 2);
-        // 2.25 MiB of weights >= large_weight_bytes (1 MiB): G6.3 as well.
-        QCOMPARE(run.findings("G6.3").size(), size_t(1));
+        // 2.25 MiB of weights >= large_weight_bytes (1 MiB): G6.3 would say "use group conv" too. One layer,
+        // one recommendation: the G6.1 finding carries the large-weight evidence, no separate G6.3.
+        QVERIFY(run.findings("G6.3").empty());
+        QCOMPARE(g61[0]->evidence["large_weights"]["weight_bytes"].get<int64_t>(), int64_t(2359296));
+        QCOMPARE(g61[0]->evidence["large_weights"]["threshold_bytes"].get<int64_t>(), int64_t(1048576));
 
         // Below groupconv_min_channels (256): no G6.1 even when memory-bound.
         ModelBuilder narrow;

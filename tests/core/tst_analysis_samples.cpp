@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace {
@@ -160,6 +161,116 @@ private slots:
             QVERIFY2(rules.count(f.rule), f.rule.c_str());
             QVERIFY(!f.estimatedGainMs);
         }
+    }
+
+    // torch shares equal initializers through Identity nodes (mobilenet_v2's conv biases, resnet50's and
+    // efficientnet_b0's folded weights): behind the Identity it is still a weight. Every BPU conv's
+    // weight_bytes counts each constant input at int8 (one byte per element), and none of them is padded or
+    // counted as a feature map; input_bytes is the padded data input alone. The test traces Identity chains
+    // itself.
+    void identitySharedWeightsAreWeights_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"mobilenet_v2", "resnet50", "efficientnet_b0"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+    void identitySharedWeightsAreWeights() {
+        QFETCH(QString, name);
+        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
+        const bpu::Graph g =
+            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        int throughIdentity = 0;
+        for (const auto& n : g.nodes) {
+            const bpu::NodeAnalysis& a = r.nodes[n.id.value];
+            if (n.opType != "Conv" || a.placement != bpu::Placement::BPU)
+                continue;
+            int64_t weights = 0;
+            for (size_t i = 1; i < n.inputs.size(); ++i) {
+                bpu::TensorId src = n.inputs[i];
+                while (g.tensor(src).producer.valid() && g.node(g.tensor(src).producer).opType == "Identity")
+                    src = g.node(g.tensor(src).producer).inputs[0];
+                QVERIFY2(g.tensor(src).isInitializer, n.name.c_str());
+                throughIdentity += src != n.inputs[i];
+                weights += g.tensor(n.inputs[i]).shape.elements().value_or(0);
+                QVERIFY2(!r.tensors[n.inputs[i].value].padded.applies, g.tensor(n.inputs[i]).name.c_str());
+            }
+            QCOMPARE(a.weightBytes, weights);
+            QCOMPARE(a.inputBytes, r.tensors[n.inputs[0].value].paddedBytes);
+        }
+        QVERIFY2(throughIdentity > 0, "the sample shares initializers through Identity nodes");
+    }
+
+    // The image input is not a conv feature map: the runtime keeps its 3 channels (S100 runtime alignment
+    // rule), so no model gets the generic G4.2 "90% padding" finding on its RGB input, and the first conv
+    // packs C x taps into one reduction aligned to 32 instead of padding C 3 -> 32 for every tap. By hand:
+    //   yolov8n  /model.0/conv  3x3, 3 -> 16 at 320x320: output pads to 32 x 320 x 320 = 3,276,800; x 32
+    //            (27 -> 32) = 104,857,600 padded MACs (not 3,276,800 x 32 x 9 = 943,718,400, 21x the real)
+    //   resnet50 /conv1         7x7, 3 -> 64 at 112x112: 64 x 112 x 112 = 802,816 (aligned); x 160
+    //            (147 -> 160) = 128,450,560
+    void imageInputIsNotAFeatureMap_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("conv");
+        QTest::addColumn<qint64>("paddedMacs");
+        QTest::newRow("yolov8n") << "yolov8n"
+                                 << "images"
+                                 << "/model.0/conv/Conv" << qint64(104'857'600);
+        QTest::newRow("resnet50") << "resnet50"
+                                  << "input"
+                                  << "/conv1/Conv" << qint64(128'450'560);
+    }
+    void imageInputIsNotAFeatureMap() {
+        QFETCH(QString, name);
+        QFETCH(QString, input);
+        QFETCH(QString, conv);
+        QFETCH(qint64, paddedMacs);
+        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
+        const bpu::Graph g =
+            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        const bpu::TensorId in = g.findTensor(input.toStdString());
+        QVERIFY(in.valid() && g.tensor(in).isGraphInput);
+        const bpu::PaddedShape& p = r.tensors[in.value].padded;
+        QCOMPARE(p.rule, std::string("input"));
+        QCOMPARE(p.dims[1], int64_t(3));
+        for (const auto& f : r.findings)
+            QVERIFY2(f.evidence.value("tensor", std::string()) != input.toStdString(), f.title.c_str());
+        const bpu::NodeId c = g.findNode(conv.toStdString());
+        QVERIFY(c.valid());
+        QCOMPARE(r.nodes[c.value].paddedMacs, int64_t(paddedMacs));
+    }
+
+    // A layer gets one recommendation: ResNet's layer4 convs are memory-bound with >= 256 input channels
+    // (G6.1: group conv) and their weights exceed 1 MiB (G6.3: large weights, also "use group conv"). No node
+    // is in both; the G6.1 finding carries the large-weight evidence instead.
+    void oneRecommendationPerLayer_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"resnet50", "resnet152"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+    void oneRecommendationPerLayer() {
+        QFETCH(QString, name);
+        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
+        const bpu::Graph g =
+            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        std::map<uint32_t, std::set<std::string>> rulesOf;
+        int merged = 0;
+        for (const auto& f : r.findings) {
+            if (f.rule != "G6.1" && f.rule != "G6.3")
+                continue;
+            for (bpu::NodeId n : f.nodes)
+                rulesOf[n.value].insert(f.rule);
+            if (f.rule == "G6.1" && f.evidence.contains("large_weights")) {
+                ++merged;
+                QCOMPARE(f.evidence["large_weights"]["weight_bytes"].get<int64_t>(),
+                         r.nodes[f.nodes[0].value].weightBytes);
+                QVERIFY(r.nodes[f.nodes[0].value].weightBytes >= int64_t(t.largeWeightBytes.value));
+            }
+        }
+        for (const auto& [node, rules] : rulesOf)
+            QVERIFY2(rules.size() == 1, g.nodes[node].name.c_str());
+        QVERIFY2(merged > 0, "the layer4 convs are both memory-bound group-conv candidates and large-weight");
     }
 
     void analyzeJsonContract() {

@@ -272,6 +272,62 @@ private slots:
         QCOMPARE(err.count(QLatin1Char('\n')), 1); // one line, no usage dump
     }
 
+    // shufflenet_v2 was exported at 224x224 with its channel shuffle as constant Reshape targets
+    // ([1, 2, 58, 28, 28]). Another input size no longer fits them: onnx's Reshape inference writes the
+    // constant target as it is, so without a check the import would silently carry shapes that hold the
+    // wrong number of elements. Refused like the equivalent what-if edit, naming the input and the node; the
+    // CLI exits 3. The model's own shape still imports.
+    void inputShapeBreaksConstantReshape() {
+        const std::string path = std::string(BPUSCOPE_SAMPLES) + "/shufflenet_v2_x1_0.onnx";
+        bpu::ImportOptions opt;
+        opt.inputShapes["input"] = {1, 3, 320, 320};
+        try {
+            bpu::ModelImporter::load(path, opt);
+            QFAIL("imported shapes that break a constant Reshape");
+        } catch (const bpu::ImportError& e) {
+            const QString what = QString::fromStdString(e.what());
+            QCOMPARE(e.file(), path);
+            QVERIFY2(what.contains(QStringLiteral("'/stage2/stage2.0/Reshape' (Reshape)")), e.what());
+            QVERIFY2(what.contains(QStringLiteral("--input-shape input=1x3x320x320")), e.what());
+            QVERIFY2(what.contains(QStringLiteral("1x2x58x28x28")), e.what()); // the constant target
+        }
+        QString err;
+        QCOMPARE(runCli({QStringLiteral("info"), QString::fromStdString(path),
+                         QStringLiteral("--input-shape"), QStringLiteral("input=1x3x320x320")},
+                        &err),
+                 3);
+        QVERIFY2(err.startsWith(QStringLiteral("bpuscope: error: ") + QString::fromStdString(path) +
+                                QStringLiteral(": ")),
+                 qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("/stage2/stage2.0/Reshape")), qPrintable(err));
+        opt.inputShapes["input"] = {1, 3, 224, 224};
+        const bpu::Graph g = bpu::ModelImporter::load(path, opt);
+        for (const auto& n : g.nodes)
+            QVERIFY2(n.shapeError.empty(), (n.name + ": " + n.shapeError).c_str());
+
+        // The same for --batch on a symbolic batch dim: x[N,4,2,2] -> Reshape to a fixed [1, 16].
+        ModelBuilder b;
+        b.input("x", {-1, 4, 2, 2});
+        b.ints("shape", {1, 16});
+        b.node("Reshape", {"x", "shape"}, {"y"}, "flat");
+        b.output("y");
+        const std::string fixture = b.save("batch_reshape.onnx");
+        QVERIFY(
+            bpu::ModelImporter::load(fixture).nodes[0].shapeError.empty()); // --batch 1 (the default) fits
+        bpu::ImportOptions batch4;
+        batch4.batch = 4;
+        try {
+            bpu::ModelImporter::load(fixture, batch4);
+            QFAIL("--batch 4 accepted for a [1, 16] Reshape");
+        } catch (const bpu::ImportError& e) {
+            QVERIFY2(QString::fromStdString(e.problem())
+                         .startsWith(QStringLiteral(
+                             "--batch 4 breaks node 'flat' (Reshape): its input 4x4x2x2 has 64 "
+                             "elements but its constant target shape 1x16 holds 16")),
+                     e.what());
+        }
+    }
+
     void unreadable() {
         const std::string path = reluModel().save("unreadable.onnx");
         QCOMPARE(::chmod(path.c_str(), 0), 0);

@@ -264,6 +264,40 @@ private slots:
         }
     }
 
+    // Constants a node reads are parameters, not feature maps: the Clip(min, max) scalars torch exports as
+    // Constant nodes (ReLU6 in mobilenet_v2) and the initializers torch shares through Identity nodes
+    // (mobilenet_v2's conv biases). So a Clip's only activation input is its data (input elements equal
+    // output elements), and a Conv's only activation input is its input 0 while its params count the weight
+    // and the bias whichever way the bias arrives.
+    void constantsAreNotActivations() {
+        bpu::Graph g = bpu::ModelImporter::load(samplePath("mobilenet_v2"));
+        const auto metrics = bpu::computeAllMetrics(g);
+        auto elements = [&](bpu::TensorId t) {
+            return g.tensor(t).shape.elements().value_or(-1);
+        };
+        int clips = 0, sharedBiases = 0;
+        for (const auto& n : g.nodes) {
+            const bpu::NodeMetrics& m = metrics[n.id.value];
+            if (n.opType == "Clip") {
+                ++clips;
+                QCOMPARE(m.inputElements, m.outputElements);
+                QCOMPARE(m.inputBytes, m.outputBytes);
+            }
+            if (n.opType != "Conv")
+                continue;
+            QCOMPARE(m.inputElements, elements(n.inputs[0]));
+            int64_t params = elements(n.inputs[1]);
+            if (n.inputs.size() > 2 && n.inputs[2].valid()) {
+                params += elements(n.inputs[2]);
+                const bpu::NodeId p = g.tensor(n.inputs[2]).producer;
+                sharedBiases += p.valid() && g.node(p).opType == "Identity";
+            }
+            QCOMPARE(m.params, params);
+        }
+        QCOMPARE(clips, 35);         // ReLU6 after every expansion and depthwise conv
+        QVERIFY(sharedBiases >= 30); // 39 Identity nodes share equal bias initializers
+    }
+
     // The CLI's JSON agrees with the library on every sample.
     void cliJson_data() { sample_data(); }
     void cliJson() {
