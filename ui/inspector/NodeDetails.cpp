@@ -7,8 +7,12 @@ namespace bpu::ui {
 
 namespace {
 
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
-QString num(int64_t v) { return QLocale::c().toString(static_cast<qlonglong>(v)); }
+QString esc(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+QString num(int64_t v) {
+    return QLocale::c().toString(static_cast<qlonglong>(v));
+}
 
 QString paramRef(const TargetProfile& t, const char* key) {
     for (const auto& p : t.parameters())
@@ -50,31 +54,39 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     const NodeAnalysis& a = s.analysis.nodes[id.value];
     const NodeCost& c = s.cost.nodes[id.value];
     const TargetProfile& t = *s.target;
-    QString h = QStringLiteral("<h3>%1</h3><p><b>%2</b>%3 &middot; class <code>%4</code> &middot; %5</p>")
-                    .arg(esc(n.name), esc(n.opType), n.domain.empty() ? QString() : QStringLiteral(" (") + esc(n.domain) + QStringLiteral(")"),
-                         esc(a.opClass), QString::fromLatin1(precisionName(a.precision)));
+    QString h =
+        QStringLiteral("<h3>%1</h3><p><b>%2</b>%3 &middot; class <code>%4</code> &middot; %5</p>")
+            .arg(esc(n.name), esc(n.opType),
+                 n.domain.empty() ? QString() : QStringLiteral(" (") + esc(n.domain) + QStringLiteral(")"),
+                 esc(a.opClass), QString::fromLatin1(precisionName(a.precision)));
     h += QStringLiteral("<p><b>Placement: %1</b>%2 &mdash; %3</p>")
              .arg(QString::fromLatin1(placementName(a.placement)),
-                  a.segment >= 0 ? QStringLiteral(" (segment %1)").arg(a.segment) : QString(), esc(a.placementReason));
+                  a.segment >= 0 ? QStringLiteral(" (segment %1)").arg(a.segment) : QString(),
+                  esc(a.placementReason));
     if (const FusedGroup* grp = s.analysis.group(a.fusionGroup))
         h += QStringLiteral("<p><b>Fused group #%1:</b> %2</p>").arg(grp->id.value).arg(esc(grp->pattern));
-    h += QStringLiteral("<p><b>Latency:</b> %1 us (%2% of the model): compute %3 us, memory %4 us, fixed %5 us, "
-                        "Q/DQ %6 us</p>")
+    h += QStringLiteral(
+             "<p><b>Latency:</b> %1 us (%2% of the model): compute %3 us, memory %4 us, fixed %5 us, "
+             "Q/DQ %6 us, CPU&harr;BPU switch %7 us</p>")
              .arg(c.latencyUs, 0, 'f', 2)
              .arg(c.share * 100, 0, 'f', 2)
              .arg(c.computeUs, 0, 'f', 2)
              .arg(c.memoryUs, 0, 'f', 2)
              .arg(c.fixedUs, 0, 'f', 2)
-             .arg(c.qdqUs, 0, 'f', 2);
-    h += QStringLiteral("<p><b>MACs:</b> %1 (padded %2) &middot; <b>ops:</b> %3<br><b>Bytes:</b> in %4, out %5, "
-                        "weights %6, DDR %7<br><b>Intensity:</b> %8 MACs/DDR byte (ridge %9) &middot; <b>%10-bound</b></p>")
+             .arg(c.qdqUs, 0, 'f', 2)
+             .arg(c.switchUs, 0, 'f', 2);
+    h += QStringLiteral(
+             "<p><b>MACs:</b> %1 (padded %2) &middot; <b>ops:</b> %3<br><b>Bytes:</b> in %4, out %5, "
+             "weights %6, DDR %7<br><b>Intensity:</b> %8 MACs/DDR byte (ridge %9) &middot; "
+             "<b>%10-bound</b></p>")
              .arg(num(a.macs), num(a.paddedMacs), num(a.ops), num(a.inputBytes), num(a.outputBytes),
                   num(a.weightBytes), num(a.ddrBytes))
              .arg(a.intensity, 0, 'f', 1)
              .arg(s.analysis.ridgeIntensity, 0, 'f', 0)
              .arg(QString::fromLatin1(boundName(a.bound)));
-    h += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3'><tr><th></th><th>tensor</th><th>shape</th>"
-                        "<th>padded</th><th>rule</th><th>waste</th></tr>");
+    h += QStringLiteral(
+        "<table border='1' cellspacing='0' cellpadding='3'><tr><th></th><th>tensor</th><th>shape</th>"
+        "<th>padded</th><th>rule</th><th>waste</th></tr>");
     for (size_t i = 0; i < n.inputs.size(); ++i)
         if (n.inputs[i].valid())
             h += tensorRow(s, n.inputs[i], QStringLiteral("in %1").arg(i));
@@ -100,7 +112,8 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     if (a.opClass == "conv")
         h += QStringLiteral("compute = padded MACs / (%1/2 &times; %2)<br>")
                  .arg(paramRef(t, "peak_int8_tops"),
-                      paramRef(t, n.attrIntOr("group", 1) > 1 ? "group_conv_efficiency" : "dense_conv_efficiency"));
+                      paramRef(t, n.attrIntOr("group", 1) > 1 ? "group_conv_efficiency"
+                                                              : "dense_conv_efficiency"));
     else if (a.opClass == "matmul")
         h += QStringLiteral("compute = padded MACs / (%1/2 &times; %2)<br>")
                  .arg(paramRef(t, "peak_int8_tops"), paramRef(t, "matmul_efficiency"));
@@ -110,13 +123,16 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     else
         h += QStringLiteral("compute = padded ops / (%1 &times; %2)<br>")
                  .arg(paramRef(t, "vector_elements_per_cycle"), paramRef(t, "bpu_clock_ghz"));
-    h += QStringLiteral("memory = DDR bytes / (%1 &times; %2); feature maps held in %3 or streamed within %4 steps "
-                        "cost no DDR<br>layer = max(compute, memory) + (1 - %5) &times; min + %6<br>padding: %7, %8, "
-                        "%9, %10</p>")
+    h += QStringLiteral(
+             "memory = DDR bytes / (%1 &times; %2); feature maps held in %3 or streamed within %4 steps "
+             "cost no DDR<br>layer = max(compute, memory) + (1 - %5) &times; min + %6<br>padding: %7, %8, "
+             "%9, %10</p>")
              .arg(paramRef(t, "ddr_bandwidth_gbs"), paramRef(t, "ddr_effective_fraction"),
                   paramRef(t, "sram_budget_bytes"), paramRef(t, "stream_window_steps"),
-                  paramRef(t, "load_compute_overlap"), paramRef(t, "layer_fixed_us"),
-                  QStringLiteral("C&rarr;%1").arg(t.alignment.convC.value), QStringLiteral("H&rarr;%1").arg(t.alignment.convH.value),
+                  paramRef(t, "load_compute_overlap"),
+                  paramRef(t, "layer_fixed_cycles") + QStringLiteral(" / ") + paramRef(t, "bpu_clock_ghz"),
+                  QStringLiteral("C&rarr;%1").arg(t.alignment.convC.value),
+                  QStringLiteral("H&rarr;%1").arg(t.alignment.convH.value),
                   QStringLiteral("W&rarr;%1").arg(t.alignment.convW.value),
                   QStringLiteral("general &le;%1").arg(t.alignment.generalMaxUnit.value));
     return h;
