@@ -67,14 +67,18 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
         h += QStringLiteral("<p><b>Fused group #%1:</b> %2</p>").arg(grp->id.value).arg(esc(grp->pattern));
     h += QStringLiteral(
              "<p><b>Latency:</b> %1 us (%2% of the model): compute %3 us, memory %4 us, fixed %5 us, "
-             "Q/DQ %6 us, CPU&harr;BPU switch %7 us</p>")
+             "Q/DQ %6 us, CPU&harr;BPU switch %7 us%8</p>")
              .arg(c.latencyUs, 0, 'f', 2)
              .arg(c.share * 100, 0, 'f', 2)
              .arg(c.computeUs, 0, 'f', 2)
              .arg(c.memoryUs, 0, 'f', 2)
              .arg(c.fixedUs, 0, 'f', 2)
              .arg(c.qdqUs, 0, 'f', 2)
-             .arg(c.switchUs, 0, 'f', 2);
+             .arg(c.switchUs, 0, 'f', 2)
+             .arg(a.placement == Placement::BPU && a.memoryUs > c.memoryUs + 0.005
+                      ? QStringLiteral(" (memory: what the pipeline does not hide of its %1 us DDR time)")
+                            .arg(a.memoryUs, 0, 'f', 2)
+                      : QString());
     h += QStringLiteral(
              "<p><b>MACs:</b> %1 (padded %2) &middot; <b>ops:</b> %3<br><b>Bytes:</b> in %4, out %5, "
              "weights %6, DDR %7<br><b>Intensity:</b> %8 MACs/DDR byte (ridge %9) &middot; "
