@@ -14,8 +14,10 @@ const char* kUsageText = R"(usage: bpuscope-cli COMMAND [options]
 commands:
   info MODEL [--batch N] [--input-shape NAME=1x3x640x640]... [--json FILE|-]
       model summary: producer, opsets, inputs/outputs, op histogram, params, MACs, weight bytes
-  analyze MODEL [--target s100|s100p|PROFILE.json] [--batch N] [--input-shape ...] [--json FILE|-] [--csv FILE|-]
-      placement, Q/DQ passes, alignment padding, compute:memory, fusion and the guide's findings
+  analyze MODEL [--target s100|s100p|PROFILE.json] [--batch N] [--input-shape ...] [--edits FILE]
+         [--json FILE|-] [--csv FILE|-]
+      placement, Q/DQ passes, alignment padding, compute:memory, fusion, latency/FPS and the guide's
+      findings; --edits applies a what-if edit list (docs/edits.md) and reports the baseline beside it
   report MODEL -o FILE [--format pdf|md|html|json] [--target T] [--edits FILE] [--batch N] [--input-shape ...]
          [--progress]
       optimization report: summary, findings with the guide's rules, hotspots, charts, graph overview,

@@ -188,6 +188,17 @@ void SetBatchEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& ch
     if (batch_ <= 0 || batch_ > 4096)
         throw EditError("batch must be in 1..4096, got " + std::to_string(batch_));
     for (TensorId in : g.inputs) {
+        const Tensor& t = g.tensor(in);
+        const auto& d = t.shape.dims;
+        // A rank-3 input with a channel-sized first dim is one CHW image (torchvision detection exports take
+        // a list of them): its dim 0 is colour, and batching it would be a wrong what-if, not an error later.
+        if (d.size() == 3 && d[0] >= 1 && d[0] <= 4 && d[1] >= 16 && d[2] >= 16)
+            throw EditError(
+                "input '" + t.name + "' is " + t.shape.toString() +
+                ", one CHW image without a batch dimension; re-export the model with an NCHW input "
+                "to estimate batching");
+    }
+    for (TensorId in : g.inputs) {
         Tensor& t = g.tensor(in);
         if (t.shape.rank() == 0 || t.shape.dims[0] == batch_)
             continue;
@@ -197,6 +208,20 @@ void SetBatchEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& ch
         if (!t.shape.elements())
             throw EditError("batch " + std::to_string(batch_) + " makes input '" + t.name + "' overflow");
         changed.push_back(in);
+    }
+}
+
+void SetBatchEdit::apply(Session& s) {
+    try {
+        ShapeEdit::apply(s);
+    } catch (const EditError& e) {
+        const std::string why = e.what();
+        if (why.find("breaks downstream node") == std::string::npos)
+            throw;
+        // The usual cause is an export traced at batch 1 that baked it into a constant; say so.
+        throw EditError(why +
+                        " (the exported graph fixes the batch there; re-export with a dynamic batch axis "
+                        "to estimate batching)");
     }
 }
 

@@ -19,7 +19,8 @@ public:
 protected:
     /// Mutates the graph through `patch` (saving what it changes) and returns the changed tensors and touched
     /// nodes to re-infer from; throws EditError, leaving the graph untouched, if illegal.
-    virtual void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) = 0;
+    virtual void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                        std::vector<NodeId>& touched) = 0;
 
 private:
     GraphPatch patch_;
@@ -28,12 +29,17 @@ private:
 
 class SetGroupEdit : public ShapeEdit {
 public:
-    SetGroupEdit(std::string node, int64_t group) : node_(std::move(node)), group_(group) {}
-    nlohmann::json toJson() const override { return {{"op", "set_group"}, {"node", node_}, {"group", group_}}; }
+    SetGroupEdit(std::string node, int64_t group)
+        : node_(std::move(node))
+        , group_(group) {}
+    nlohmann::json toJson() const override {
+        return {{"op", "set_group"}, {"node", node_}, {"group", group_}};
+    }
     std::string mergeKey() const override { return "group:" + node_; }
 
 protected:
-    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) override;
+    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                std::vector<NodeId>& touched) override;
 
 private:
     std::string node_;
@@ -42,12 +48,15 @@ private:
 
 class SetBatchEdit : public ShapeEdit {
 public:
-    explicit SetBatchEdit(int64_t batch) : batch_(batch) {}
+    explicit SetBatchEdit(int64_t batch)
+        : batch_(batch) {}
+    void apply(Session& s) override;
     nlohmann::json toJson() const override { return {{"op", "set_batch"}, {"batch", batch_}}; }
     std::string mergeKey() const override { return "batch"; }
 
 protected:
-    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) override;
+    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                std::vector<NodeId>& touched) override;
 
 private:
     int64_t batch_;
@@ -55,12 +64,17 @@ private:
 
 class SetInputShapeEdit : public ShapeEdit {
 public:
-    SetInputShapeEdit(std::string input, std::vector<int64_t> dims) : input_(std::move(input)), dims_(std::move(dims)) {}
-    nlohmann::json toJson() const override { return {{"op", "set_input_shape"}, {"input", input_}, {"shape", dims_}}; }
+    SetInputShapeEdit(std::string input, std::vector<int64_t> dims)
+        : input_(std::move(input))
+        , dims_(std::move(dims)) {}
+    nlohmann::json toJson() const override {
+        return {{"op", "set_input_shape"}, {"input", input_}, {"shape", dims_}};
+    }
     std::string mergeKey() const override { return "input:" + input_; }
 
 protected:
-    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) override;
+    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                std::vector<NodeId>& touched) override;
 
 private:
     std::string input_;
@@ -71,14 +85,17 @@ private:
 /// channels, depthwise groups, per-channel BN/PRelu/broadcast parameters, a classifier's K).
 class SetChannelsEdit : public ShapeEdit {
 public:
-    SetChannelsEdit(std::string node, int64_t channels) : node_(std::move(node)), channels_(channels) {}
+    SetChannelsEdit(std::string node, int64_t channels)
+        : node_(std::move(node))
+        , channels_(channels) {}
     nlohmann::json toJson() const override {
         return {{"op", "set_channels"}, {"node", node_}, {"channels", channels_}};
     }
     std::string mergeKey() const override { return "channels:" + node_; }
 
 protected:
-    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>& touched) override;
+    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                std::vector<NodeId>& touched) override;
 
 private:
     std::string node_;

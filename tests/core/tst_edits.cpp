@@ -655,6 +655,15 @@ void TestEdits::illegalEditsAreRejected_data() {
     row("input shape breaks a constant Reshape", "reshape",
         {{"op", "set_input_shape"}, {"input", "x"}, {"shape", {1, 3, 16, 16}}},
         "breaks downstream node 'reshape' (Reshape)");
+    // Real exports: torchvision detection takes one CHW image; shufflenet's channel shuffle bakes batch 1 in.
+    row("batch on a CHW image input", "sample:ssdlite320_mobilenet_v3_large.onnx",
+        {{"op", "set_batch"}, {"batch", 8}},
+        "input 'image' is 3x320x320, one CHW image without a batch dimension");
+    row("batch baked into a constant Reshape", "sample:shufflenet_v2_x1_0.onnx",
+        {{"op", "set_batch"}, {"batch", 8}},
+        "breaks downstream node '/stage2/stage2.0/Reshape' (Reshape): its input 8x116x28x28 has 727552 "
+        "elements "
+        "but its constant target shape 1x2x58x28x28 holds 90944 (the exported graph fixes the batch there");
     row("zero batch", "chain", {{"op", "set_batch"}, {"batch", 0}}, "batch must be in 1..4096, got 0");
     for (const char* op : {"fuse", "unfuse"})
         row(op, "chain", {{"op", op}, {"node", "nope"}}, "no node named 'nope'");
@@ -687,11 +696,12 @@ void TestEdits::illegalEditsAreRejected() {
     QFETCH(QString, model);
     QFETCH(QString, edit);
     QFETCH(QString, reason);
-    const std::string path = model == "chain"      ? chainModel()
-                             : model == "reshape"  ? reshapeModel()
-                             : model == "residual" ? residualModel()
-                             : model == "shared"   ? sharedWeightModel()
-                                                   : groupModel();
+    const std::string path = model.startsWith("sample:") ? samplePath(model.mid(7).toStdString())
+                             : model == "chain"          ? chainModel()
+                             : model == "reshape"        ? reshapeModel()
+                             : model == "residual"       ? residualModel()
+                             : model == "shared"         ? sharedWeightModel()
+                                                         : groupModel();
     bpu::Session s = session(path);
     const json before = dump(s);
     std::string message;
