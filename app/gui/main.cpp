@@ -130,6 +130,13 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(msg));
             QApplication::exit(3);
         });
+        // A refused --edits list never lands in a snapshot: without this the poll above would wait forever.
+        QObject::connect(&w, &bpu::ui::MainWindow::editRejected, &w,
+                         [file = parser.value(edits)](const QString& why) {
+                             std::fprintf(stderr, "bpuscope: error: %s: edit rejected: %s\n",
+                                          qPrintable(file), qPrintable(why));
+                             QApplication::exit(3);
+                         });
         poll->start(100);
     }
     if (!args.isEmpty()) {

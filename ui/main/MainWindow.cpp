@@ -92,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent)
         controller_->undoStack()->undo(); // drop the rejected step (nothing was applied)
         statusBar()->showMessage(tr("Edit rejected: %1").arg(why), 10000);
         showMessage(QMessageBox::Warning, tr("Edit rejected"), why);
+        emit editRejected(why);
     });
     // The title's [*] marks edits not saved in a project (the undo stack's clean state is the last save).
     connect(controller_->undoStack(), &QUndoStack::cleanChanged, this,

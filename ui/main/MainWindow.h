@@ -83,6 +83,8 @@ signals:
     void reportFinished(const QString& path, const QString& error);
     /// An error or warning box was shown with `text`.
     void messageShown(const QString& text);
+    /// An edit (or an edit list) was refused by the core and taken off the undo stack; `why` says why.
+    void editRejected(const QString& why);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
