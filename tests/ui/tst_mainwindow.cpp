@@ -258,6 +258,34 @@ private slots:
         QCOMPARE(fixture::numbers(*w_), before);
     }
 
+    // Intensity is MACs per DDR byte: a LUT op has no MACs, so the inspector names the vector unit as its
+    // bound instead of printing "0.0 MACs/DDR byte"; a conv shows its number against the profile's ridge.
+    // The image input's H/W editor steps by the runtime's input units (input_h/input_w), not a feature map's.
+    void inspectorExplainsIntensityAndInputUnits() {
+        reload("yolov8n.onnx");
+        const auto s = w_->snapshot();
+        const NodeId sigmoid = s->graph->findNode("/model.0/act/Sigmoid");
+        const NodeId conv = s->graph->findNode("/model.0/conv/Conv");
+        QVERIFY(sigmoid.valid() && conv.valid());
+        QCOMPARE(s->analysis.nodes[sigmoid.value].macs, int64_t(0));
+        w_->selection()->select(sigmoid, this);
+        QString text = w_->inspector()->details()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("compute-bound (vector unit)")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("MACs/DDR byte")), qPrintable(text));
+        w_->selection()->select(conv, this);
+        text = w_->inspector()->details()->toPlainText();
+        QVERIFY2(text.contains(
+                     QStringLiteral("MACs/DDR byte (ridge %1)").arg(s->analysis.ridgeIntensity, 0, 'f', 0)),
+                 qPrintable(text));
+
+        w_->selection()->select(sigmoid, this); // not conv-like: the editor offers the model input's H/W
+        ShapeEditor* editor = w_->inspector()->shapeEditor();
+        QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Input H"));
+        const auto& al = s->target->alignment;
+        QVERIFY(al.inputH.value != al.convH.value); // else this check could not tell them apart
+        QCOMPARE(editor->slider()->pageStep(), int(al.inputH.value));
+    }
+
     void dragCommitsOneUndoStep() {
         reload("yolov8n.onnx");
         const QStringList before = fixture::numbers(*w_);

@@ -79,15 +79,29 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
                       ? QStringLiteral(" (memory: what the pipeline does not hide of its %1 us DDR time)")
                             .arg(a.memoryUs, 0, 'f', 2)
                       : QString());
+    // MACs per DDR byte means nothing for a vector/LUT op (no MACs) or a node whose tensors all stay in SRAM;
+    // say what bounds it instead of printing 0 or MACs/1.
+    QString intensity;
+    if (a.macs == 0)
+        intensity = QStringLiteral("n/a (no MACs: its ops run on the vector unit, "
+                                   "<i>vector_elements_per_cycle</i>)");
+    else if (a.ddrBytes == 0)
+        intensity = QStringLiteral("n/a (no DDR bytes: its tensors stay in SRAM)");
+    else
+        intensity = QStringLiteral("%1 MACs/DDR byte (ridge %2)")
+                        .arg(a.intensity, 0, 'f', 1)
+                        .arg(s.analysis.ridgeIntensity, 0, 'f', 0);
+    const QString bound = a.bound == Bound::None ? QStringLiteral("no BPU time")
+                                                 : QString::fromLatin1(boundName(a.bound)) +
+                                                       (a.bound == Bound::Compute && a.macs == 0
+                                                            ? QStringLiteral("-bound (vector unit)")
+                                                            : QStringLiteral("-bound"));
     h += QStringLiteral(
              "<p><b>MACs:</b> %1 (padded %2) &middot; <b>ops:</b> %3<br><b>Bytes:</b> in %4, out %5, "
-             "weights %6, DDR %7<br><b>Intensity:</b> %8 MACs/DDR byte (ridge %9) &middot; "
-             "<b>%10-bound</b></p>")
+             "weights %6, DDR %7<br><b>Intensity:</b> %8 &middot; <b>%9</b></p>")
              .arg(num(a.macs), num(a.paddedMacs), num(a.ops), num(a.inputBytes), num(a.outputBytes),
                   num(a.weightBytes), num(a.ddrBytes))
-             .arg(a.intensity, 0, 'f', 1)
-             .arg(s.analysis.ridgeIntensity, 0, 'f', 0)
-             .arg(QString::fromLatin1(boundName(a.bound)));
+             .arg(intensity, bound);
     h += QStringLiteral(
         "<table border='1' cellspacing='0' cellpadding='3'><tr><th></th><th>tensor</th><th>shape</th>"
         "<th>padded</th><th>rule</th><th>waste</th></tr>");

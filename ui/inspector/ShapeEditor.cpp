@@ -122,9 +122,21 @@ int ShapeEditor::alignmentUnit() const {
     case Target::Channels:
         return int(al.convC.value);
     case Target::InputH:
-        return int(al.convH.value);
-    case Target::InputW:
-        return int(al.convW.value);
+    case Target::InputW: {
+        // An image input (few channels) is laid out by the runtime with its own H/W units; any other
+        // input pads like a feature map.
+        bool image = false;
+        for (TensorId in : snap_->graph->inputs) {
+            const auto& d = snap_->graph->tensor(in).shape.dims;
+            if (d.size() == 4) {
+                image = d[1] <= int64_t(al.inputCMax.value);
+                break;
+            }
+        }
+        if (target_ == Target::InputH)
+            return int(image ? al.inputH.value : al.convH.value);
+        return int(image ? al.inputW.value : al.convW.value);
+    }
     default:
         return 1;
     }
