@@ -9,9 +9,11 @@
 //                          x_py = our CPU time / python's whole run; x_py_infer = our CPU time / python's
 //                          load + infer_shapes alone (py_infer_ms, timed inside python: the fair floor).
 //   reestimate/<model>/... one edit applied to a live session (incremental: re-inference downstream, metrics
-//                          of the dirty nodes, the linear sweeps, the cost) against a full re-estimate, on the
-//                          ~1k-node sample and on synthetic residual nets of ~1k and ~10k nodes (built below
-//                          with onnx's protobuf API, saved to /tmp, loaded through ModelImporter).
+//                          of the dirty nodes, the linear sweeps, the cost) against a full re-estimate, on
+//                          the ~1k-node sample and on synthetic residual nets of ~1k and ~10k nodes (built
+//                          below with onnx's protobuf API, saved to /tmp, loaded through ModelImporter).
+//   gains/<sample>/threads:1|all  every finding's estimated gain (its fix applied to a session copy), on one
+//                          thread and on all: the parallel speed-up as a ratio in one run.
 //
 // Targets (issue 4): analysis <= 1.5x python's load + infer time; incremental <= 2 ms at 1k nodes, <= 16 ms
 // at 10k. Run: bpuscope-bench --benchmark_filter='analysis/|reestimate/' --benchmark_counters_tabular=true
@@ -41,6 +43,7 @@
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -433,6 +436,27 @@ void BM_Full(benchmark::State& state, const std::string& path) {
     addModelCounters(state, s, 0);
 }
 
+/// Every finding's gain, re-estimated with its fix applied to a session copy, on `threads` threads (0: all);
+/// run with 1 and 0 side by side for the parallel speed-up in one run.
+void BM_FindingGains(benchmark::State& state, const std::string& file, unsigned threads) {
+    const bpu::Graph* g = bench::sample(file);
+    if (!g) {
+        state.SkipWithError("the sample did not import");
+        return;
+    }
+    bpu::Session s(*g, std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100")));
+    size_t fixes = 0;
+    for (const auto& f : s.findings())
+        fixes += !f.fix.is_null();
+    for (auto _ : state) {
+        s.estimateFindingGains(threads);
+        benchmark::DoNotOptimize(s.analysis().findings.data());
+    }
+    state.counters["findings"] = double(s.analysis().findings.size());
+    state.counters["with_fix"] = double(fixes);
+    state.counters["threads"] = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
 [[maybe_unused]] const bool registered = [] {
     for (const std::string& file : bench::sampleFiles())
         benchmark::RegisterBenchmark(("analysis/" + bench::stem(file)).c_str(), BM_Analysis, file)
@@ -441,6 +465,12 @@ void BM_Full(benchmark::State& state, const std::string& path) {
             ->ReportAggregatesOnly(true)
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
+    for (const std::string& file : bench::sampleFiles())
+        for (unsigned threads : {1u, 0u})
+            benchmark::RegisterBenchmark(
+                ("gains/" + bench::stem(file) + (threads ? "/threads:1" : "/threads:all")).c_str(),
+                BM_FindingGains, file, threads)
+                ->Unit(benchmark::kMillisecond);
     // The models are resolved lazily (the samples import on first use), so names come from a fixed list.
     for (const char* label : {"sample1k", "synthetic1k", "synthetic10k"}) {
         const int index = std::string(label) == "sample1k" ? 0 : std::string(label) == "synthetic1k" ? 1 : 2;

@@ -27,6 +27,10 @@ void OptionEdit::applyDeferred(Session& s) {
     s.mutableOptions() = std::move(next);
 }
 
+void OptionEdit::applyToScratch(Session& s) const {
+    change(s.mutableOptions(), s.graph());
+}
+
 void OptionEdit::revert(Session& s) {
     s.mutableOptions() = saved_;
     s.reestimate({});
@@ -46,7 +50,8 @@ void UnfuseAllEdit::change(AnalysisOptions& o, const Graph&) const {
 void FuseEdit::change(AnalysisOptions& o, const Graph& g) const {
     const Node& n = requireNode(g, node_);
     if (n.opType != "Conv" && n.opType != "ConvTranspose")
-        throw EditError("'" + node_ + "' is a " + n.opType + "; fusion groups start at a Conv or ConvTranspose");
+        throw EditError("'" + node_ + "' is a " + n.opType +
+                        "; fusion groups start at a Conv or ConvTranspose");
     if (fuse_) {
         o.unfusedHeads.erase(node_);
         o.fusedHeads.insert(node_);
@@ -58,7 +63,9 @@ void FuseEdit::change(AnalysisOptions& o, const Graph& g) const {
     }
 }
 
-void RemoveBoundaryQdqEdit::change(AnalysisOptions& o, const Graph&) const { o.foldBoundaryQdq = true; }
+void RemoveBoundaryQdqEdit::change(AnalysisOptions& o, const Graph&) const {
+    o.foldBoundaryQdq = true;
+}
 
 nlohmann::json SetPlacementEdit::toJson() const {
     return {{"op", "set_placement"}, {"node", node_}, {"placement", placementName(placement_)}};

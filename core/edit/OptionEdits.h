@@ -20,6 +20,10 @@ public:
     /// apply() without the re-estimate, so a run of option edits re-estimates once: the session's analysis
     /// is stale until the caller runs Session::reestimate({}) (or a graph edit re-estimates).
     void applyDeferred(Session& s);
+    /// applyDeferred() that keeps nothing to revert with: for a throw-away session (a finding's trial), where
+    /// copying the options per edit would make a fix of N placement overrides cost O(N^2). On EditError the
+    /// options may be half changed: discard the session.
+    void applyToScratch(Session& s) const;
 
 protected:
     /// Changes `o`; throws EditError if the edit does not fit the graph (unknown node, wrong op).
@@ -49,7 +53,9 @@ protected:
 /// missed fusion whose cause the user will fix).
 class FuseEdit : public OptionEdit {
 public:
-    FuseEdit(std::string node, bool fuse) : node_(std::move(node)), fuse_(fuse) {}
+    FuseEdit(std::string node, bool fuse)
+        : node_(std::move(node))
+        , fuse_(fuse) {}
     nlohmann::json toJson() const override { return {{"op", fuse_ ? "fuse" : "unfuse"}, {"node", node_}}; }
 
 protected:
@@ -70,7 +76,9 @@ protected:
 
 class SetPlacementEdit : public OptionEdit {
 public:
-    SetPlacementEdit(std::string node, Placement p) : node_(std::move(node)), placement_(p) {}
+    SetPlacementEdit(std::string node, Placement p)
+        : node_(std::move(node))
+        , placement_(p) {}
     nlohmann::json toJson() const override;
     std::string mergeKey() const override { return "placement:" + node_; }
 
@@ -86,7 +94,9 @@ private:
 class AssumeEdit : public OptionEdit {
 public:
     enum Kind { Resident, Aligned, Removed };
-    AssumeEdit(Kind k, std::vector<std::string> names) : kind_(k), names_(std::move(names)) {}
+    AssumeEdit(Kind k, std::vector<std::string> names)
+        : kind_(k)
+        , names_(std::move(names)) {}
     nlohmann::json toJson() const override;
 
 protected:
@@ -99,7 +109,8 @@ private:
 
 class FilterOutputsEdit : public OptionEdit {
 public:
-    explicit FilterOutputsEdit(int64_t keep) : keep_(keep) {}
+    explicit FilterOutputsEdit(int64_t keep)
+        : keep_(keep) {}
     nlohmann::json toJson() const override { return {{"op", "filter_outputs"}, {"keep", keep_}}; }
 
 protected:

@@ -7,7 +7,11 @@
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
 
+#include <atomic>
+#include <cstdint>
+#include <exception>
 #include <map>
+#include <thread>
 #include <variant>
 
 namespace bpu {
@@ -61,46 +65,78 @@ const std::vector<Finding>& Session::findings() {
     return analysis_.findings;
 }
 
-void Session::estimateFindingGains() {
+double Session::trialGainMs(const nlohmann::json& fix) const {
+    Session trial = *this;
+    auto edits = editsFromJson(fix);
+    // A fix may hold hundreds of option edits (a placement override per CPU node): apply their option
+    // changes and re-estimate once, not after each (the same end state: an option edit depends only on the
+    // options and the graph).
+    bool stale = false;
+    for (auto& e : edits) {
+        if (const auto* o = dynamic_cast<const OptionEdit*>(e.get())) {
+            o->applyToScratch(trial);
+            stale = true;
+        } else {
+            e->apply(trial); // re-estimates with every option change so far
+            stale = false;
+        }
+    }
+    if (stale)
+        trial.reestimate({});
+    // Per image: a batch edit changes how many images one inference serves.
+    const double perImageBase = cost_.totalUs / cost_.batch;
+    const double perImageTrial = trial.cost_.totalUs / trial.cost_.batch;
+    return (perImageBase - perImageTrial) / 1000.0;
+}
+
+void Session::estimateFindingGains(unsigned threads) {
     findings();
-    const double base = cost_.totalUs;
     // Findings often share a fix (one remove_boundary_qdq for every boundary pass): estimate each fix once.
-    std::map<std::string, std::variant<double, std::string>> byFix;
-    for (auto& f : analysis_.findings) {
+    std::map<std::string, size_t> slotOf;
+    std::vector<const nlohmann::json*> fixes;
+    std::vector<size_t> findingSlot(analysis_.findings.size(), SIZE_MAX);
+    for (size_t i = 0; i < analysis_.findings.size(); ++i) {
+        const Finding& f = analysis_.findings[i];
         if (f.fix.is_null() || !f.fix.contains("edits"))
             continue;
-        auto [it, fresh] = byFix.try_emplace(f.fix.dump());
-        if (fresh) {
-            Session trial = *this;
+        auto [it, fresh] = slotOf.try_emplace(f.fix.dump(), fixes.size());
+        if (fresh)
+            fixes.push_back(&f.fix);
+        findingSlot[i] = it->second;
+    }
+    // Each trial reads this session and works on its own copy, so the trials run side by side.
+    std::vector<std::variant<double, std::string>> outcome(fixes.size());
+    std::vector<std::exception_ptr> crashed(fixes.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < fixes.size();) {
             try {
-                auto edits = editsFromJson(f.fix);
-                // A fix may hold hundreds of option edits (a placement override per CPU node): apply their
-                // option changes and re-estimate once, not after each (the same end state: an option edit
-                // depends only on the options and the graph).
-                bool stale = false;
-                for (auto& e : edits) {
-                    if (auto* o = dynamic_cast<OptionEdit*>(e.get())) {
-                        o->applyDeferred(trial);
-                        stale = true;
-                    } else {
-                        e->apply(trial); // re-estimates with every option change so far
-                        stale = false;
-                    }
-                }
-                if (stale)
-                    trial.reestimate({});
-                // Per image: a batch edit changes how many images one inference serves.
-                const double perImageBase = base / cost_.batch;
-                const double perImageTrial = trial.cost_.totalUs / trial.cost_.batch;
-                it->second = (perImageBase - perImageTrial) / 1000.0;
+                outcome[i] = trialGainMs(*fixes[i]);
             } catch (const EditError& e) {
-                it->second = std::string(e.what());
+                outcome[i] = std::string(e.what());
+            } catch (...) {
+                crashed[i] = std::current_exception();
             }
         }
-        if (const double* gain = std::get_if<double>(&it->second))
+    };
+    const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < std::min<size_t>(wanted, fixes.size()); ++t)
+        helpers.emplace_back(work);
+    work();
+    for (auto& h : helpers)
+        h.join();
+    for (const auto& e : crashed)
+        if (e)
+            std::rethrow_exception(e);
+    for (size_t i = 0; i < analysis_.findings.size(); ++i) {
+        if (findingSlot[i] == SIZE_MAX)
+            continue;
+        Finding& f = analysis_.findings[i];
+        if (const double* gain = std::get_if<double>(&outcome[findingSlot[i]]))
             f.estimatedGainMs = *gain;
         else
-            f.evidence["fix_not_applicable"] = std::get<std::string>(it->second);
+            f.evidence["fix_not_applicable"] = std::get<std::string>(outcome[findingSlot[i]]);
     }
     Analyzer::rankFindings(analysis_.findings);
 }

@@ -40,12 +40,16 @@ public:
     void fullReestimate();
     /// Findings for the current state (cheap if nothing changed since the last call).
     const std::vector<Finding>& findings();
-    /// Fills estimated_gain_ms of every finding by applying its fix to a copy of the session.
-    void estimateFindingGains();
+    /// Fills estimated_gain_ms of every finding by applying its fix to a copy of the session; the distinct
+    /// fixes are tried on `threads` threads (0: one per hardware thread).
+    void estimateFindingGains(unsigned threads = 0);
     bool findingsStale() const { return findingsStale_; }
 
 private:
     void runAnalysis(bool withFindings);
+    /// Per-image latency saved by applying `fix` to a copy of this session; throws EditError if it does not
+    /// apply. Reads this session only, so trials may run concurrently.
+    double trialGainMs(const nlohmann::json& fix) const;
     const OpTable& ops();
 
     Graph graph_;

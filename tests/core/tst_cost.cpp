@@ -362,7 +362,7 @@ void TestCost::removingBoundaryQdqSavesItsPasses() {
 
 // Each finding's estimated_gain_ms is the per-image latency difference of applying its fix: recomputed here
 // independently (the model re-imported, the fix applied, a full re-estimate) for every finding with a fix on
-// a few samples.
+// a few samples, so a trial that raced with another would show as a wrong gain.
 void TestCost::findingGainsAreReestimates() {
     int checked = 0;
     std::set<std::string> rules;
@@ -371,7 +371,7 @@ void TestCost::findingGainsAreReestimates() {
                              "efficientnet_b0.onnx", "fasterrcnn_mobilenet_v3_large_320_fpn.onnx"}) {
         const std::string path = samplePath(file);
         bpu::Session s = sessionOf(path);
-        s.estimateFindingGains();
+        s.estimateFindingGains(4); // the trials run concurrently (4 threads even on a 1-core machine)
         const double basePerImageUs = s.cost().totalUs / s.cost().batch;
         for (const auto& f : s.findings()) {
             if (f.fix.is_null() || !f.fix.contains("edits"))
