@@ -17,7 +17,7 @@
 namespace bpu {
 
 Session::Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options)
-    : graph_(std::move(g))
+    : graph_(std::make_shared<Graph>(std::move(g)))
     , target_(std::move(target))
     , options_(std::move(options)) {
     fullReestimate();
@@ -28,17 +28,28 @@ void Session::setTarget(std::shared_ptr<const TargetProfile> target) {
     fullReestimate();
 }
 
+Graph& Session::mutableGraph() {
+    if (graph_.use_count() > 1) {
+        graph_ = std::make_shared<Graph>(*graph_);
+    } else {
+        // The last other owner let go (its release decrement is what use_count read): order its reads of the
+        // graph before our writes.
+        std::atomic_thread_fence(std::memory_order_acquire);
+    }
+    return *graph_;
+}
+
 const OpTable& Session::ops() {
-    if (!ops_ || !ops_->fits(graph_, *target_))
-        ops_ = OpTable::build(graph_, *target_);
+    if (!ops_ || !ops_->fits(*graph_, *target_))
+        ops_ = OpTable::build(*graph_, *target_);
     return *ops_;
 }
 
 void Session::runAnalysis(bool withFindings) {
-    index_ = AnalysisIndex(graph_, ops());
+    index_ = AnalysisIndex(*graph_, ops());
     analysis_ =
-        Analyzer::analyze(graph_, *target_, options_, {}, {nullptr, nullptr, withFindings, &ops(), &index_});
-    cost_ = CostModel::estimate(graph_, analysis_, *target_);
+        Analyzer::analyze(*graph_, *target_, options_, {}, {nullptr, nullptr, withFindings, &ops(), &index_});
+    cost_ = CostModel::estimate(*graph_, analysis_, *target_);
     findingsStale_ = !withFindings;
 }
 
@@ -48,18 +59,18 @@ void Session::fullReestimate() {
 
 void Session::reestimate(const std::vector<NodeId>& dirty) {
     if (index_.fits(ops()))
-        index_.refresh(graph_, dirty);
+        index_.refresh(*graph_, dirty);
     else
-        index_ = AnalysisIndex(graph_, ops());
+        index_ = AnalysisIndex(*graph_, ops());
     // In place: the previous analysis' storage (reason strings, padded shapes, groups) is reused.
-    Analyzer::reanalyze(graph_, *target_, options_, index_, dirty, analysis_);
-    cost_ = CostModel::estimate(graph_, analysis_, *target_);
+    Analyzer::reanalyze(*graph_, *target_, options_, index_, dirty, analysis_);
+    cost_ = CostModel::estimate(*graph_, analysis_, *target_);
     findingsStale_ = true;
 }
 
 const std::vector<Finding>& Session::findings() {
     if (findingsStale_) {
-        Analyzer::addFindings(graph_, *target_, options_, analysis_);
+        Analyzer::addFindings(*graph_, *target_, options_, analysis_);
         findingsStale_ = false;
     }
     return analysis_.findings;

@@ -20,7 +20,10 @@ class Session {
 public:
     Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options = {});
 
-    const Graph& graph() const { return graph_; }
+    const Graph& graph() const { return *graph_; }
+    /// The current graph, shared: copying a session or taking this is cheap; the session copies the graph
+    /// only when it is next edited while still shared (copy-on-write), so a holder never sees it change.
+    std::shared_ptr<const Graph> sharedGraph() const { return graph_; }
     const TargetProfile& target() const { return *target_; }
     std::shared_ptr<const TargetProfile> targetPtr() const { return target_; }
     const AnalysisOptions& options() const { return options_; }
@@ -31,7 +34,9 @@ public:
     void setTarget(std::shared_ptr<const TargetProfile> target);
 
     // For edits: change state, then call one of the re-estimates.
-    Graph& mutableGraph() { return graph_; }
+    /// The graph to change; a graph still shared with a copy or a sharedGraph() holder is copied first.
+    /// References from an earlier graph() may then point at the old copy.
+    Graph& mutableGraph();
     AnalysisOptions& mutableOptions() { return options_; }
     /// After shapes changed on `dirty` nodes (re-inferred) or options changed: re-measures the dirty nodes,
     /// re-runs the linear analysis sweeps and the cost; findings are refreshed lazily (refreshFindings).
@@ -52,7 +57,7 @@ private:
     double trialGainMs(const nlohmann::json& fix) const;
     const OpTable& ops();
 
-    Graph graph_;
+    std::shared_ptr<Graph> graph_; ///< never null; shared between session copies until one edits it
     std::shared_ptr<const TargetProfile> target_;
     /// The graph's operator-table lookups for target_: edits never change op types, so built once per target.
     std::shared_ptr<const OpTable> ops_;

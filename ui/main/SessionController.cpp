@@ -293,7 +293,7 @@ void SessionController::publish(const std::shared_ptr<Live>& live, uint64_t gen,
     } else {
         s.findings();
     }
-    snap->graph = std::make_shared<const Graph>(s.graph());
+    snap->graph = s.sharedGraph(); // copy-on-write: the session copies it only at its next graph edit
     snap->target = s.targetPtr();
     snap->analysis = s.analysis();
     snap->cost = s.cost();
