@@ -415,7 +415,7 @@ void BM_Passes(benchmark::State& state, const std::string& path) {
         index.refresh(s.graph(), none);
         bpu::Analyzer::reanalyze(s.graph(), s.target(), s.options(), index, none, r, progress);
         const auto t0 = Clock::now();
-        bpu::CostEstimate e = bpu::CostModel::estimate(s.graph(), r, s.target());
+        bpu::CostEstimate e = bpu::CostModel::estimate(s.graph(), r, s.target(), s.options().deploy);
         ms["cost"] += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         benchmark::DoNotOptimize(e.totalUs);
     }

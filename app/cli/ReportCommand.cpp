@@ -3,6 +3,7 @@
 // built once by core/report; PDF output needs Qt's GUI classes, so only that path creates a QApplication
 // (offscreen when there is no display).
 #include "Commands.h"
+#include "ModelSetup.h"
 
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
@@ -157,14 +158,15 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     checkWritable(*output);
     StageLog log(args.has("progress"));
     log(0.0, "import");
-    auto target =
-        std::make_shared<const TargetProfile>(loadTargetProfile(args.get("target").value_or("s100")));
+    const ModelSetup setup = loadModelSetup(args);
     std::vector<std::unique_ptr<Edit>> edits;
     if (auto file = args.get("edits"))
         edits = loadEditFile(*file);
     Graph graph = ModelImporter::load(args.positional[0], args.importOptions());
     log(0.1, "analysis and estimate");
-    Session session(std::move(graph), target);
+    AnalysisOptions options;
+    options.deploy = setup.deploy;
+    Session session(std::move(graph), setup.target, options);
     std::optional<Session> baseline;
     report::ReportInput input;
     if (!edits.empty())

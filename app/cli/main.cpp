@@ -14,17 +14,22 @@ const char* kUsageText = R"(usage: bpuscope-cli COMMAND [options]
 commands:
   info MODEL [--batch N] [--input-shape NAME=1x3x640x640]... [--json FILE|-]
       model summary: producer, opsets, inputs/outputs, op histogram, params, MACs, weight bytes
-  analyze MODEL [--target s100|s100p|PROFILE.json] [--batch N] [--input-shape ...] [--edits FILE]
-         [--json FILE|-] [--csv FILE|-]
-      placement, Q/DQ passes, alignment padding, compute:memory, fusion, latency/FPS and the guide's
-      findings; --edits applies a what-if edit list (docs/edits.md) and reports the baseline beside it
-  report MODEL -o FILE [--format pdf|md|html|json] [--target T] [--edits FILE] [--batch N] [--input-shape ...]
-         [--progress]
+  analyze MODEL [--target s100|s100p|PROFILE.json] [--deploy fast-perf|keep-io-qdq|CONFIG.yaml] [--batch N]
+         [--input-shape ...] [--edits FILE] [--json FILE|-] [--csv FILE|-]
+      placement, Q/DQ passes, alignment padding, compute:memory, fusion, the guide's findings and three
+      latency figures: board latency with 1 thread (as hrt_model_exec perf measures it), FPS with 2
+      threads, and the BPU time alone (as hbm_perf reports it); --deploy says how the board runs the model
+      (default: what hb_compile --fast-perf does; an hb_compile YAML config; docs/deployment.md); --edits
+      applies a what-if edit list (docs/edits.md) and reports the baseline beside it
+  report MODEL -o FILE [--format pdf|md|html|json] [--target T] [--deploy D] [--edits FILE] [--batch N]
+         [--input-shape ...] [--progress]
       optimization report: summary, findings with the guide's rules, hotspots, charts, graph overview,
       what-if before/after, method and assumptions (format from --format, else from the -o extension; pdf
       works without a display; --progress prints each stage with its time on stderr)
-  calibrate MEASUREMENTS.csv [--target T] [--fit [--iterations N] [--write PROFILE.json]] [--markdown FILE]
-      predicted vs measured latency per model; --fit fits the profile's free parameters
+  calibrate MEASUREMENTS.csv [--target T]... [--fit [--iterations N] [--write PROFILE.json|FOLDER]]
+            [--markdown FILE]
+      predicted vs measured per model (one-thread board latency, static estimates as BPU time, two-thread
+      FPS), each row with the profile of its target; --fit fits the shared free parameters
   targets
       list the built-in target profiles
   --version   print the version
@@ -49,8 +54,8 @@ int main(int argc, char** argv) {
             std::cout << "bpuscope-cli " << BPUSCOPE_VERSION << "\n";
             return kOk;
         }
-        const std::vector<std::string> modelOptions{"batch",  "input-shape", "json",   "csv",
-                                                    "target", "edits",       "format", "output"};
+        const std::vector<std::string> modelOptions{"batch", "input-shape", "json",   "csv",   "target",
+                                                    "edits", "format",      "output", "deploy"};
         if (cmd == "info")
             return runInfo(CliArgs::parse(argc, argv, 2, modelOptions, {}));
         if (cmd == "analyze")

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "AnalysisTypes.h"
+#include "core/deploy/DeploySettings.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -15,8 +17,12 @@ struct AnalysisOptions {
     bool fuse = true;                   ///< fuse every fusable chain (the toolchain's JIT default)
     std::set<std::string> unfusedHeads; ///< head node names of groups kept apart
     std::set<std::string> fusedHeads;   ///< with fuse=false: head names still fused
-    bool foldBoundaryQdq = false;       ///< model-I/O quantize/dequantize moved into pre/post-processing
+    /// How the board runs the model (hb_compile's config): runtime input types, boundary ops removed.
+    DeploySettings deploy = DeploySettings::fastPerf();
     Precision defaultPrecision = Precision::Int8;
+    /// set_precision for the whole model: every BPU node at this precision, over the deployment's own.
+    std::optional<Precision> modelPrecision;
+    std::map<std::string, Precision> precisionOverrides; ///< set_precision per node (node name -> int8/int16)
 
     // What-if assumptions, so every finding's fix can be estimated by re-running the engine:
     std::set<std::string> forceFusedHeads; ///< chains fused even where the graph blocks it (G3 misses fixed)

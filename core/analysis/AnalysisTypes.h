@@ -56,6 +56,9 @@ struct NodeAnalysis {
     double intensity = 0;     ///< padded MACs per DDR byte (ddrBytes)
     Bound bound = Bound::None;
     bool assumedFree = false; ///< what-if: removed (AnalysisOptions::assumeRemoved), costs nothing
+    /// A removable op at the model's start or end that the deployment strips (remove_node_type): placed
+    /// Folded, costs nothing; pre/post-processing does its work.
+    bool removedByDeploy = false;
 };
 
 /// A quantize or dequantize pass over a whole tensor (guide G1.1).

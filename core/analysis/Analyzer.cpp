@@ -16,9 +16,9 @@ int severityRank(const std::string& s) {
 
 using Pass = void (*)(AnalysisContext&);
 const std::pair<const char*, Pass> kFacts[] = {
-    {"placement", runPlacement},     {"fusion", runFusion},   {"segments", runSegments},
-    {"quantize/dequantize", runQdq}, {"padding", runPadding}, {"lifetimes", runLifetimes},
-    {"traffic", runTraffic},
+    {"placement", runPlacement}, {"deployment", runDeployment},   {"fusion", runFusion},
+    {"segments", runSegments},   {"quantize/dequantize", runQdq}, {"padding", runPadding},
+    {"lifetimes", runLifetimes}, {"traffic", runTraffic},
 };
 const Pass kFindings[] = {findPlacementIssues, findQdqIssues,   findFusionIssues, findPaddingIssues,
                           findGroupConv,       findFeatureMaps, findLargeWeights, findShortcuts,
@@ -36,7 +36,14 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
     r.summary = {};
     r.qdqFormat = false;
     r.ridgeIntensity = 0;
-    AnalysisContext c{g, target, options, r, &ix};
+    // A config's node_info 'ON' places nodes like a user override; the user's own overrides win.
+    std::optional<AnalysisOptions> merged;
+    if (!options.deploy.nodePlacement.empty()) {
+        merged = options;
+        for (const auto& [name, p] : options.deploy.nodePlacement)
+            merged->placementOverrides.emplace(name, p);
+    }
+    AnalysisContext c{g, target, merged ? *merged : options, r, &ix};
     const size_t count = std::size(kFacts) + 1;
     for (size_t i = 0; i < std::size(kFacts); ++i) {
         progress.checkCancel();

@@ -21,6 +21,8 @@ struct AnalysisContext {
 };
 
 void runPlacement(AnalysisContext& c); ///< G1.2: BPU / CPU / folded with the reason, and precision
+/// Deployment settings: per-node precision, removable boundary ops stripped (AnalysisOptions::deploy)
+void runDeployment(AnalysisContext& c);
 void runFusion(AnalysisContext& c);    ///< G3: fused groups and missed fusions
 void runSegments(AnalysisContext& c);  ///< G1.2: BPU segments split by CPU nodes
 void runQdq(AnalysisContext& c);       ///< G1.1: explicit and implicit quantize/dequantize passes

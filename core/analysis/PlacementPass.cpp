@@ -112,6 +112,7 @@ void runPlacement(AnalysisContext& c) {
         a.computeUs = a.memoryUs = a.intensity = 0;
         a.bound = Bound::None;
         a.assumedFree = false;
+        a.removedByDeploy = false;
     }
 
     // A QDQ-format model has activation DQ nodes fed by Q nodes (pairs around the quantized ops).

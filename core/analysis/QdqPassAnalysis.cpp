@@ -21,9 +21,6 @@ void runQdq(AnalysisContext& c) {
     auto isQdq = [&](NodeId id) {
         return ops.kind[id.value] == OpKind::Quantize || ops.kind[id.value] == OpKind::Dequantize;
     };
-    auto atModelIo = [&](const QdqPass& p) {
-        return p.where == "model input" || p.where == "model output";
-    };
 
     for (const auto& n : g.nodes)
         if (isQdq(n.id))
@@ -90,7 +87,13 @@ void runQdq(AnalysisContext& c) {
     }
 
     for (auto& p : passes) {
-        if (c.options.foldBoundaryQdq && atModelIo(p))
+        // The deployment decides whether the CPU quantizes an input (a featuremap whose Quantize stays) and
+        // dequantizes the outputs (Dequantize not removed); an image input arrives as int8 pixels.
+        if (p.where == "model input" &&
+            !resolveInput(c.options.deploy, g, g.tensor(p.tensor).name).quantizedOnCpu)
+            continue;
+        if (p.where == "model output" && p.kind == "dequantize" &&
+            c.options.deploy.removes(BoundaryOp::Dequantize))
             continue;
         if (c.options.filterOutputsKeep > 0 && p.where == "model output" && p.kind == "dequantize") {
             // what-if: post-processing thresholds the int8 scores first and dequantizes only survivors

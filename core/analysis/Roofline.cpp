@@ -14,7 +14,14 @@ double bpuComputeUs(const NodeAnalysis& a, bool grouped, int64_t movedElements, 
         double eff = grouped ? t.groupConvEfficiency.value : t.denseConvEfficiency.value;
         seconds = double(a.paddedMacs) / (t.peakMacsPerSecond() * eff * precision);
     } else if (cls == "matmul") {
-        seconds = double(a.paddedMacs) / (t.peakMacsPerSecond() * t.matmulEfficiency.value * precision);
+        // A MatMul with no weight multiplies two activations (attention): nothing to preload, the second
+        // operand is laid out on chip per inference.
+        const double eff = a.weightBytes > 0 ? t.matmulEfficiency.value : t.matmulActEfficiency.value;
+        seconds = double(a.paddedMacs) / (t.peakMacsPerSecond() * eff * precision);
+    } else if (cls == "softmax") {
+        // Split into its vector passes (Sub, LUT, ReduceSum, ReduceMax, LUT, Mul) over the padded tensor.
+        seconds = double(movedElements) * t.softmaxVectorPasses.value /
+                  (t.vectorElementsPerCycle.value * clockHz * precision);
     } else if (cls == "transform" || cls == "data") {
         seconds = double(movedElements) / (t.transformElementsPerCycle.value * clockHz * precision);
     } else {

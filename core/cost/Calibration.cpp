@@ -49,11 +49,20 @@ Param* paramByKey(TargetProfile& t, const std::string& key) {
 
 const std::vector<CalibrationSet::FreeParam>& CalibrationSet::freeParams() {
     static const std::vector<FreeParam> params{
-        {"dense_conv_efficiency", 0.05, 1.0},    {"group_conv_efficiency", 0.01, 1.0},
-        {"layer_fixed_cycles", 0.0, 40000.0},    {"model_fixed_us", 0.0, 1000.0},
-        {"vector_elements_per_cycle", 16, 4096}, {"load_compute_overlap", 0.0, 1.0},
+        {"dense_conv_efficiency", 0.05, 1.0},  {"group_conv_efficiency", 0.01, 1.0},
+        {"layer_fixed_cycles", 0.0, 40000.0},  {"vector_elements_per_cycle", 16, 4096},
+        {"load_compute_overlap", 0.0, 1.0},    {"runtime_fixed_us", 0.0, 1000.0},
+        {"matmul_act_efficiency", 0.005, 1.0}, {"thread_overlap", 0.0, 1.0},
     };
     return params;
+}
+
+bool Measurement::staticEstimate() const {
+    return kind.find("static estimate") != std::string::npos;
+}
+
+bool Measurement::ratioOnly() const {
+    return kind.find("ratio only") != std::string::npos;
 }
 
 std::vector<Measurement> loadMeasurements(const std::string& csvPath) {
@@ -89,6 +98,14 @@ std::vector<Measurement> loadMeasurements(const std::string& csvPath) {
         m.kind = get("kind");
         m.scenario = get("scenario");
         try {
+            const std::string threads = get("threads");
+            m.threads = threads.empty() ? 1 : std::stoi(threads);
+            if (m.threads < 1 || m.threads > 2)
+                throw std::invalid_argument(threads);
+        } catch (const std::exception&) {
+            throw std::runtime_error(csvPath + ":" + std::to_string(lineNo) + ": threads must be 1 or 2");
+        }
+        try {
             m.latencyMs = std::stod(get("latency_ms"));
             m.fps = std::stod(get("fps"));
         } catch (const std::exception&) {
@@ -105,8 +122,10 @@ AnalysisOptions scenarioOptions(const std::string& scenario) {
     std::stringstream ss(scenario);
     std::string part;
     while (std::getline(ss, part, '+')) {
-        if (part == "bpu_only")
-            o.foldBoundaryQdq = true;
+        if (part == "bpu_only" || part == "board")
+            o.deploy = DeploySettings::fastPerf();
+        else if (part == "keep_io_qdq")
+            o.deploy = DeploySettings::keepIoQdq();
         else if (part == "unfused")
             o.fuse = false;
         else if (!part.empty())
@@ -127,32 +146,51 @@ CalibrationSet::CalibrationSet(std::vector<Measurement> measurements)
 }
 
 CalibrationResult CalibrationSet::evaluate(const TargetProfile& profile) const {
+    return evaluate(std::vector<const TargetProfile*>{&profile});
+}
+
+CalibrationResult CalibrationSet::evaluate(const std::vector<const TargetProfile*>& profiles) const {
     CalibrationResult r;
     std::map<std::string, const Graph*> byFile;
     for (const auto& g : graphs_)
         byFile[g.path] = &g;
-    double sumSq = 0;
+    double sumSq = 0, sumSqThreads = 0;
     std::map<std::string, std::pair<double, double>> fused,
         unfused; // model stem -> (measured fps, predicted)
     for (const auto& m : measurements_) {
-        if (m.target != profile.name)
+        const TargetProfile* profile = nullptr;
+        for (const TargetProfile* p : profiles)
+            if (p->name == m.target)
+                profile = p;
+        if (!profile)
             continue;
         const Graph& g = *byFile.at(m.file);
         AnalysisOptions o = scenarioOptions(m.scenario);
-        AnalysisResult a = Analyzer::analyze(g, profile, o, {}, {nullptr, nullptr, false});
-        CostEstimate e = CostModel::estimate(g, a, profile);
+        AnalysisResult a = Analyzer::analyze(g, *profile, o, {}, {nullptr, nullptr, false});
+        CostEstimate e = CostModel::estimate(g, a, *profile, o.deploy);
         CalibrationRow row;
         row.m = m;
-        // The toolchain's static estimate leaves out the runtime's per-inference overhead that a board
-        // measurement (hrt_model_exec) includes: model_fixed_us.
-        const bool staticEstimate = m.kind.find("static estimate") != std::string::npos;
-        const double us = e.totalUs - (staticEstimate ? e.fixedUs : 0.0);
-        row.predictedMs = us / 1000.0;
-        row.predictedFps = us > 0 ? e.batch * 1e6 / us : 0;
+        if (m.threads == 2) {
+            // Throughput with two threads: compared as FPS (hrt_model_exec's FPS column).
+            row.figure = "2-thread FPS";
+            row.predictedFps = e.fpsByThreads[1];
+            // Each inference's latency with both threads busy: two in flight at this throughput (Little's
+            // law).
+            row.predictedMs = row.predictedFps > 0 ? 2.0 * 1000.0 * e.batch / row.predictedFps : 0;
+            row.errorPct = (row.predictedFps - m.fps) / m.fps * 100.0;
+            sumSqThreads += std::pow(std::log(row.predictedFps / m.fps), 2);
+            r.threadRows.push_back(row);
+            continue;
+        }
+        // The toolchain's static estimate is the BPU's time alone; a board measurement (hrt_model_exec) is
+        // the whole deployed model with the runtime's overhead.
+        row.figure = m.staticEstimate() ? "static ms" : "board ms";
+        row.predictedMs = m.staticEstimate() ? e.bpuMs : e.latencyMs;
+        row.predictedFps = row.predictedMs > 0 ? e.batch * 1000.0 / row.predictedMs : 0;
         row.errorPct = (row.predictedMs - m.latencyMs) / m.latencyMs * 100.0;
         (o.fuse ? fused : unfused)[m.file] = {m.fps, e.fps};
         // A reconstructed graph (the guide's FCOS pair) calibrates only the fused/unfused ratio.
-        if (m.kind.find("ratio only") != std::string::npos)
+        if (m.ratioOnly())
             continue;
         sumSq += std::pow(std::log(row.predictedMs / m.latencyMs), 2);
         r.rows.push_back(row);
@@ -164,14 +202,17 @@ CalibrationResult CalibrationSet::evaluate(const TargetProfile& profile) const {
             r.fuseRatioModel = std::filesystem::path(file).stem().string();
         }
     r.rmsLogError = r.rows.empty() ? 0 : std::sqrt(sumSq / double(r.rows.size()));
-    for (const auto& fp : freeParams())
-        for (const auto& p : profile.parameters())
-            if (p.key == fp.key)
-                r.fitted.emplace_back(p.key, p.param->value);
+    r.rmsLogErrorThreads = r.threadRows.empty() ? 0 : std::sqrt(sumSqThreads / double(r.threadRows.size()));
+    if (!profiles.empty())
+        for (const auto& fp : freeParams())
+            for (const auto& p : profiles.front()->parameters())
+                if (p.key == fp.key)
+                    r.fitted.emplace_back(p.key, p.param->value);
     return r;
 }
 
-CalibrationResult CalibrationSet::fit(TargetProfile& profile, int iterations) const {
+CalibrationResult CalibrationSet::fit(const std::vector<TargetProfile*>& profiles, int iterations) const {
+    std::vector<const TargetProfile*> constProfiles(profiles.begin(), profiles.end());
     const auto& fps = freeParams();
     const size_t n = fps.size();
     // Work in an unbounded space: logit of the position inside each parameter's bounds.
@@ -184,19 +225,21 @@ CalibrationResult CalibrationSet::fit(TargetProfile& profile, int iterations) co
     };
     auto apply = [&](const std::vector<double>& x) {
         for (size_t i = 0; i < n; ++i)
-            paramByKey(profile, fps[i].key)->value = fromX(i, x[i]);
+            for (TargetProfile* p : profiles)
+                paramByKey(*p, fps[i].key)->value = fromX(i, x[i]);
     };
     auto objective = [&](const std::vector<double>& x) {
         apply(x);
-        CalibrationResult r = evaluate(profile);
-        double f = r.rmsLogError * r.rmsLogError * double(r.rows.size());
+        CalibrationResult r = evaluate(constProfiles);
+        double f = r.rmsLogError * r.rmsLogError * double(r.rows.size()) +
+                   r.rmsLogErrorThreads * r.rmsLogErrorThreads * double(r.threadRows.size());
         if (r.measuredFuseRatio && r.predictedFuseRatio)
             f += 10.0 * std::pow(std::log(*r.predictedFuseRatio / *r.measuredFuseRatio), 2);
         return f;
     };
     std::vector<std::vector<double>> simplex(n + 1, std::vector<double>(n));
     for (size_t i = 0; i < n; ++i)
-        simplex[0][i] = toX(i, paramByKey(profile, fps[i].key)->value);
+        simplex[0][i] = toX(i, paramByKey(*profiles.front(), fps[i].key)->value);
     for (size_t k = 1; k <= n; ++k) {
         simplex[k] = simplex[0];
         simplex[k][k - 1] += 0.8;
@@ -255,38 +298,53 @@ CalibrationResult CalibrationSet::fit(TargetProfile& profile, int iterations) co
     size_t best = std::min_element(val.begin(), val.end()) - val.begin();
     apply(simplex[best]);
     // Round to 3 significant digits so the committed profile reads cleanly and reproduces exactly.
-    for (const auto& fp : fps) {
-        Param* p = paramByKey(profile, fp.key);
-        if (p->value != 0) {
-            // Through the decimal text, so the value is the double nearest to what is written (0.412, not
-            // 0.41200000000000003).
-            char text[32];
-            std::snprintf(text, sizeof text, "%.3g", p->value);
-            p->value = std::strtod(text, nullptr);
+    for (const auto& fp : fps)
+        for (TargetProfile* profile : profiles) {
+            Param* p = paramByKey(*profile, fp.key);
+            if (p->value != 0) {
+                // Through the decimal text, so the value is the double nearest to what is written (0.412, not
+                // 0.41200000000000003).
+                char text[32];
+                std::snprintf(text, sizeof text, "%.3g", p->value);
+                p->value = std::strtod(text, nullptr);
+            }
         }
-    }
-    return evaluate(profile);
+    return evaluate(constProfiles);
 }
 
-std::string calibrationMarkdown(const CalibrationResult& r, const TargetProfile& profile) {
+std::string calibrationMarkdown(const CalibrationResult& r,
+                                const std::vector<const TargetProfile*>& profiles) {
     std::ostringstream os;
     char buf[512];
-    os << "| model | scenario | measured ms | measured FPS | predicted ms | predicted FPS | error |\n";
-    os << "|---|---|---|---|---|---|---|\n";
-    for (const auto& row : r.rows) {
-        std::snprintf(buf, sizeof buf, "| %s | %s | %.3f | %.1f | %.3f | %.1f | %+.1f%% |\n",
-                      row.m.model.c_str(), row.m.scenario.empty() ? "-" : row.m.scenario.c_str(),
-                      row.m.latencyMs, row.m.fps, row.predictedMs, row.predictedFps, row.errorPct);
+    os << "| model | target | scenario | compared | measured ms | measured FPS | predicted ms | predicted "
+          "FPS | "
+          "error |\n";
+    os << "|---|---|---|---|---|---|---|---|---|\n";
+    auto line = [&](const CalibrationRow& row) {
+        std::snprintf(buf, sizeof buf, "| %s | %s | %s | %s | %.3f | %.1f | %.3f | %.1f | %+.1f%% |\n",
+                      row.m.model.c_str(), row.m.target.c_str(),
+                      row.m.scenario.empty() ? "-" : row.m.scenario.c_str(), row.figure, row.m.latencyMs,
+                      row.m.fps, row.predictedMs, row.predictedFps, row.errorPct);
         os << buf;
-    }
+    };
+    for (const auto& row : r.rows)
+        line(row);
+    for (const auto& row : r.threadRows)
+        line(row);
     if (r.measuredFuseRatio) {
         std::snprintf(buf, sizeof buf,
                       "\nFuse ratio (%s, fused FPS / unfused FPS): measured %.3fx, predicted %.3fx\n",
                       r.fuseRatioModel.c_str(), *r.measuredFuseRatio, r.predictedFuseRatio.value_or(0));
         os << buf;
     }
-    std::snprintf(buf, sizeof buf, "\nRMS log error: %.3f. Fitted parameters (%s %s):\n\n", r.rmsLogError,
-                  profile.name.c_str(), profile.version.c_str());
+    std::string names;
+    for (const TargetProfile* p : profiles)
+        names += (names.empty() ? "" : ", ") + p->name + " " + p->version;
+    std::snprintf(
+        buf, sizeof buf,
+        "\nRMS log error: %.3f (one-thread and static rows), %.3f (two-thread rows). Fitted parameters "
+        "(%s):\n\n",
+        r.rmsLogError, r.rmsLogErrorThreads, names.c_str());
     os << buf;
     for (const auto& [k, v] : r.fitted) {
         std::snprintf(buf, sizeof buf, "- `%s` = %g\n", k.c_str(), v);

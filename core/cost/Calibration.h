@@ -14,8 +14,15 @@ namespace bpu {
 /// One published latency (resources/calibration/measurements.csv).
 struct Measurement {
     std::string model, file, target, input, kind;
-    std::string scenario; ///< "+"-separated: bpu_only (I/O Q/DQ in pre/post-processing), unfused
+    /// "+"-separated: board (the deployment hb_compile --fast-perf gives: nv12 input, boundary Q/DQ removed;
+    /// bpu_only is the older name), keep_io_qdq (float model I/O), unfused
+    std::string scenario;
+    int threads = 1; ///< hrt_model_exec --thread_num: 2-thread rows compare throughput (FPS)
     double latencyMs = 0, fps = 0;
+    /// A toolchain static estimate (hbm_perf): compared with bpu_ms, not with the board latency.
+    bool staticEstimate() const;
+    /// Only the fused/unfused ratio of a reconstructed graph is compared (the guide's FCOS pair).
+    bool ratioOnly() const;
 };
 
 /// Reads the CSV; `file` paths are resolved relative to the CSV's folder. Throws naming the file and line.
@@ -26,15 +33,19 @@ AnalysisOptions scenarioOptions(const std::string& scenario);
 struct CalibrationRow {
     Measurement m;
     double predictedMs = 0, predictedFps = 0;
-    double errorPct = 0; ///< (predicted - measured) / measured latency, in %
+    /// The figure compared: latency for one thread ((predicted - measured) / measured, in %), FPS for two.
+    double errorPct = 0;
+    const char* figure = "board ms"; ///< "board ms", "static ms" (bpu_ms) or "2-thread FPS"
 };
 
 struct CalibrationResult {
-    std::vector<CalibrationRow> rows;
+    std::vector<CalibrationRow> rows;       ///< one-thread latencies and static estimates
+    std::vector<CalibrationRow> threadRows; ///< two-thread throughput
     /// Fused/unfused FPS ratio for a model measured both ways (FCOS-EfficientNetB0 in the guide).
     std::optional<double> measuredFuseRatio, predictedFuseRatio;
     std::string fuseRatioModel;
-    double rmsLogError = 0;
+    double rmsLogError = 0;                             ///< over `rows`
+    double rmsLogErrorThreads = 0;                      ///< over `threadRows`
     std::vector<std::pair<std::string, double>> fitted; ///< free parameter key -> value
 };
 
@@ -45,8 +56,15 @@ public:
     /// Predictions of `profile` for every measurement (rows whose target differs from the profile's name
     /// are skipped).
     CalibrationResult evaluate(const TargetProfile& profile) const;
-    /// Fits the free parameters (kFreeParams) by Nelder-Mead on the log-latency error (+ the fuse ratio).
-    CalibrationResult fit(TargetProfile& profile, int iterations = 400) const;
+    /// Every row predicted by the profile named by its target (rows for other targets are skipped).
+    CalibrationResult evaluate(const std::vector<const TargetProfile*>& profiles) const;
+    /// Fits the free parameters (freeParams) by Nelder-Mead on the log error of the one-thread latencies,
+    /// the two-thread throughputs and the fuse ratio, with one value per parameter shared by all `profiles`
+    /// (the same Nash BPU design and runtime; the hardware figures that differ are published, not fitted).
+    CalibrationResult fit(const std::vector<TargetProfile*>& profiles, int iterations = 400) const;
+    CalibrationResult fit(TargetProfile& profile, int iterations = 400) const {
+        return fit({&profile}, iterations);
+    }
 
     /// The parameters the fit may move, each with physical bounds.
     struct FreeParam {
@@ -61,7 +79,11 @@ private:
 };
 
 /// Markdown table of predicted vs measured with errors (docs/calibration.md).
-std::string calibrationMarkdown(const CalibrationResult& r, const TargetProfile& profile);
+std::string calibrationMarkdown(const CalibrationResult& r,
+                                const std::vector<const TargetProfile*>& profiles);
+inline std::string calibrationMarkdown(const CalibrationResult& r, const TargetProfile& profile) {
+    return calibrationMarkdown(r, std::vector<const TargetProfile*>{&profile});
+}
 /// Writes `profile`'s fitted values into the profile JSON at `path` (notes kept, "fitted" marked).
 void writeFittedProfile(const std::string& sourceJson, const std::string& outPath, const CalibrationResult& r);
 

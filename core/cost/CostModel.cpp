@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "CostModel.h"
 
+#include "CostRows.h"
+
 #include <algorithm>
 #include <span>
 
@@ -12,16 +14,7 @@ double pipelined(double compute, double memory, double overlap) {
     return std::max(compute, memory) + (1.0 - overlap) * std::min(compute, memory);
 }
 
-} // namespace
-
-CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const TargetProfile& t) {
-    CostEstimate e;
-    e.nodes.assign(g.nodes.size(), NodeCost{});
-    e.batch = 1;
-    for (TensorId in : g.inputs)
-        if (g.tensor(in).shape.rank() == 4 && g.tensor(in).shape.dims[0] > 0) // NCHW images carry the batch
-            e.batch = static_cast<int>(std::max<int64_t>(e.batch, g.tensor(in).shape.dims[0]));
-
+void costBpuLayers(const Graph& g, const AnalysisResult& r, const TargetProfile& t, CostEstimate& e) {
     const double overlap = t.loadComputeOverlap.value;
     const double layerFixed = t.layerFixedUs(); // layer_fixed_cycles at the BPU clock
     // BPU layers: fused groups as one layer, every other BPU node its own.
@@ -56,11 +49,13 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         }
         e.bpuUs += layer;
     }
+}
 
-    // CPU nodes.
+void costCpuNodes(const Graph& g, const AnalysisResult& r, const TargetProfile& t, CostEstimate& e) {
     const double cpuFlops = t.cpuGflops.value * 1e9, cpuBw = t.cpuBandwidthGBs.value * 1e9;
     for (size_t i = 0; i < r.nodes.size(); ++i) {
         const NodeAnalysis& a = r.nodes[i];
+        // Q/DQ nodes on the CPU are costed as passes (CostRows), not as operators.
         if (a.placement != Placement::CPU || a.assumedFree || g.nodes[i].opType == "QuantizeLinear" ||
             g.nodes[i].opType == "DequantizeLinear")
             continue;
@@ -71,37 +66,37 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         nc.latencyUs = nc.computeUs + nc.memoryUs;
         e.cpuUs += nc.latencyUs;
     }
+}
 
-    // Quantize/dequantize passes, charged to the explicit node or to the node next to the boundary.
-    for (const auto& p : r.qdq) {
-        const double us = double(p.elements) / t.qdqElementsPerUs.value;
-        e.qdqUs += us;
-        const Tensor& tensor = g.tensor(p.tensor);
-        NodeId owner = p.node.valid()                                      ? p.node
-                       : p.kind == "dequantize" && tensor.producer.valid() ? tensor.producer
-                       : !tensor.consumers.empty()                         ? tensor.consumers.front()
-                                                                           : tensor.producer;
-        if (owner.valid()) {
-            e.nodes[owner.value].qdqUs += us;
-            e.nodes[owner.value].latencyUs += us;
-        }
-    }
+} // namespace
 
-    // CPU<->BPU switches: each run-time tensor crossing between the units (the lifetime pass finds them: the
-    // BPU side includes what folds into a BPU segment - a fused group's output is written by its folded Relu;
-    // a Relu after a CPU conv folds into the BPU layer that reads it - as the Q/DQ pass sees it), charged to
-    // the node that waits for it.
-    for (const auto& x : r.crossings) {
-        NodeCost& nc = e.nodes[x.receiver.value];
-        nc.switchUs += t.cpuBpuSwitchUs.value;
-        nc.latencyUs += t.cpuBpuSwitchUs.value;
-        e.switchUs += t.cpuBpuSwitchUs.value;
-    }
-    e.fixedUs = t.modelFixedUs.value;
-    e.totalUs = e.bpuUs + e.cpuUs + e.qdqUs + e.switchUs + e.fixedUs;
+double twoThreadPeriodUs(double bpuUs, double otherUs, double threadOverlap) {
+    // Two threads share the one BPU core; each inference's CPU-side work (on its own CPU core) can run while
+    // the other thread's inference holds the BPU. The BPU time never overlaps itself.
+    return std::max(bpuUs + (1.0 - threadOverlap) * otherUs, (bpuUs + otherUs) / 2.0);
+}
+
+CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const TargetProfile& t,
+                                 const DeploySettings& deploy) {
+    CostEstimate e;
+    e.nodes.assign(g.nodes.size(), NodeCost{});
+    e.batch = 1;
+    for (TensorId in : g.inputs)
+        if (g.tensor(in).shape.rank() == 4 && g.tensor(in).shape.dims[0] > 0) // NCHW images carry the batch
+            e.batch = static_cast<int>(std::max<int64_t>(e.batch, g.tensor(in).shape.dims[0]));
+
+    costBpuLayers(g, r, t, e);
+    costCpuNodes(g, r, t, e);
+    addCostRows(g, r, t, deploy, e);
+
+    e.totalUs = e.bpuUs + e.cpuUs + e.qdqUs + e.transitionUs + e.runtimeUs;
+    e.bpuMs = e.bpuUs / 1000.0;
     e.latencyMs = e.totalUs / 1000.0;
     e.perImageMs = e.latencyMs / e.batch;
     e.fps = e.totalUs > 0 ? e.batch * 1e6 / e.totalUs : 0;
+    e.fpsByThreads[0] = e.fps;
+    const double period = twoThreadPeriodUs(e.bpuUs, e.totalUs - e.bpuUs, t.threadOverlap.value);
+    e.fpsByThreads[1] = period > 0 ? e.batch * 1e6 / period : 0;
     for (auto& nc : e.nodes)
         nc.share = e.totalUs > 0 ? nc.latencyUs / e.totalUs : 0;
     return e;

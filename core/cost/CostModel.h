@@ -3,6 +3,7 @@
 
 #include "CostEstimate.h"
 #include "core/analysis/AnalysisResult.h"
+#include "core/deploy/DeploySettings.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
 
@@ -16,16 +17,25 @@ namespace bpu {
 ///         transform work / (elements per cycle x clock))
 ///     M = the layer's DDR bytes / (ddr_bandwidth_gbs x ddr_effective_fraction); feature maps resident in the
 ///         SRAM budget cost nothing, spilled ones pay both ways, weights load once per inference
-///   CPU node:      (2 x MACs + ops) / cpu_gflops + bytes / cpu_bandwidth_gbs
-///   Q/DQ pass:     elements / qdq_elements_per_us
-///   CPU<->BPU switch: cpu_bpu_switch_us each, charged to the node reading across the boundary
-///   model:         + model_fixed_us
+///   BPU rows:   image input conversion: H x W x C x input_conversion_passes / (vector rate);
+///               int8<->int16 requantize: a layer's fixed time + elements x requantize_vector_passes / rate
+///   CPU node:   (2 x MACs + ops) / cpu_gflops + bytes / cpu_bandwidth_gbs
+///   Q/DQ pass:  elements / qdq_elements_per_us (only the passes the deployment leaves on the CPU)
+///   transition: cpu_bpu_switch_us each
+///   runtime:    runtime_fixed_us + I/O bytes / cpu_bandwidth_gbs (the runtime touches every input and
+///               output byte once on the CPU side)
+/// bpu_ms = BPU layers + BPU rows (the static estimate); latency_ms = everything (one thread, the board);
+/// two threads: period = max(B + (1 - thread_overlap) x H, (B + H) / 2) with B the BPU time and H the rest.
 /// Per-image latency = total / batch; FPS = batch / total. Per node: a layer's time split over its members by
-/// their compute + memory time (the head also carries the layer's fixed time), plus the Q/DQ passes and switches
-/// charged to it; the nodes add up to the total less model_fixed_us.
+/// their compute + memory time (the head also carries the layer's fixed time); the nodes plus the rows add up
+/// to the total.
 class CostModel {
 public:
-    static CostEstimate estimate(const Graph& g, const AnalysisResult& r, const TargetProfile& t);
+    static CostEstimate estimate(const Graph& g, const AnalysisResult& r, const TargetProfile& t,
+                                 const DeploySettings& deploy);
 };
+
+/// Two threads on one BPU core: the time between finished inferences (CostModel.h).
+double twoThreadPeriodUs(double bpuUs, double otherUs, double threadOverlap);
 
 } // namespace bpu

@@ -77,6 +77,18 @@ std::unique_ptr<Edit> editFromJson(const json& j) {
         return std::make_unique<SetChannelsEdit>(str(j, "node"), integer(j, "channels"));
     if (op == "remove_boundary_qdq")
         return std::make_unique<RemoveBoundaryQdqEdit>();
+    if (op == "set_precision") {
+        const std::string p = str(j, "precision");
+        if (p != "int8" && p != "int16")
+            throw EditError("set_precision: precision must be int8 or int16");
+        std::vector<std::string> nodes, types;
+        if (j.contains("nodes"))
+            nodes = strings(j, "nodes");
+        if (j.contains("op_types"))
+            types = strings(j, "op_types");
+        return std::make_unique<SetPrecisionEdit>(p == "int16" ? Precision::Int16 : Precision::Int8, nodes,
+                                                  types);
+    }
     if (op == "set_placement") {
         auto p = parsePlacement(str(j, "placement"));
         if (!p)

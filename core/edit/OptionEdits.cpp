@@ -64,7 +64,42 @@ void FuseEdit::change(AnalysisOptions& o, const Graph& g) const {
 }
 
 void RemoveBoundaryQdqEdit::change(AnalysisOptions& o, const Graph&) const {
-    o.foldBoundaryQdq = true;
+    // The deployment's remove_node_type gains Quantize and Dequantize: pre/post-processing does the passes.
+    o.deploy.removeNodeTypes.insert(BoundaryOp::Quantize);
+    o.deploy.removeNodeTypes.insert(BoundaryOp::Dequantize);
+}
+
+nlohmann::json SetPrecisionEdit::toJson() const {
+    nlohmann::json j = {{"op", "set_precision"}, {"precision", precisionName(precision_)}};
+    if (!nodes_.empty())
+        j["nodes"] = nodes_;
+    if (!opTypes_.empty())
+        j["op_types"] = opTypes_;
+    return j;
+}
+
+void SetPrecisionEdit::change(AnalysisOptions& o, const Graph& g) const {
+    if (precision_ != Precision::Int8 && precision_ != Precision::Int16)
+        throw EditError("set_precision: precision must be int8 or int16");
+    if (nodes_.empty() && opTypes_.empty()) {
+        o.modelPrecision = precision_;
+        o.precisionOverrides.clear();
+        return;
+    }
+    for (const auto& n : nodes_) {
+        requireNode(g, n);
+        o.precisionOverrides[n] = precision_;
+    }
+    for (const auto& type : opTypes_) {
+        bool any = false;
+        for (const auto& n : g.nodes)
+            if (n.opType == type) {
+                o.precisionOverrides[n.name] = precision_;
+                any = true;
+            }
+        if (!any)
+            throw EditError("set_precision: the model has no " + type + " node");
+    }
 }
 
 nlohmann::json SetPlacementEdit::toJson() const {

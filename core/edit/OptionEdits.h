@@ -74,6 +74,24 @@ protected:
     void change(AnalysisOptions& o, const Graph& g) const override;
 };
 
+/// set_precision: the whole model (no node list), named nodes, or every node of some op types at int8 or
+/// int16 (hb_compile's node_info InputType/OutputType, calibration optimization set_all_nodes_int16).
+class SetPrecisionEdit : public OptionEdit {
+public:
+    SetPrecisionEdit(Precision p, std::vector<std::string> nodes, std::vector<std::string> opTypes)
+        : precision_(p)
+        , nodes_(std::move(nodes))
+        , opTypes_(std::move(opTypes)) {}
+    nlohmann::json toJson() const override;
+
+protected:
+    void change(AnalysisOptions& o, const Graph& g) const override;
+
+private:
+    Precision precision_;
+    std::vector<std::string> nodes_, opTypes_;
+};
+
 class SetPlacementEdit : public OptionEdit {
 public:
     SetPlacementEdit(std::string node, Placement p)

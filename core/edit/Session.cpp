@@ -23,6 +23,11 @@ Session::Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisO
     fullReestimate();
 }
 
+void Session::setDeploy(DeploySettings deploy) {
+    options_.deploy = std::move(deploy);
+    fullReestimate();
+}
+
 void Session::setTarget(std::shared_ptr<const TargetProfile> target) {
     target_ = std::move(target);
     fullReestimate();
@@ -49,7 +54,7 @@ void Session::runAnalysis(bool withFindings) {
     index_ = AnalysisIndex(*graph_, ops());
     analysis_ =
         Analyzer::analyze(*graph_, *target_, options_, {}, {nullptr, nullptr, withFindings, &ops(), &index_});
-    cost_ = CostModel::estimate(*graph_, analysis_, *target_);
+    cost_ = CostModel::estimate(*graph_, analysis_, *target_, options_.deploy);
     findingsStale_ = !withFindings;
 }
 
@@ -64,7 +69,7 @@ void Session::reestimate(const std::vector<NodeId>& dirty) {
         index_ = AnalysisIndex(*graph_, ops());
     // In place: the previous analysis' storage (reason strings, padded shapes, groups) is reused.
     Analyzer::reanalyze(*graph_, *target_, options_, index_, dirty, analysis_);
-    cost_ = CostModel::estimate(*graph_, analysis_, *target_);
+    cost_ = CostModel::estimate(*graph_, analysis_, *target_, options_.deploy);
     findingsStale_ = true;
 }
 

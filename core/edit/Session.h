@@ -30,6 +30,9 @@ public:
     const AnalysisResult& analysis() const { return analysis_; }
     const CostEstimate& cost() const { return cost_; }
 
+    /// Re-estimates everything under other deployment settings (hb_compile's config: runtime input types,
+    /// boundary ops removed); like the target, a session setting rather than an edit.
+    void setDeploy(DeploySettings deploy);
     /// Re-estimates everything for another target profile.
     void setTarget(std::shared_ptr<const TargetProfile> target);
 

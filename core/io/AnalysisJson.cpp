@@ -3,6 +3,7 @@
 
 #include "InfoJson.h"
 #include "core/cost/CostEstimate.h"
+#include "core/deploy/DeployJson.h"
 #include "core/edit/Session.h"
 
 #include <sstream>
@@ -103,7 +104,48 @@ nlohmann::json findingJson(const Graph& g, const Finding& f) {
             {"estimated_gain_ms", f.estimatedGainMs ? nlohmann::json(*f.estimatedGainMs) : nlohmann::json(nullptr)}};
 }
 
-nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r, const CostEstimate* cost) {
+nlohmann::json costSummaryJson(const CostEstimate& c) {
+    return {
+        {"bpu_ms", c.bpuMs},
+        {"latency_ms", c.latencyMs},
+        {"fps", c.fps},
+        {"fps_by_threads", {{"1", c.fpsByThreads[0]}, {"2", c.fpsByThreads[1]}}},
+        {"batch", c.batch},
+        {"figures",
+         {{"bpu_ms",
+           "BPU (static): the BPU's time alone, comparable with the compiler's static estimate (hbm_perf)"},
+          {"latency_ms",
+           "board, 1 thread: comparable with hrt_model_exec perf --thread_num 1 under the deployment"},
+          {"fps_by_threads", "throughput with 1 and 2 inference threads on the one BPU core (hrt_model_exec "
+                             "perf --thread_num 1|2)"}}},
+        {"runtime_io_bytes", c.runtimeIoBytes},
+        {"latency_breakdown_us",
+         {{"bpu", c.bpuUs},
+          {"cpu", c.cpuUs},
+          {"qdq", c.qdqUs},
+          {"transitions", c.transitionUs},
+          {"runtime_overhead", c.runtimeUs}}}};
+}
+
+nlohmann::json costRowsJson(const Graph& g, const CostEstimate& c) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : c.rows)
+        rows.push_back(
+            {{"kind", costRowKindKey(row.kind)},
+             {"label", row.label},
+             {"tensor",
+              row.tensor.valid() ? nlohmann::json(g.tensor(row.tensor).name) : nlohmann::json(nullptr)},
+             {"node", row.node.valid() ? nlohmann::json(g.node(row.node).name) : nlohmann::json(nullptr)},
+             {"elements", row.elements},
+             {"latency_us", row.us},
+             {"latency_share", c.totalUs > 0 ? row.us / c.totalUs : 0.0},
+             {"on_bpu", row.onBpu},
+             {"formula", row.formula}});
+    return rows;
+}
+
+nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
+                            const CostEstimate* cost, const DeploySettings* deploy) {
     const auto& s = r.summary;
     nlohmann::json summary = {{"bpu_nodes", s.bpuNodes},
                               {"cpu_nodes", s.cpuNodes},
@@ -120,14 +162,10 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
                               {"qdq_format", r.qdqFormat},
                               {"ridge_macs_per_byte", r.ridgeIntensity}};
     if (cost) {
-        summary["latency_ms"] = cost->latencyMs;
-        summary["fps"] = cost->fps;
-        summary["batch"] = cost->batch;
-        summary["latency_breakdown_us"] = {{"bpu", cost->bpuUs},
-                                           {"cpu", cost->cpuUs},
-                                           {"qdq", cost->qdqUs},
-                                           {"cpu_bpu_switch", cost->switchUs},
-                                           {"model_fixed", cost->fixedUs}};
+        const nlohmann::json figures = costSummaryJson(*cost); // items() must not outlive its json
+        for (auto it = figures.begin(); it != figures.end(); ++it)
+            summary[it.key()] = it.value();
+        summary["ridge_macs_per_byte"] = r.ridgeIntensity;
     }
     nlohmann::json nodes = nlohmann::json::array();
     for (NodeId id : g.topoOrder) {
@@ -193,22 +231,31 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
     nlohmann::json warnings = g.warnings;
     for (const auto& w : r.warnings)
         warnings.push_back(w);
-    return {{"schema", "bpuscope.analysis/1"},
-            {"model", modelJson(g, r.totals)},
-            {"target", targetJson(t)},
-            {"summary", summary},
-            {"nodes", nodes},
-            {"qdq", qdq},
-            {"fusion_groups", groups},
-            {"missed_fusions", missed},
-            {"findings", findings},
-            {"warnings", warnings}};
+    nlohmann::json doc = {{"schema", "bpuscope.analysis/1"},
+                          {"model", modelJson(g, r.totals)},
+                          {"target", targetJson(t)},
+                          {"summary", summary},
+                          {"nodes", nodes},
+                          {"qdq", qdq},
+                          {"fusion_groups", groups},
+                          {"missed_fusions", missed},
+                          {"findings", findings},
+                          {"warnings", warnings}};
+    if (deploy)
+        doc["deployment"] = resolvedDeployJson(*deploy, g);
+    if (cost)
+        doc["cost_rows"] = costRowsJson(g, *cost);
+    return doc;
 }
 
 nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const nlohmann::json& edits) {
     s.findings();
-    nlohmann::json doc = analysisJson(s.graph(), s.target(), s.analysis(), &s.cost());
-    doc["baseline"] = {{"latency_ms", baseline.latencyMs}, {"fps", baseline.fps}, {"batch", baseline.batch}};
+    nlohmann::json doc = analysisJson(s.graph(), s.target(), s.analysis(), &s.cost(), &s.options().deploy);
+    doc["baseline"] = {{"bpu_ms", baseline.bpuMs},
+                       {"latency_ms", baseline.latencyMs},
+                       {"fps", baseline.fps},
+                       {"fps_by_threads", {{"1", baseline.fpsByThreads[0]}, {"2", baseline.fpsByThreads[1]}}},
+                       {"batch", baseline.batch}};
     doc["edits"] = edits;
     return doc;
 }

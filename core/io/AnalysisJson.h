@@ -2,6 +2,8 @@
 #pragma once
 
 #include "core/analysis/AnalysisResult.h"
+#include "core/cost/CostEstimate.h"
+#include "core/deploy/DeploySettings.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
 
@@ -10,13 +12,19 @@
 
 namespace bpu {
 
-struct CostEstimate;
 class Session;
 
 /// `bpuscope.analysis/1`: model, target, summary, nodes[], tensors (padded), qdq[], groups[], findings[].
-/// With a cost estimate, the summary gains latency_ms/fps and each node latency_us/share.
+/// With a cost estimate, the summary gains the three figures (bpu_ms, latency_ms, fps_by_threads) and each
+/// node latency_us/share, and `cost_rows` lists the passes, transitions and overhead; with the deployment,
+/// `deployment` says what it resolves to.
 nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
-                            const CostEstimate* cost = nullptr);
+                            const CostEstimate* cost = nullptr, const DeploySettings* deploy = nullptr);
+/// The summary's cost fields: bpu_ms, latency_ms, fps, fps_by_threads, batch, figures (their labels),
+/// runtime_io_bytes, latency_breakdown_us.
+nlohmann::json costSummaryJson(const CostEstimate& c);
+/// One object per CostRow: kind, label, tensor, node, elements, latency_us, latency_share, on_bpu, formula.
+nlohmann::json costRowsJson(const Graph& g, const CostEstimate& c);
 nlohmann::json findingJson(const Graph& g, const Finding& f);
 nlohmann::json targetJson(const TargetProfile& t);
 /// The analysis of a what-if session: analysisJson of its current state plus `baseline` {latency_ms, fps}

@@ -93,9 +93,8 @@ RooflineData roofline(const Graph& g, const AnalysisResult& r, const CostEstimat
     d.ridgeIntensity = t.ridgeIntensity();
     for (NodeId id : g.topoOrder) {
         const NodeAnalysis& a = r.nodes[id.value];
-        // The layer's own time: a Q/DQ pass charged to the node is a separate CPU pass over the tensor, not
-        // work of the layer, and would sink the first conv (the input's quantize) far below every roof.
-        const double us = c.nodes[id.value].latencyUs - c.nodes[id.value].qdqUs;
+        // The layer's own time (Q/DQ passes are rows of their own, never part of a node's latency).
+        const double us = c.nodes[id.value].latencyUs;
         if (a.placement != Placement::BPU || a.macs <= 0 || a.ddrBytes <= 0 || us <= 0)
             continue;
         RooflinePoint p;

@@ -167,7 +167,11 @@ nlohmann::json factsOf(const Context& c) {
         {"file", c.g.path},
         {"target", {{"name", c.t.name}, {"version", c.t.version}, {"display_name", c.t.displayName}}},
         {"batch", c.c.batch},
+        {"bpu_ms", c.c.bpuMs},
         {"latency_ms", c.c.latencyMs},
+        {"fps_by_threads", {{"1", c.c.fpsByThreads[0]}, {"2", c.c.fpsByThreads[1]}}},
+        {"fps2_text", fmt::fps(c.c.fpsByThreads[1])},
+        {"deployment", describeDeploy(c.s.options().deploy, c.g)},
         {"per_image_ms", c.c.perImageMs},
         {"fps", c.c.fps},
         {"fps_text", fmt::fps(c.c.fps)},
@@ -191,7 +195,9 @@ nlohmann::json factsOf(const Context& c) {
         {"baseline", nullptr}};
     if (c.in.baseline) {
         const CostEstimate& b = c.in.baseline->cost();
-        facts["baseline"] = {{"latency_ms", b.latencyMs},
+        facts["baseline"] = {{"bpu_ms", b.bpuMs},
+                             {"latency_ms", b.latencyMs},
+                             {"fps_by_threads", {{"1", b.fpsByThreads[0]}, {"2", b.fpsByThreads[1]}}},
                              {"per_image_ms", b.perImageMs},
                              {"fps", b.fps},
                              {"fps_text", fmt::fps(b.fps)},

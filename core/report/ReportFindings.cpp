@@ -3,6 +3,7 @@
 #include "ChartData.h"
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/cost/Hotspots.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
 
@@ -199,45 +200,51 @@ Section hotspotsSection(const Context& c) {
     Section sec;
     sec.id = "hotspots";
     sec.title = "Hotspots";
-    std::vector<NodeId> ids = c.g.topoOrder;
-    std::stable_sort(ids.begin(), ids.end(), [&](NodeId a, NodeId b) {
-        return c.c.nodes[a.value].latencyUs > c.c.nodes[b.value].latencyUs;
-    });
-    if (ids.size() > c.in.hotspots)
-        ids.resize(c.in.hotspots);
-    double share = 0, qdq = 0;
-    for (NodeId id : ids) {
-        share += c.c.nodes[id.value].share;
-        qdq += c.c.nodes[id.value].qdqUs;
+    const std::vector<HotspotItem> items = hotspots(c.g, c.c, c.in.hotspots);
+    double share = 0;
+    int rows = 0;
+    for (const auto& it : items) {
+        share += it.share;
+        rows += it.isRow();
     }
     std::string text =
-        "The " + std::to_string(ids.size()) + " nodes with the largest estimated latency take " +
+        "The " + std::to_string(items.size()) + " largest items of the estimated latency take " +
         fmt::percent(share) +
         " of the model's time. Intensity is padded MACs per DDR byte; at or above the ridge (" +
         fmt::number(c.t.ridgeIntensity()) +
         ") a dense conv is compute-bound. Waste is the share of the node's padded output bytes "
         "that alignment padding adds.";
-    if (qdq > 0)
-        text += " A node's latency includes the quantize/dequantize passes charged to it (the Q/DQ column, "
-                "at qdq_elements_per_us: a quantize is charged to the tensor's consumer, a dequantize to its "
-                "producer); the bound and intensity describe the layer's own work.";
+    if (rows > 0)
+        text +=
+            " Passes over whole tensors (quantize, dequantize, requantize, the input conversion), CPU<->BPU "
+            "transitions and the runtime's per-inference overhead are rows of their own, not part of a "
+            "neighbouring node's time; the formula of each is in the JSON's cost_rows.";
     sec.blocks.push_back(Paragraph{text});
     TableBlock tb;
-    tb.caption = "Top " + std::to_string(ids.size()) + " nodes by estimated latency";
-    tb.table = makeTable({"#", "Node", "Op", "Placement", "Bound", "Latency (us)", "Q/DQ (us)", "Share",
+    tb.caption = "Top " + std::to_string(items.size()) + " items by estimated latency";
+    tb.table = makeTable({"#", "Node or pass", "Op", "Placement", "Bound", "Latency (us)", "Share",
                           "Intensity", "Waste", "MACs"},
                          {Align::Right, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right,
-                          Align::Right, Align::Right, Align::Right, Align::Right, Align::Right});
-    tb.table.widths = {0.4, 4, 1.4, 1, 1.1, 1.1, 0.9, 0.9, 1, 0.9, 1};
-    for (size_t i = 0; i < ids.size(); ++i) {
-        const NodeId id = ids[i];
+                          Align::Right, Align::Right, Align::Right, Align::Right});
+    tb.table.widths = {0.4, 4.4, 1.6, 1, 1.1, 1.1, 0.9, 1, 0.9, 1};
+    for (size_t i = 0; i < items.size(); ++i) {
+        const HotspotItem& it = items[i];
+        if (it.isRow()) {
+            const CostRow& row = c.c.rows[static_cast<size_t>(it.row)];
+            tb.table.rows.push_back({std::to_string(i + 1), row.label, costRowKindName(row.kind),
+                                     row.onBpu                             ? "BPU"
+                                     : row.kind == CostRowKind::Transition ? "-"
+                                                                           : "CPU",
+                                     "-", fmt::us(it.us), fmt::percent(it.share), "-", "-", "-"});
+            continue;
+        }
+        const NodeId id = it.node;
         const NodeAnalysis& a = c.r.nodes[id.value];
-        const NodeCost& nc = c.c.nodes[id.value];
-        tb.table.rows.push_back(
-            {std::to_string(i + 1), c.g.node(id).name, c.g.node(id).opType, placementName(a.placement),
-             boundName(a.bound), fmt::us(nc.latencyUs), nc.qdqUs > 0 ? fmt::us(nc.qdqUs) : "-",
-             fmt::percent(nc.share), a.macs > 0 ? intensityText(a.intensity) : "-",
-             fmt::percent(nodeWasteRatio(c.g, c.r, id)), a.macs > 0 ? fmt::si(double(a.macs)) : "-"});
+        tb.table.rows.push_back({std::to_string(i + 1), c.g.node(id).name, c.g.node(id).opType,
+                                 placementName(a.placement), boundName(a.bound), fmt::us(it.us),
+                                 fmt::percent(it.share), a.macs > 0 ? intensityText(a.intensity) : "-",
+                                 fmt::percent(nodeWasteRatio(c.g, c.r, id)),
+                                 a.macs > 0 ? fmt::si(double(a.macs)) : "-"});
     }
     sec.blocks.push_back(tb);
     return sec;

@@ -58,8 +58,10 @@ TableBlock compareTable(const Session& base, const Session& now) {
     const CostEstimate &b = base.cost(), &a = now.cost();
     const AnalysisSummary &sb = base.analysis().summary, &sa = now.analysis().summary;
     const std::vector<Metric> metrics{
-        {"Estimated FPS", b.fps, a.fps, fmt::fps, true},
-        {"Latency per inference (ms)", b.latencyMs, a.latencyMs, fmt::ms, true},
+        {"Board latency, 1 thread (ms)", b.latencyMs, a.latencyMs, fmt::ms, true},
+        {"FPS, 1 thread", b.fps, a.fps, fmt::fps, true},
+        {"FPS, 2 threads", b.fpsByThreads[1], a.fpsByThreads[1], fmt::fps, true},
+        {"BPU time, static (ms)", b.bpuMs, a.bpuMs, fmt::ms, true},
         {"Latency per image (ms)", b.perImageMs, a.perImageMs, fmt::ms, true},
         {"Batch", double(b.batch), double(a.batch), asCount, false},
         {"BPU nodes", double(sb.bpuNodes), double(sa.bpuNodes), asCount, false},
@@ -102,15 +104,17 @@ Section summarySection(const Context& c) {
     const auto& s = c.r.summary;
     const CostEstimate& e = c.c;
 
-    std::string headline =
-        "Estimated " + fmt::fps(e.fps) + " FPS (" + fmt::ms(e.latencyMs) + " ms per inference";
+    std::string headline = "On " + c.t.displayName + ": board latency (1 thread, as hrt_model_exec perf " +
+                           "measures it) " + fmt::ms(e.latencyMs) + " ms per inference";
     if (e.batch > 1)
         headline += " of batch " + std::to_string(e.batch);
-    headline += ") on " + c.t.displayName + ".";
+    headline += " = " + fmt::fps(e.fps) + " FPS; " + fmt::fps(e.fpsByThreads[1]) +
+                " FPS with 2 threads; BPU " + "time alone (static, as hbm_perf reports it) " +
+                fmt::ms(e.bpuMs) + " ms. Deployment: " + describeDeploy(c.s.options().deploy, c.g) + ".";
     if (c.in.baseline)
         headline += " Before the " + std::to_string(c.in.editDescriptions.size()) +
-                    " what-if edit(s): " + fmt::fps(c.in.baseline->cost().fps) + " FPS (" +
-                    fmt::ms(c.in.baseline->cost().latencyMs) + " ms).";
+                    " what-if edit(s): " + fmt::ms(c.in.baseline->cost().latencyMs) + " ms board, " +
+                    fmt::fps(c.in.baseline->cost().fps) + " FPS.";
     if (!c.r.findings.empty() && c.r.findings.front().estimatedGainMs)
         headline += " The largest estimated gain is " + c.r.findings.front().rule + ": " +
                     c.r.findings.front().title + " (" + fmt::gainMs(*c.r.findings.front().estimatedGainMs) +
@@ -143,13 +147,17 @@ Section summarySection(const Context& c) {
     sec.blocks.push_back(target);
 
     KeyValues est{"Estimate", {}};
-    est.items = {
-        {"Estimated FPS", fmt::fps(e.fps) + " FPS"},
-        {"Latency per inference", fmt::ms(e.latencyMs) + " ms (batch " + std::to_string(e.batch) + ")"},
-        {"Latency per image", fmt::ms(e.perImageMs) + " ms"},
-        {"Where the time goes", "BPU " + fmt::us(e.bpuUs) + " us, CPU " + fmt::us(e.cpuUs) + " us, Q/DQ " +
-                                    fmt::us(e.qdqUs) + " us, CPU<->BPU switches " + fmt::us(e.switchUs) +
-                                    " us, fixed " + fmt::us(e.fixedUs) + " us"}};
+    est.items = {{"Board, 1 thread", fmt::ms(e.latencyMs) + " ms per inference (batch " +
+                                         std::to_string(e.batch) + ") = " + fmt::fps(e.fps) +
+                                         " FPS - comparable with hrt_model_exec perf --thread_num 1"},
+                 {"2 threads", fmt::fps(e.fpsByThreads[1]) + " FPS - hrt_model_exec perf --thread_num 2"},
+                 {"BPU (static)", fmt::ms(e.bpuMs) + " ms - the BPU's time alone, comparable with hbm_perf"},
+                 {"Deployment", describeDeploy(c.s.options().deploy, c.g)},
+                 {"Latency per image", fmt::ms(e.perImageMs) + " ms"},
+                 {"Where the time goes", "BPU " + fmt::us(e.bpuUs) + " us, CPU operators " +
+                                             fmt::us(e.cpuUs) + " us, Q/DQ passes " + fmt::us(e.qdqUs) +
+                                             " us, CPU<->BPU transitions " + fmt::us(e.transitionUs) +
+                                             " us, runtime overhead " + fmt::us(e.runtimeUs) + " us"}};
     sec.blocks.push_back(est);
 
     KeyValues shape{"Placement, Q/DQ, padding, fusion", {}};

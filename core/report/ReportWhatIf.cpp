@@ -124,19 +124,20 @@ Section whatIfSection(const Context& c) {
     if (changes.empty())
         sec.blocks.push_back(
             Note{"No node's latency, placement, output shape or padding changed: the edits act on "
-                 "model-level costs (Q/DQ passes, fixed costs) only."});
+                 "model-level costs (Q/DQ passes, transitions, the runtime overhead) only."});
     else
         sec.blocks.push_back(nodes);
-    const double levelBefore = bc.qdqUs + bc.switchUs + bc.fixedUs;
-    const double levelAfter = c.c.qdqUs + c.c.switchUs + c.c.fixedUs;
+    const double levelBefore = bc.qdqUs + bc.transitionUs + bc.runtimeUs;
+    const double levelAfter = c.c.qdqUs + c.c.transitionUs + c.c.runtimeUs;
     const double modelLevel = levelAfter / divAfter - levelBefore / divBefore;
     if (std::fabs(modelLevel) >= 0.05 || std::fabs(levelAfter - levelBefore) >= 0.05)
-        sec.blocks.push_back(Note{"Model-level costs (Q/DQ passes, CPU<->BPU switches, fixed): " +
-                                  fmt::us(levelBefore) + " -> " + fmt::us(levelAfter) + " us per inference" +
-                                  (perImage ? ", " + fmt::us(levelBefore / divBefore) + " -> " +
-                                                  fmt::us(levelAfter / divAfter) + " us per image"
-                                            : std::string()) +
-                                  "."});
+        sec.blocks.push_back(
+            Note{"Model-level costs (Q/DQ passes, CPU<->BPU transitions, runtime overhead): " +
+                 fmt::us(levelBefore) + " -> " + fmt::us(levelAfter) + " us per inference" +
+                 (perImage ? ", " + fmt::us(levelBefore / divBefore) + " -> " +
+                                 fmt::us(levelAfter / divAfter) + " us per image"
+                           : std::string()) +
+                 "."});
     if (added > 0)
         sec.blocks.push_back(Note{std::to_string(added) + " node(s) exist only after the edits."});
     return sec;

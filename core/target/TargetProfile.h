@@ -57,12 +57,20 @@ struct TargetProfile {
     // Hardware
     Param peakInt8Tops, bpuClockGhz, int16ThroughputFactor;
     Param ddrBandwidthGBs, ddrEffectiveFraction, sramBudgetBytes;
-    // Effective fraction of peak the TAE reaches per op class
-    Param denseConvEfficiency, groupConvEfficiency, matmulEfficiency;
-    // Vector/aux units (elements per cycle) for non-MAC work on the BPU
+    // Effective fraction of peak the TAE reaches per op class; a MatMul of two activations (attention) has
+    // no weight to preload and runs at its own rate
+    Param denseConvEfficiency, groupConvEfficiency, matmulEfficiency, matmulActEfficiency;
+    // Vector/aux units (elements per cycle) for non-MAC work on the BPU, and how many vector passes the
+    // split ops take (Softmax: Sub, LUT, ReduceSum, ReduceMax, LUT, Mul; an int8<->int16 requantize; an image
+    // input's colour conversion and normalisation)
     Param vectorElementsPerCycle, transformElementsPerCycle;
+    Param softmaxVectorPasses, requantizeVectorPasses, inputConversionPasses;
     // Pipeline
-    Param loadComputeOverlap, layerFixedCycles, modelFixedUs;
+    Param loadComputeOverlap, layerFixedCycles;
+    // Runtime (hrt_model_exec): a fixed CPU-side cost per inference plus the I/O bytes it touches at the CPU
+    // bandwidth; a conv output left quantized is its int32 accumulator; with two threads this share of the
+    // CPU-side time overlaps the other thread's BPU time
+    Param runtimeFixedUs, quantizedConvOutputBytes, threadOverlap;
     // CPU side
     Param cpuGflops, cpuBandwidthGBs, qdqElementsPerUs, cpuBpuSwitchUs;
     // Thresholds for advisors

@@ -75,8 +75,16 @@ void checkFindings(const Run& run, const bpu::TargetProfile& t) {
     }
 }
 
+/// The pass tests look at every pass the toolchain can insert, the model's own I/O included: float model I/O
+/// (--deploy keep-io-qdq) unless a test says otherwise. The default deployment (--fast-perf) is tst_deploy's.
+bpu::AnalysisOptions floatIo() {
+    bpu::AnalysisOptions o;
+    o.deploy = bpu::DeploySettings::keepIoQdq();
+    return o;
+}
+
 Run analyze(const ModelBuilder& b, const std::string& file, const bpu::TargetProfile& t = s100(),
-            const bpu::AnalysisOptions& options = {}) {
+            const bpu::AnalysisOptions& options = floatIo()) {
     Run run{bpu::ModelImporter::load(b.save(file)), {}};
     run.r = bpu::Analyzer::analyze(run.g, t, options);
     checkFindings(run, t);
@@ -429,7 +437,7 @@ private slots:
         QCOMPARE(run.r.summary.bpuSegments, 2);
 
         // The user knows better: FooBar runs on the BPU, the graph is one segment, the edge passes disappear.
-        bpu::AnalysisOptions o;
+        bpu::AnalysisOptions o = floatIo();
         o.placementOverrides["foo"] = bpu::Placement::BPU;
         Run over = analyze(b, "unknown_override.onnx", s100(), o);
         QCOMPARE(over.placement("foo"), std::string("BPU"));

@@ -191,10 +191,11 @@ private slots:
         Built b = build(sample("resnet50.onnx"));
         const auto& hot = std::get<bpu::report::TableBlock>(b.doc.sections[2].blocks[1]).table;
         QCOMPARE(hot.rows.size(), size_t(20));
-        // Placement, bound, intensity, waste (the issue's columns), the latency and the Q/DQ share of it.
-        const std::vector<std::string> headers{"#",         "Node",         "Op",        "Placement",
-                                               "Bound",     "Latency (us)", "Q/DQ (us)", "Share",
-                                               "Intensity", "Waste",        "MACs"};
+        // Placement, bound, intensity, waste (the issue's columns) and the latency; passes, transitions and
+        // the runtime overhead are rows of their own.
+        const std::vector<std::string> headers{"#",     "Node or pass", "Op",    "Placement",
+                                               "Bound", "Latency (us)", "Share", "Intensity",
+                                               "Waste", "MACs"};
         QCOMPARE(hot.headers, headers);
         int charts = 0;
         for (const auto& block : b.doc.sections[3].blocks)
@@ -247,6 +248,8 @@ private slots:
                                       std::to_string(s["folded_nodes"].get<int>()) + " folded";
         QVERIFY2(contains(md, placement), placement.c_str());
         QVERIFY(contains(md, bpu::report::fmt::ms(s["latency_ms"].get<double>()) + " ms per inference"));
+        QVERIFY(contains(md, bpu::report::fmt::ms(s["bpu_ms"].get<double>()) + " ms"));
+        QVERIFY(contains(md, "hrt_model_exec") && contains(md, "hbm_perf"));
         QVERIFY(contains(md, std::to_string(s["qdq_passes"].get<int>()) + " costed passes"));
         QVERIFY(contains(md, bpu::report::fmt::percent(s["padding_waste_ratio"].get<double>()) +
                                  " of padded activation bytes"));
@@ -264,40 +267,43 @@ private slots:
             QCOMPARE(ranked.rows[i][4], gain);
         }
 
-        // The hotspots: analyze's slowest nodes (ties in any order), each with its placement, bound and
-        // latency.
+        // The hotspots: analyze's slowest nodes and cost rows together (ties in any order), each node with
+        // its placement, bound and latency, each row (a pass, a transition, the runtime overhead) by its
+        // label.
         std::map<std::string, nlohmann::json> byName;
         std::vector<double> latencies;
         for (const auto& n : a["nodes"]) {
             byName[n["name"].get<std::string>()] = n;
-            latencies.push_back(n["latency_us"].get<double>());
+            if (n["latency_us"].get<double>() > 0)
+                latencies.push_back(n["latency_us"].get<double>());
+        }
+        std::map<std::string, nlohmann::json> rowsByLabel;
+        for (const auto& r : a["cost_rows"]) {
+            rowsByLabel[r["label"].get<std::string>()] = r;
+            if (r["latency_us"].get<double>() > 0)
+                latencies.push_back(r["latency_us"].get<double>());
         }
         std::sort(latencies.rbegin(), latencies.rend());
         const auto& hot = std::get<bpu::report::TableBlock>(b.doc.sections[2].blocks[1]).table;
         QCOMPARE(hot.rows.size(), std::min<size_t>(20, latencies.size()));
-        const double rate = a["target"]["params"]["qdq_elements_per_us"]["value"].get<double>();
-        const bpu::Graph& g = b.session->graph();
-        double qdqShown = 0;
+        int rowsShown = 0;
         for (size_t i = 0; i < hot.rows.size(); ++i) {
             const auto& row = hot.rows[i];
+            QCOMPARE(row[5], bpu::report::fmt::us(latencies[i]));
+            if (rowsByLabel.count(row[1])) {
+                QCOMPARE(row[5], bpu::report::fmt::us(rowsByLabel[row[1]]["latency_us"].get<double>()));
+                ++rowsShown;
+                continue;
+            }
             QVERIFY2(byName.count(row[1]), row[1].c_str());
             const nlohmann::json& n = byName[row[1]];
-            QCOMPARE(row[5], bpu::report::fmt::us(latencies[i]));
             QCOMPARE(row[5], bpu::report::fmt::us(n["latency_us"].get<double>()));
             QCOMPARE(row[3], n["placement"].get<std::string>());
             if (n["bound"].is_string())
                 QCOMPARE(row[4], n["bound"].get<std::string>());
-            const double qdq = row[6] == "-" ? 0.0 : std::stod(row[6]);
-            qdqShown += qdq;
-            // A model output's dequantize is charged to the node producing it: elements /
-            // qdq_elements_per_us, the profile parameter analyze prints.
-            const bpu::NodeId id = g.findNode(row[1]);
-            for (const auto& pass : a["qdq"])
-                for (bpu::TensorId t : g.node(id).outputs)
-                    if (pass["where"] == "model output" && t.valid() && g.tensor(t).name == pass["tensor"])
-                        QVERIFY2(qdq >= pass["elements"].get<double>() / rate - 0.05, row[1].c_str());
         }
-        QVERIFY(qdqShown <= s["latency_breakdown_us"]["qdq"].get<double>() + 0.5);
+        // The runtime's per-inference overhead (hundreds of us) is among the top items of every model here.
+        QVERIFY(rowsShown >= 1);
     }
 
     void withEdits() {

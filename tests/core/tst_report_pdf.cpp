@@ -142,7 +142,9 @@ private slots:
     void pdfWithEdits() {
         const QString onnx = sample("yolov8n.onnx");
         const nlohmann::json edits = {
-            {"edits", {{{"op", "remove_boundary_qdq"}}, {{"op", "filter_outputs"}, {"keep", 300}}}}};
+            {"edits",
+             {{{"op", "set_precision"}, {"precision", "int16"}, {"op_types", {"Conv"}}},
+              {{"op", "filter_outputs"}, {"keep", 300}}}}};
         const QString editFile = QString::fromStdString(fixtures::writeBytes("pdf-edits.json", edits.dump()));
         const nlohmann::json a = analyze(onnx, {QStringLiteral("--edits"), editFile});
         QVERIFY(a.is_object());
@@ -157,7 +159,7 @@ private slots:
         QVERIFY2(text.contains(edited + QStringLiteral(" FPS")), qPrintable(edited));
         QVERIFY2(text.contains(base), qPrintable(base));
         QVERIFY(text.contains(QStringLiteral("Baseline (as imported) vs edited")));
-        QVERIFY(text.contains(QStringLiteral("remove_boundary_qdq")));
+        QVERIFY(text.contains(QStringLiteral("set_precision")));
     }
 
     void progressOnStderr() {

@@ -60,17 +60,19 @@ inline QStringList numbers(const bpu::ui::MainWindow& w) {
     out << QStringLiteral("total=%1 latency=%2 fps=%3 perImage=%4 batch=%5")
                .arg(num(c.totalUs), num(c.latencyMs), num(c.fps), num(c.perImageMs))
                .arg(c.batch);
-    out << QStringLiteral("bpu=%1 cpu=%2 qdq=%3 switch=%4 fixed=%5")
-               .arg(num(c.bpuUs), num(c.cpuUs), num(c.qdqUs), num(c.switchUs), num(c.fixedUs));
+    out << QStringLiteral("bpu=%1 cpu=%2 qdq=%3 transitions=%4 runtime=%5 rows=%6")
+               .arg(num(c.bpuUs), num(c.cpuUs), num(c.qdqUs), num(c.transitionUs), num(c.runtimeUs))
+               .arg(c.rows.size());
     for (size_t i = 0; i < c.nodes.size(); ++i) {
         const auto& n = c.nodes[i];
         const auto& a = s->analysis.nodes[i];
         out << QStringLiteral(
-                   "node %1 %2: us=%3 compute=%4 memory=%5 fixed=%6 qdq=%7 share=%8 macs=%9 ddr=%10 "
+                   "node %1 %2: us=%3 compute=%4 memory=%5 fixed=%6 precision=%7 share=%8 macs=%9 ddr=%10 "
                    "intensity=%11 placement=%12")
                    .arg(i)
                    .arg(QString::fromStdString(s->graph->nodes[i].name), num(n.latencyUs), num(n.computeUs),
-                        num(n.memoryUs), num(n.fixedUs), num(n.qdqUs), num(n.share))
+                        num(n.memoryUs), num(n.fixedUs), QString::fromLatin1(bpu::precisionName(a.precision)),
+                        num(n.share))
                    .arg(a.macs)
                    .arg(a.ddrBytes)
                    .arg(num(a.intensity))

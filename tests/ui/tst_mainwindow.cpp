@@ -224,7 +224,8 @@ private slots:
         QTest::addRow("set_batch") << QStringLiteral(R"({"op": "set_batch", "batch": 4})");
         QTest::addRow("set_channels")
             << QStringLiteral(R"({"op": "set_channels", "node": "/model.0/conv/Conv", "channels": 24})");
-        QTest::addRow("remove_boundary_qdq") << QStringLiteral(R"({"op": "remove_boundary_qdq"})");
+        QTest::addRow("set_precision") << QStringLiteral(
+            R"({"op": "set_precision", "precision": "int16", "nodes": ["/model.0/conv/Conv"]})");
         QTest::addRow("set_input_shape")
             << QStringLiteral(R"({"op": "set_input_shape", "input": "images", "shape": [1, 3, 480, 640]})");
     }

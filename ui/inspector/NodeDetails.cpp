@@ -66,19 +66,28 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     if (const FusedGroup* grp = s.analysis.group(a.fusionGroup))
         h += QStringLiteral("<p><b>Fused group #%1:</b> %2</p>").arg(grp->id.value).arg(esc(grp->pattern));
     h += QStringLiteral(
-             "<p><b>Latency:</b> %1 us (%2% of the model): compute %3 us, memory %4 us, fixed %5 us, "
-             "Q/DQ %6 us, CPU&harr;BPU switch %7 us%8</p>")
+             "<p><b>Latency:</b> %1 us (%2% of the model): compute %3 us, memory %4 us, fixed %5 us%6</p>")
              .arg(c.latencyUs, 0, 'f', 2)
              .arg(c.share * 100, 0, 'f', 2)
              .arg(c.computeUs, 0, 'f', 2)
              .arg(c.memoryUs, 0, 'f', 2)
              .arg(c.fixedUs, 0, 'f', 2)
-             .arg(c.qdqUs, 0, 'f', 2)
-             .arg(c.switchUs, 0, 'f', 2)
              .arg(a.placement == Placement::BPU && a.memoryUs > c.memoryUs + 0.005
                       ? QStringLiteral(" (memory: what the pipeline does not hide of its %1 us DDR time)")
                             .arg(a.memoryUs, 0, 'f', 2)
                       : QString());
+    // Passes and transitions next to this node are rows of their own (not in its latency): name them here.
+    QString rows;
+    for (const auto& row : s.cost.rows)
+        if (row.node == id)
+            rows += QStringLiteral("<li>%1: %2 us &mdash; <code>%3</code></li>")
+                        .arg(esc(row.label))
+                        .arg(row.us, 0, 'f', 2)
+                        .arg(esc(row.formula));
+    if (!rows.isEmpty())
+        h += QStringLiteral(
+                 "<p><b>Rows of their own next to this node</b> (not in its latency):</p><ul>%1</ul>")
+                 .arg(rows);
     // MACs per DDR byte means nothing for a vector/LUT op (no MACs) or a node whose tensors all stay in SRAM;
     // say what bounds it instead of printing 0 or MACs/1.
     QString intensity;
@@ -134,13 +143,21 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
                                                               : "dense_conv_efficiency"));
     else if (a.opClass == "matmul")
         h += QStringLiteral("compute = padded MACs / (%1/2 &times; %2)<br>")
-                 .arg(paramRef(t, "peak_int8_tops"), paramRef(t, "matmul_efficiency"));
+                 .arg(paramRef(t, "peak_int8_tops"),
+                      paramRef(t, a.weightBytes > 0 ? "matmul_efficiency" : "matmul_act_efficiency"));
+    else if (a.opClass == "softmax")
+        h += QStringLiteral("compute = padded elements &times; %1 / (%2 &times; %3)<br>")
+                 .arg(paramRef(t, "softmax_vector_passes"), paramRef(t, "vector_elements_per_cycle"),
+                      paramRef(t, "bpu_clock_ghz"));
     else if (a.opClass == "transform" || a.opClass == "data")
         h += QStringLiteral("compute = padded elements / (%1 &times; %2)<br>")
                  .arg(paramRef(t, "transform_elements_per_cycle"), paramRef(t, "bpu_clock_ghz"));
     else
         h += QStringLiteral("compute = padded ops / (%1 &times; %2)<br>")
                  .arg(paramRef(t, "vector_elements_per_cycle"), paramRef(t, "bpu_clock_ghz"));
+    if (a.precision == Precision::Int16)
+        h += QStringLiteral("int16: compute divided by %1, bytes doubled<br>")
+                 .arg(paramRef(t, "int16_throughput_factor"));
     h += QStringLiteral(
              "memory = DDR bytes / (%1 &times; %2); feature maps held in %3 or streamed within %4 steps "
              "cost no DDR<br>layer = max(compute, memory) + (1 - %5) &times; min + %6<br>padding: %7, %8, "

@@ -295,6 +295,7 @@ void SessionController::publish(const std::shared_ptr<Live>& live, uint64_t gen,
     }
     snap->graph = s.sharedGraph(); // copy-on-write: the session copies it only at its next graph edit
     snap->target = s.targetPtr();
+    snap->deploy = s.options().deploy;
     snap->analysis = s.analysis();
     snap->cost = s.cost();
     for (const Edit* e : netEdits(live->order))

@@ -3,6 +3,7 @@
 
 #include "core/analysis/AnalysisResult.h"
 #include "core/cost/CostEstimate.h"
+#include "core/deploy/DeploySettings.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
 
@@ -23,6 +24,7 @@ struct Snapshot {
     QString modelPath;
     std::shared_ptr<const Graph> graph;
     std::shared_ptr<const TargetProfile> target;
+    DeploySettings deploy; ///< how the board runs the model (docs/deployment.md)
     AnalysisResult analysis;
     CostEstimate cost;
     CostEstimate baseline;          ///< before any edit (or at the last "set baseline")

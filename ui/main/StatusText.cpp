@@ -34,8 +34,11 @@ void countDelta(QStringList& out, const QString& name, int before, int after) {
 QString estimateText(const Snapshot& s) {
     const auto& c = s.cost;
     const auto& a = s.analysis.summary;
-    return tr("<b>%1</b>: <b>%2 ms</b>/image, <b>%3 FPS</b> (batch %4) | BPU %5, CPU %6, folded %7 | %8 "
-              "segment(s) | Q/DQ %9 passes | padding waste %10%")
+    // The three figures named after the vendor tool each compares with, then the deployment they assume.
+    return tr("<b>%1</b>: board, 1 thread <b>%2 ms</b>/image, <b>%3 FPS</b> (batch %4) | 2 threads %11 FPS | "
+              "BPU (static) %12 ms | %13 | BPU %5, CPU %6, folded %7 | %8 segment(s) | Q/DQ %9 passes | "
+              "padding "
+              "waste %10%")
         .arg(QString::fromStdString(s.target->name).toHtmlEscaped())
         .arg(c.perImageMs, 0, 'f', 3)
         .arg(c.fps, 0, 'f', 1)
@@ -45,7 +48,10 @@ QString estimateText(const Snapshot& s) {
         .arg(a.foldedNodes)
         .arg(a.bpuSegments)
         .arg(a.qdqPasses)
-        .arg(a.paddingWasteRatio * 100, 0, 'f', 1);
+        .arg(a.paddingWasteRatio * 100, 0, 'f', 1)
+        .arg(c.fpsByThreads[1], 0, 'f', 1)
+        .arg(c.bpuMs, 0, 'f', 3)
+        .arg(QString::fromStdString(describeDeployShort(s.deploy, *s.graph)).toHtmlEscaped());
 }
 
 QString deltaText(const Snapshot& s) {

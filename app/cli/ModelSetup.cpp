@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#include "ModelSetup.h"
+
+#include "core/deploy/DeployYaml.h"
+
+#include <iostream>
+
+namespace bpu::cli {
+
+ModelSetup loadModelSetup(const CliArgs& args) {
+    ModelSetup s;
+    s.deploy = loadDeploy(args.get("deploy").value_or("fast-perf"));
+    std::string target = args.get("target").value_or("");
+    const std::string fromMarch = targetForMarch(s.deploy.march);
+    if (target.empty())
+        target = fromMarch.empty() ? std::string("s100") : fromMarch;
+    else if (!fromMarch.empty() && fromMarch != target)
+        std::cerr << "bpuscope: note: " << s.deploy.source << " compiles for march " << s.deploy.march
+                  << "; estimating for --target " << target << " as asked\n";
+    for (const auto& n : s.deploy.notes)
+        std::cerr << "bpuscope: note: " << s.deploy.source << ": " << n << "\n";
+    s.target = std::make_shared<const TargetProfile>(loadTargetProfile(target));
+    return s;
+}
+
+} // namespace bpu::cli

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "CliArgs.h"
+#include "core/deploy/DeploySettings.h"
+#include "core/target/TargetProfile.h"
+
+#include <memory>
+
+namespace bpu::cli {
+
+/// The target and deployment a model command runs under: --deploy (a preset or an hb_compile YAML; default
+/// fast-perf) and --target (else the YAML's march, else s100). A config whose march disagrees with --target
+/// is noted on stderr; --target wins.
+struct ModelSetup {
+    std::shared_ptr<const TargetProfile> target;
+    DeploySettings deploy;
+};
+ModelSetup loadModelSetup(const CliArgs& args);
+
+} // namespace bpu::cli

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+// Deployment settings (issue 11, docs/deployment.md): hb_compile's --fast-perf rule, float model I/O, real
+// hb_compile YAML configs (tests/data/deploy, written from the documented keys), set_precision, and that the
+// board figure differs from the float-I/O view by exactly the passes the deployment removes.
+#include "OnnxFixtures.h"
+
+#include "core/deploy/DeployJson.h"
+#include "core/deploy/DeployYaml.h"
+#include "core/edit/Edit.h"
+#include "core/edit/EditError.h"
+#include "core/edit/Session.h"
+#include "core/model/ModelImporter.h"
+#include "core/target/TargetProfile.h"
+
+#include <QProcess>
+#include <QtTest>
+
+#include <cmath>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+const std::string kData = std::string(BPUSCOPE_TESTDATA) + "/deploy/";
+
+std::string samplePath(const std::string& file) {
+    return std::string(BPUSCOPE_SAMPLES) + "/" + file;
+}
+
+std::shared_ptr<const bpu::TargetProfile> profile(const std::string& name) {
+    return std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile(name));
+}
+
+bpu::Session session(const std::string& file, const bpu::DeploySettings& d,
+                     const std::string& target = "s100") {
+    bpu::AnalysisOptions o;
+    o.deploy = d;
+    return bpu::Session(bpu::ModelImporter::load(samplePath(file)), profile(target), o);
+}
+
+bool relClose(double a, double b, double rel) {
+    return std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b));
+}
+
+double rowsOf(const bpu::CostEstimate& e, bpu::CostRowKind k) {
+    double us = 0;
+    for (const auto& r : e.rows)
+        us += r.kind == k ? r.us : 0;
+    return us;
+}
+
+int countRows(const bpu::CostEstimate& e, bpu::CostRowKind k) {
+    int n = 0;
+    for (const auto& r : e.rows)
+        n += r.kind == k;
+    return n;
+}
+
+std::string errorOf(const std::string& path) {
+    try {
+        bpu::loadDeploy(path);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestDeploy : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fastPerfPicksNv12ForImages();
+    void floatIoCostsItsPassesExactly();
+    void yamlConfigNv12();
+    void yamlFeaturemapKeepsPasses();
+    void yamlNodeInfoPrecisionAndPlacement();
+    void yamlErrorsNameFileAndKey();
+    void removableBoundaryOpsAreRemoved();
+    void setPrecisionWholeModelAndNodes();
+    void setPrecisionRejectsNonsense();
+    void jsonRoundTrip();
+    void cliDeployOption();
+};
+
+// --fast-perf: a 4-D input with C=3 and even H/W is nv12; anything else a featuremap.
+void TestDeploy::fastPerfPicksNv12ForImages() {
+    const bpu::DeploySettings fp = bpu::DeploySettings::fastPerf();
+    const bpu::Graph yolo = bpu::ModelImporter::load(samplePath("yolov8n.onnx"));
+    QCOMPARE(bpu::resolveInput(fp, yolo, "images").type, bpu::InputRuntimeType::Nv12);
+    QVERIFY(!bpu::resolveInput(fp, yolo, "images").quantizedOnCpu);
+
+    fixtures::ModelBuilder odd;
+    odd.input("x", {1, 3, 223, 224});
+    odd.input("gray", {1, 1, 28, 28});
+    odd.input("seq", {1, 3, 64});
+    odd.weight("w", {8, 3, 3, 3});
+    odd.weight("w1", {8, 1, 3, 3});
+    odd.node("Conv", {"x", "w"}, {"y"});
+    odd.node("Conv", {"gray", "w1"}, {"y1"});
+    odd.node("Relu", {"seq"}, {"y2"});
+    odd.output("y");
+    odd.output("y1");
+    odd.output("y2");
+    const bpu::Graph g = bpu::ModelImporter::load(odd.save("deploy_inputs.onnx"));
+    QCOMPARE(bpu::fastPerfInputType(g, "x"), bpu::InputRuntimeType::Featuremap);    // odd H
+    QCOMPARE(bpu::fastPerfInputType(g, "gray"), bpu::InputRuntimeType::Featuremap); // C=1
+    QCOMPARE(bpu::fastPerfInputType(g, "seq"), bpu::InputRuntimeType::Featuremap);  // 3-D
+    // A featuremap's Quantize is removed by --fast-perf: the CPU does not quantize it.
+    QVERIFY(!bpu::resolveInput(fp, g, "x").quantizedOnCpu);
+    QVERIFY(bpu::resolveInput(bpu::DeploySettings::keepIoQdq(), g, "x").quantizedOnCpu);
+}
+
+// yolov8n, worked by hand from the profile: with float I/O the CPU quantizes the 1x3x640x640 input (1228800
+// elements) and dequantizes the six head maps (64+80 channels at 80x80, 40x40, 20x20 = 1209600 elements),
+// each at qdq_elements_per_us; nv12 instead costs the BPU one conversion pass over the 1228800
+// pixels-times-channels and hands the runtime 640 x 640 x 1.5 bytes instead of 1228800 int8 bytes.
+void TestDeploy::floatIoCostsItsPassesExactly() {
+    bpu::Session board = session("yolov8n.onnx", bpu::DeploySettings::fastPerf());
+    bpu::Session floatIo = session("yolov8n.onnx", bpu::DeploySettings::keepIoQdq());
+    const bpu::TargetProfile& t = board.target();
+    const double qdq = t.qdqElementsPerUs.value;
+    const int64_t inElems = 1LL * 3 * 640 * 640, outElems = (64 + 80) * (80 * 80 + 40 * 40 + 20 * 20);
+    QCOMPARE(outElems, int64_t(1209600));
+    QVERIFY(relClose(rowsOf(floatIo.cost(), bpu::CostRowKind::Quantize), inElems / qdq, 1e-12));
+    QVERIFY(relClose(rowsOf(floatIo.cost(), bpu::CostRowKind::Dequantize), outElems / qdq, 1e-12));
+    QCOMPARE(countRows(floatIo.cost(), bpu::CostRowKind::Dequantize), 6);
+    QCOMPARE(countRows(board.cost(), bpu::CostRowKind::Quantize), 0);
+    QCOMPARE(countRows(board.cost(), bpu::CostRowKind::Dequantize), 0);
+    const double conversion = inElems * t.inputConversionPasses.value /
+                              (t.vectorElementsPerCycle.value * t.bpuClockGhz.value * 1e3);
+    QVERIFY(relClose(rowsOf(board.cost(), bpu::CostRowKind::InputConversion), conversion, 1e-12));
+    QCOMPARE(countRows(floatIo.cost(), bpu::CostRowKind::InputConversion), 0);
+    // Runtime I/O: nv12 614400 bytes vs 1228800 int8 bytes in; the head convs' int32 accumulators out either
+    // way.
+    const int64_t outBytes = outElems * int64_t(t.quantizedConvOutputBytes.value);
+    QCOMPARE(board.cost().runtimeIoBytes, int64_t(640 * 640 * 3 / 2) + outBytes);
+    QCOMPARE(floatIo.cost().runtimeIoBytes, inElems + outBytes);
+    // Everything else is the same model on the same BPU.
+    const double expected =
+        (inElems + outElems) / qdq - conversion + (inElems - 614400) / (t.cpuBandwidthGBs.value * 1e3);
+    QVERIFY2(
+        relClose(floatIo.cost().totalUs - board.cost().totalUs, expected, 1e-9),
+        (std::to_string(floatIo.cost().totalUs - board.cost().totalUs) + " vs " + std::to_string(expected))
+            .c_str());
+    // The board figure is what the issue asks for: within 10% of the published 2.0 ms.
+    QVERIFY2(std::fabs(board.cost().latencyMs - 2.0) <= 0.2, std::to_string(board.cost().latencyMs).c_str());
+}
+
+// A config from the documented keys: nv12, data_scale, Dequantize removed, nash-e.
+void TestDeploy::yamlConfigNv12() {
+    const bpu::DeploySettings d = bpu::loadDeploy(kData + "yolov8n_nv12.yaml");
+    QCOMPARE(d.preset, bpu::DeployPreset::Custom);
+    QCOMPARE(d.march, std::string("nash-e"));
+    QCOMPARE(bpu::targetForMarch(d.march), std::string("s100"));
+    QVERIFY(d.removes(bpu::BoundaryOp::Dequantize));
+    QVERIFY(!d.removes(bpu::BoundaryOp::Quantize));
+    QCOMPARE(d.inputs.size(), size_t(1));
+    QCOMPARE(d.inputs[0].type, bpu::InputRuntimeType::Nv12);
+    QCOMPARE(d.inputs[0].norm, bpu::NormType::DataScale);
+    QCOMPARE(d.inputs[0].scale.size(), size_t(1));
+    QVERIFY(d.notes.empty()); // every key is of the vendor's schema
+    // An unnamed input_name stands for the model's only input; an nv12 input needs no Quantize, so this
+    // config runs yolov8n exactly as --fast-perf does.
+    bpu::Session yaml = session("yolov8n.onnx", d);
+    bpu::Session fast = session("yolov8n.onnx", bpu::DeploySettings::fastPerf());
+    QCOMPARE(bpu::resolveInput(d, yaml.graph(), "images").type, bpu::InputRuntimeType::Nv12);
+    QVERIFY(relClose(yaml.cost().totalUs, fast.cost().totalUs, 1e-12));
+    QVERIFY(bpu::describeDeploy(d, yaml.graph()).find("yolov8n_nv12.yaml") != std::string::npos);
+}
+
+// A featuremap config without remove_node_type: the CPU quantizes the input and dequantizes every output, as
+// hb_compile does; march nash-m is the S100P; an unknown key is a note, not an error.
+void TestDeploy::yamlFeaturemapKeepsPasses() {
+    const bpu::DeploySettings d = bpu::loadDeploy(kData + "featuremap_keep_qdq.yaml");
+    QCOMPARE(bpu::targetForMarch(d.march), std::string("s100p"));
+    QCOMPARE(d.notes.size(), size_t(1));
+    QVERIFY(d.notes[0].find("some_future_key") != std::string::npos);
+    bpu::Session s = session("yolov8n.onnx", d, "s100p");
+    QVERIFY(bpu::resolveInput(d, s.graph(), "images").quantizedOnCpu);
+    QCOMPARE(countRows(s.cost(), bpu::CostRowKind::Quantize), 1);
+    QCOMPARE(countRows(s.cost(), bpu::CostRowKind::Dequantize), 6);
+    // The same passes as the float-I/O preset.
+    bpu::Session keep = session("yolov8n.onnx", bpu::DeploySettings::keepIoQdq(), "s100p");
+    QVERIFY(relClose(s.cost().qdqUs, keep.cost().qdqUs, 1e-12));
+}
+
+// node_info: two convs in int16 (the TAE at int16_throughput_factor, a requantize at each int8<->int16 edge)
+// and a Concat on the CPU (a CPU node, with transitions around it).
+void TestDeploy::yamlNodeInfoPrecisionAndPlacement() {
+    const bpu::DeploySettings d = bpu::loadDeploy(kData + "int16_mixed.yaml");
+    QCOMPARE(d.nodePrecision.size(), size_t(2));
+    QCOMPARE(d.nodePlacement.at("/model.21/Concat"), bpu::Placement::CPU);
+    bpu::Session s = session("yolov8n.onnx", d);
+    const auto& g = s.graph();
+    const auto& r = s.analysis();
+    QCOMPARE(r.nodes[g.findNode("/model.0/conv/Conv").value].precision, bpu::Precision::Int16);
+    QCOMPARE(r.nodes[g.findNode("/model.1/conv/Conv").value].precision, bpu::Precision::Int16);
+    QCOMPARE(r.nodes[g.findNode("/model.0/act/Sigmoid").value].precision, bpu::Precision::Int8);
+    QCOMPARE(r.nodes[g.findNode("/model.21/Concat").value].placement, bpu::Placement::CPU);
+    // conv0 (int16) -> Sigmoid/Mul (int8): one requantize of its output; Mul (int8) -> conv1 (int16): one;
+    // conv1
+    // -> its SiLU: one.
+    QCOMPARE(countRows(s.cost(), bpu::CostRowKind::Requantize), 3);
+    const bpu::TargetProfile& t = s.target();
+    for (const auto& row : s.cost().rows)
+        if (row.kind == bpu::CostRowKind::Requantize) {
+            const double expected =
+                t.layerFixedUs() + double(row.elements) * t.requantizeVectorPasses.value /
+                                       (t.vectorElementsPerCycle.value * t.bpuClockGhz.value * 1e3);
+            QVERIFY(relClose(row.us, expected, 1e-12));
+            QVERIFY(row.onBpu);
+        }
+    QVERIFY(countRows(s.cost(), bpu::CostRowKind::Transition) >= 2);
+}
+
+void TestDeploy::yamlErrorsNameFileAndKey() {
+    const std::string a = errorOf(kData + "bad_remove_type.yaml");
+    QVERIFY2(a.find("bad_remove_type.yaml") != std::string::npos &&
+                 a.find("remove_node_type") != std::string::npos && a.find("Bogus") != std::string::npos,
+             a.c_str());
+    const std::string b = errorOf(kData + "bad_syntax.yaml");
+    QVERIFY2(b.find("bad_syntax.yaml") != std::string::npos && b.find("line") != std::string::npos,
+             b.c_str());
+    const std::string c = errorOf(kData + "bad_input_type.yaml");
+    QVERIFY2(c.find("input_type_rt") != std::string::npos && c.find("yuv420") != std::string::npos,
+             c.c_str());
+    // Not a file hb_compile reads.
+    const std::string missing = errorOf(kData + "no_such.yaml");
+    QVERIFY2(missing.find("no_such.yaml") != std::string::npos, missing.c_str());
+    QVERIFY(errorOf(kData).find("regular file") != std::string::npos || !errorOf(kData).empty());
+    const std::string fifo = fixtures::tempDir() + "/deploy_fifo.yaml";
+    ::unlink(fifo.c_str());
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string f = errorOf(fifo); // must not block on the FIFO
+    QVERIFY2(f.find("not a regular file") != std::string::npos, f.c_str());
+    ::unlink(fifo.c_str());
+    QVERIFY(!errorOf("config.txt").empty()); // neither a preset nor a .yaml
+}
+
+// A float model with layout/dtype glue at both ends (the usual export): with --fast-perf the CPU
+// Transpose/Cast at the start and end are removed (placed folded, free); with float I/O they stay on the CPU.
+void TestDeploy::removableBoundaryOpsAreRemoved() {
+    fixtures::ModelBuilder b;
+    b.input("nhwc", {1, 64, 64, 3});
+    b.weight("w", {16, 3, 3, 3});
+    auto& t0 = b.node("Transpose", {"nhwc"}, {"nchw"}, "to_nchw");
+    fixtures::setInts(t0, "perm", {0, 3, 1, 2});
+    auto& c = b.node("Conv", {"nchw", "w"}, {"y"}, "conv");
+    fixtures::setInts(c, "pads", {1, 1, 1, 1});
+    auto& t1 = b.node("Transpose", {"y"}, {"y_nhwc"}, "to_nhwc");
+    fixtures::setInts(t1, "perm", {0, 2, 3, 1});
+    b.node("Cast", {"y_nhwc"}, {"out"}, "cast").add_attribute()->CopyFrom([] {
+        onnx::AttributeProto a;
+        a.set_name("to");
+        a.set_type(onnx::AttributeProto::INT);
+        a.set_i(onnx::TensorProto::FLOAT16);
+        return a;
+    }());
+    b.output("out", onnx::TensorProto::FLOAT16);
+    const std::string path = b.save("deploy_glue.onnx");
+    // The table may place Transpose on the BPU; force them to the CPU as an exporter's layout glue would be,
+    // to check that removal applies to what runs on the CPU.
+    for (const char* preset : {"fast-perf", "keep-io-qdq"}) {
+        bpu::AnalysisOptions o;
+        o.deploy = *bpu::DeploySettings::fromPresetName(preset);
+        bpu::Session s(bpu::ModelImporter::load(path), profile("s100"), o);
+        for (const char* n : {"to_nchw", "to_nhwc"})
+            bpu::editFromJson({{"op", "set_placement"}, {"node", n}, {"placement", "CPU"}})->apply(s);
+        const auto& g = s.graph();
+        const auto& r = s.analysis();
+        const bool fast = std::string(preset) == "fast-perf";
+        for (const char* n : {"cast"}) {
+            const auto& a = r.nodes[g.findNode(n).value];
+            QCOMPARE(a.removedByDeploy, fast);
+            QCOMPARE(a.placement, fast ? bpu::Placement::Folded : bpu::Placement::CPU);
+        }
+        // User overrides are never removed: the user asked for the CPU.
+        QVERIFY(!r.nodes[g.findNode("to_nchw").value].removedByDeploy);
+        QCOMPARE(s.cost().nodes[g.findNode("cast").value].latencyUs > 0, !fast);
+    }
+    // Without an override the exporter's CPU glue (Cast is a CPU op in the table) is removed by --fast-perf.
+    bpu::AnalysisOptions o;
+    bpu::Session s(bpu::ModelImporter::load(path), profile("s100"), o);
+    const auto& a = s.analysis().nodes[s.graph().findNode("cast").value];
+    QVERIFY(a.removedByDeploy);
+    QVERIFY(a.placementReason.find("remove_node_type Cast") != std::string::npos);
+}
+
+// set_precision: the whole model, named nodes, op types; int16 is slower (int16_throughput_factor, 2x bytes)
+// and every int8<->int16 edge gets a requantize row.
+void TestDeploy::setPrecisionWholeModelAndNodes() {
+    bpu::Session base = session("yolov8n.onnx", bpu::DeploySettings::fastPerf());
+    bpu::Session all = base;
+    bpu::editFromJson({{"op", "set_precision"}, {"precision", "int16"}})->apply(all);
+    int bpu = 0;
+    for (size_t i = 0; i < all.analysis().nodes.size(); ++i)
+        if (all.analysis().nodes[i].placement == bpu::Placement::BPU) {
+            QCOMPARE(all.analysis().nodes[i].precision, bpu::Precision::Int16);
+            ++bpu;
+        }
+    QVERIFY(bpu > 100);
+    QCOMPARE(countRows(all.cost(), bpu::CostRowKind::Requantize), 0); // no boundary inside an all-int16 model
+    QVERIFY(all.cost().bpuUs > base.cost().bpuUs * 1.3);
+    // Only the convs in int16: every conv's SiLU (Sigmoid, Mul) stays int8, so precision changes at each
+    // conv.
+    bpu::Session convs = base;
+    bpu::editFromJson({{"op", "set_precision"}, {"precision", "int16"}, {"op_types", {"Conv"}}})
+        ->apply(convs);
+    QVERIFY(countRows(convs.cost(), bpu::CostRowKind::Requantize) > 50);
+    // Mixed is slower than int8 and pays requantizes the all-int16 model does not.
+    QVERIFY(convs.cost().totalUs > base.cost().totalUs);
+    // Undo restores the estimate exactly; the whole-model edit after per-node ones clears them.
+    auto edit = bpu::editFromJson(
+        {{"op", "set_precision"}, {"precision", "int16"}, {"nodes", {"/model.0/conv/Conv"}}});
+    bpu::Session one = base;
+    edit->apply(one);
+    QCOMPARE(one.analysis().nodes[one.graph().findNode("/model.0/conv/Conv").value].precision,
+             bpu::Precision::Int16);
+    edit->revert(one);
+    QCOMPARE(one.cost().totalUs, base.cost().totalUs);
+    bpu::editFromJson({{"op", "set_precision"}, {"precision", "int16"}, {"nodes", {"/model.0/conv/Conv"}}})
+        ->apply(one);
+    bpu::editFromJson({{"op", "set_precision"}, {"precision", "int8"}})->apply(one);
+    QVERIFY(relClose(one.cost().totalUs, base.cost().totalUs, 1e-12));
+    // JSON round trip of the edit.
+    QCOMPARE(edit->toJson().dump(), bpu::editFromJson(edit->toJson())->toJson().dump());
+}
+
+void TestDeploy::setPrecisionRejectsNonsense() {
+    bpu::Session s = session("yolov8n.onnx", bpu::DeploySettings::fastPerf());
+    QVERIFY_THROWS_EXCEPTION(bpu::EditError,
+                             bpu::editFromJson({{"op", "set_precision"}, {"precision", "fp16"}}));
+    QVERIFY_THROWS_EXCEPTION(bpu::EditError, bpu::editFromJson({{"op", "set_precision"}}));
+    auto noNode = bpu::editFromJson({{"op", "set_precision"}, {"precision", "int16"}, {"nodes", {"nope"}}});
+    const double before = s.cost().totalUs;
+    QVERIFY_THROWS_EXCEPTION(bpu::EditError, noNode->apply(s));
+    auto noType =
+        bpu::editFromJson({{"op", "set_precision"}, {"precision", "int16"}, {"op_types", {"LSTM"}}});
+    QVERIFY_THROWS_EXCEPTION(bpu::EditError, noType->apply(s));
+    QCOMPARE(s.cost().totalUs, before);
+}
+
+void TestDeploy::jsonRoundTrip() {
+    for (const std::string f : {"yolov8n_nv12.yaml", "featuremap_keep_qdq.yaml", "int16_mixed.yaml"}) {
+        const bpu::DeploySettings d = bpu::loadDeploy(kData + f);
+        const bpu::DeploySettings back = bpu::deployFromJson(bpu::deployToJson(d));
+        QVERIFY2(back == d, f.c_str());
+    }
+    QVERIFY(bpu::deployFromJson(bpu::deployToJson(bpu::DeploySettings::keepIoQdq())) ==
+            bpu::DeploySettings::keepIoQdq());
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, bpu::deployFromJson({{"preset", "turbo"}}));
+    QVERIFY_THROWS_EXCEPTION(
+        std::runtime_error,
+        bpu::deployFromJson({{"preset", "custom"}, {"inputs", {{{"input_type_rt", "yuv420"}}}}}));
+}
+
+// The CLI: --deploy with a YAML picks the target from march and says the deployment; a broken config is exit
+// 3 naming the file.
+void TestDeploy::cliDeployOption() {
+    QProcess p;
+    p.start(QStringLiteral(BPUSCOPE_CLI),
+            {QStringLiteral("analyze"), QString::fromStdString(samplePath("yolov8n.onnx")),
+             QStringLiteral("--deploy"), QString::fromStdString(kData + "featuremap_keep_qdq.yaml")});
+    QVERIFY(p.waitForFinished(60000));
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY2(out.contains(QStringLiteral("[s100p ")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("deployment: featuremap_keep_qdq.yaml")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("board, 1 thread")) &&
+                 out.contains(QStringLiteral("BPU (static)")) &&
+                 out.contains(QStringLiteral("2 threads FPS")),
+             qPrintable(out));
+    QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("some_future_key ignored")));
+
+    p.start(QStringLiteral(BPUSCOPE_CLI),
+            {QStringLiteral("analyze"), QString::fromStdString(samplePath("yolov8n.onnx")),
+             QStringLiteral("--deploy"), QString::fromStdString(kData + "bad_remove_type.yaml")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 3);
+    QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("bad_remove_type.yaml")));
+}
+
+QTEST_GUILESS_MAIN(TestDeploy)
+#include "tst_deploy.moc"
