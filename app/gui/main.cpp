@@ -18,6 +18,7 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("BpuScope"));
     QApplication::setApplicationName(QStringLiteral("BpuScope"));
     QApplication::setApplicationVersion(QStringLiteral(BPUSCOPE_VERSION));
+    // The installed desktop entry and icon (packaging/linux): lets the desktop group the window with them.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.bpuscope.BpuScope"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.bpuscope.BpuScope")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Profile ONNX models for the Horizon S100 BPU"));
