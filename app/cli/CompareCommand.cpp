@@ -22,8 +22,9 @@ namespace {
 
 std::string sideLine(const char* label, const CompareSide& s) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s: %.3f ms = %.1f FPS (BPU alone %.3f ms), %d nodes, %d CPU, %d segment(s)",
-                  label, s.figures.latencyMs, s.figures.fps, s.figures.bpuMs, s.nodes, s.cpuNodes, s.bpuSegments);
+    std::snprintf(buf, sizeof buf,
+                  "%s: %.3f ms = %.1f FPS (BPU alone %.3f ms), %d nodes, %d CPU, %d segment(s)", label,
+                  s.figures.latencyMs, s.figures.fps, s.figures.bpuMs, s.nodes, s.cpuNodes, s.bpuSegments);
     return std::string(buf) + "  " + s.path + "\n";
 }
 
@@ -32,18 +33,20 @@ std::string summaryText(const Comparison& c) {
     char buf[320];
     os << "target: " << c.a.target << "\n" << sideLine("A", c.a) << sideLine("B", c.b);
     const double rel = c.a.figures.latencyMs > 0 ? c.latencyMsDelta() / c.a.figures.latencyMs * 100 : 0;
-    std::snprintf(buf, sizeof buf,
-                  "delta (B - A): latency %+.3f ms (%+.1f%%), BPU %+.3f ms, FPS %+.1f, CPU nodes %+d, segments %+d, "
-                  "padding waste %+.1f pt, findings +%zu/-%zu\n",
-                  c.latencyMsDelta(), rel, c.bpuMsDelta(), c.fpsDelta(), c.b.cpuNodes - c.a.cpuNodes,
-                  c.b.bpuSegments - c.a.bpuSegments, (c.b.paddingWasteRatio - c.a.paddingWasteRatio) * 100,
-                  c.findingsAdded.size(), c.findingsRemoved.size());
+    std::snprintf(
+        buf, sizeof buf,
+        "delta (B - A): latency %+.3f ms (%+.1f%%), BPU %+.3f ms, FPS %+.1f, CPU nodes %+d, segments %+d, "
+        "padding waste %+.1f pt, findings +%zu/-%zu\n",
+        c.latencyMsDelta(), rel, c.bpuMsDelta(), c.fpsDelta(), c.b.cpuNodes - c.a.cpuNodes,
+        c.b.bpuSegments - c.a.bpuSegments, (c.b.paddingWasteRatio - c.a.paddingWasteRatio) * 100,
+        c.findingsAdded.size(), c.findingsRemoved.size());
     os << buf;
-    std::snprintf(buf, sizeof buf,
-                  "nodes: %zu matched (%d by name, %d by structure), %zu only in A, %zu only in B; %d changed "
-                  "placement, %d shape, %d padding\n",
-                  c.nodes.size(), c.matchedByName, c.matchedByStructure, c.unmatchedA.size(), c.unmatchedB.size(),
-                  c.placementChanges, c.shapeChanges, c.paddingChanges);
+    std::snprintf(
+        buf, sizeof buf,
+        "nodes: %zu matched (%d by name, %d by structure), %zu only in A, %zu only in B; %d changed "
+        "placement, %d shape, %d padding\n",
+        c.nodes.size(), c.matchedByName, c.matchedByStructure, c.unmatchedA.size(), c.unmatchedB.size(),
+        c.placementChanges, c.shapeChanges, c.paddingChanges);
     os << buf;
     std::vector<const NodeDelta*> order;
     for (const NodeDelta& d : c.nodes)
@@ -93,7 +96,8 @@ int runCompare(const CliArgs& args, int argc, char** argv) {
     for (const std::string& file : {args.get("json").value_or(""), args.get("csv").value_or(""), output})
         if (!file.empty())
             checkWritable(file);
-    auto target = std::make_shared<const TargetProfile>(loadTargetProfile(args.get("target").value_or("s100")));
+    auto target =
+        std::make_shared<const TargetProfile>(loadTargetProfile(args.get("target").value_or("s100")));
     const ImportOptions options = args.importOptions();
     // The two imports and analyses are independent: B runs beside A.
     auto load = [&options, &target](const std::string& path) {

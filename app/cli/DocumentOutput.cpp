@@ -67,15 +67,19 @@ void writePdf(const report::ReportDocument& doc, const std::string& output, int 
 
 } // namespace
 
-std::string documentFormat(const CliArgs& args, const std::string& output, const std::vector<std::string>& allowed) {
-    auto ok = [&allowed](const std::string& f) { return std::find(allowed.begin(), allowed.end(), f) != allowed.end(); };
+std::string documentFormat(const CliArgs& args, const std::string& output,
+                           const std::vector<std::string>& allowed) {
+    auto ok = [&allowed](const std::string& f) {
+        return std::find(allowed.begin(), allowed.end(), f) != allowed.end();
+    };
     if (auto f = args.get("format")) {
         if (!ok(*f))
             throw UsageError("--format must be " + joined(allowed) + ", got '" + *f + "'");
         return *f;
     }
     std::string ext = std::filesystem::path(output).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     std::string f = ext == ".md" || ext == ".markdown" ? "md"
                     : ext == ".html" || ext == ".htm"  ? "html"
                     : ext == ".json"                   ? "json"

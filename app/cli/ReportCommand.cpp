@@ -52,7 +52,6 @@ private:
     std::string last_;
 };
 
-
 } // namespace
 
 int runReport(const CliArgs& args, int argc, char** argv) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `bpuscope-cli sweep`: a model zoo in one table (core/sweep), for CI. One process sweeps one machine's share;
-// across machines, run one process per model (README: GNU parallel, a CI matrix).
+// `bpuscope-cli sweep`: a model zoo in one table (core/sweep), for CI. One process sweeps one machine's
+// share; across machines, run one process per model (README: GNU parallel, a CI matrix).
 #include "Commands.h"
 #include "DocumentOutput.h"
 
@@ -66,8 +66,9 @@ int runSweep(const CliArgs& args) {
     const std::vector<SweepRow> rows =
         runSweep(work, options, jobs, [total = work.size()](const SweepRow& r, size_t done) {
             if (r.ok)
-                std::fprintf(stderr, "[%zu/%zu] %s @ %s: %.3f ms, %.1f FPS (%.1f s)\n", done, total, r.model.c_str(),
-                             r.target.c_str(), r.figures.latencyMs, r.figures.fps, r.seconds);
+                std::fprintf(stderr, "[%zu/%zu] %s @ %s: %.3f ms, %.1f FPS (%.1f s)\n", done, total,
+                             r.model.c_str(), r.target.c_str(), r.figures.latencyMs, r.figures.fps,
+                             r.seconds);
             else
                 std::fprintf(stderr, "[%zu/%zu] %s @ %s: FAILED: %s\n", done, total, r.model.c_str(),
                              r.target.c_str(), r.error.c_str());
@@ -87,16 +88,18 @@ int runSweep(const CliArgs& args) {
             mw = std::max(mw, int(r.model.size()));
             tw = std::max(tw, int(r.target.size()));
         }
-        std::printf("%-*s  %-*s %10s %9s %9s %5s %4s %8s  %s\n", mw, "model", tw, "target", "latency_ms", "bpu_ms",
-                    "fps", "cpu", "segs", "padding", "top finding");
+        std::printf("%-*s  %-*s %10s %9s %9s %5s %4s %8s  %s\n", mw, "model", tw, "target", "latency_ms",
+                    "bpu_ms", "fps", "cpu", "segs", "padding", "top finding");
         for (const SweepRow& r : rows) {
             if (!r.ok) {
-                std::printf("%-*s  %-*s FAILED: %s\n", mw, r.model.c_str(), tw, r.target.c_str(), r.error.c_str());
+                std::printf("%-*s  %-*s FAILED: %s\n", mw, r.model.c_str(), tw, r.target.c_str(),
+                            r.error.c_str());
                 continue;
             }
             std::printf("%-*s  %-*s %10.3f %9.3f %9.1f %5d %4d %7.1f%%  %s\n", mw, r.model.c_str(), tw,
                         r.target.c_str(), r.figures.latencyMs, r.figures.bpuMs, r.figures.fps, r.cpuNodes,
-                        r.bpuSegments, r.paddingWasteRatio * 100, r.topRule.empty() ? "-" : r.topRule.c_str());
+                        r.bpuSegments, r.paddingWasteRatio * 100,
+                        r.topRule.empty() ? "-" : r.topRule.c_str());
         }
     }
     std::fprintf(stderr, "sweep: %zu rows, %zu failed\n", rows.size(), failed);

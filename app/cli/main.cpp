@@ -88,12 +88,13 @@ int main(int argc, char** argv) {
         if (cmd == "report")
             return runReport(CliArgs::parse(argc, argv, 2, modelOptions, {"progress"}), argc, argv);
         if (cmd == "compare")
-            return runCompare(CliArgs::parse(argc, argv, 2,
-                                             {"batch", "input-shape", "json", "csv", "target", "format", "output"},
-                                             {}),
-                              argc, argv);
+            return runCompare(
+                CliArgs::parse(argc, argv, 2,
+                               {"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}),
+                argc, argv);
         if (cmd == "sweep")
-            return runSweep(CliArgs::parse(argc, argv, 2, {"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
+            return runSweep(
+                CliArgs::parse(argc, argv, 2, {"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
         if (cmd == "calibrate")
             return runCalibrate(
                 CliArgs::parse(argc, argv, 2, {"target", "write", "markdown", "iterations"}, {"fit"}));

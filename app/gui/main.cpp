@@ -118,17 +118,19 @@ int main(int argc, char** argv) {
     if (parser.isSet(compare)) {
         // Once the model is there (and only the first time: later loads are the user's).
         auto once = std::make_shared<QMetaObject::Connection>();
-        *once = QObject::connect(&w, &bpu::ui::MainWindow::loaded, &w, [&w, once, other = parser.value(compare)] {
-            QObject::disconnect(*once);
-            w.compareWith(other);
-        });
+        *once =
+            QObject::connect(&w, &bpu::ui::MainWindow::loaded, &w, [&w, once, other = parser.value(compare)] {
+                QObject::disconnect(*once);
+                w.compareWith(other);
+            });
     }
     if (!shotPath.isEmpty()) {
         // Wait until the model, the edits, the finding gains, the comparison and the graph layout have all
         // landed.
         auto* poll = new QTimer(&w);
         QObject::connect(poll, &QTimer::timeout, &w,
-                         [&w, shotPath, poll, pending = parser.isSet(edits), comparing = parser.isSet(compare)]() mutable {
+                         [&w, shotPath, poll, pending = parser.isSet(edits),
+                          comparing = parser.isSet(compare)]() mutable {
                              auto s = w.snapshot();
                              if (!s || !s->findingsReady || w.graphView()->isLayoutPending() ||
                                  w.isLoading() || w.inspector()->shapeEditor()->isSweepPending())
@@ -147,11 +149,10 @@ int main(int argc, char** argv) {
                              });
                          });
         // Likewise a comparison that fails (the other file cannot be read) never lands.
-        QObject::connect(w.comparer(), &bpu::ui::ModelComparer::failed, &w,
-                         [](const QString& why) {
-                             std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(why));
-                             QApplication::exit(3);
-                         });
+        QObject::connect(w.comparer(), &bpu::ui::ModelComparer::failed, &w, [](const QString& why) {
+            std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(why));
+            QApplication::exit(3);
+        });
         QObject::connect(&w, &bpu::ui::MainWindow::loadFailed, &w, [](const QString& msg) {
             std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(msg));
             QApplication::exit(3);

@@ -68,26 +68,25 @@ std::string csvField(const std::string& s) {
 
 nlohmann::json comparisonJson(const Comparison& c) {
     const CompareSide &a = c.a, &b = c.b;
-    nlohmann::json summary = {
-        {"latency_ms_delta", c.latencyMsDelta()},
-        {"bpu_ms_delta", c.bpuMsDelta()},
-        {"fps_delta", c.fpsDelta()},
-        {"cpu_nodes_delta", b.cpuNodes - a.cpuNodes},
-        {"bpu_nodes_delta", b.bpuNodes - a.bpuNodes},
-        {"bpu_segments_delta", b.bpuSegments - a.bpuSegments},
-        {"padding_waste_bytes_delta", b.paddingWasteBytes - a.paddingWasteBytes},
-        {"padding_waste_ratio_delta", b.paddingWasteRatio - a.paddingWasteRatio},
-        {"findings_delta", b.findings - a.findings},
-        {"findings_added", c.findingsAdded.size()},
-        {"findings_removed", c.findingsRemoved.size()},
-        {"matched", c.nodes.size()},
-        {"matched_by_name", c.matchedByName},
-        {"matched_by_structure", c.matchedByStructure},
-        {"unmatched_a", c.unmatchedA.size()},
-        {"unmatched_b", c.unmatchedB.size()},
-        {"placement_changes", c.placementChanges},
-        {"shape_changes", c.shapeChanges},
-        {"padding_changes", c.paddingChanges}};
+    nlohmann::json summary = {{"latency_ms_delta", c.latencyMsDelta()},
+                              {"bpu_ms_delta", c.bpuMsDelta()},
+                              {"fps_delta", c.fpsDelta()},
+                              {"cpu_nodes_delta", b.cpuNodes - a.cpuNodes},
+                              {"bpu_nodes_delta", b.bpuNodes - a.bpuNodes},
+                              {"bpu_segments_delta", b.bpuSegments - a.bpuSegments},
+                              {"padding_waste_bytes_delta", b.paddingWasteBytes - a.paddingWasteBytes},
+                              {"padding_waste_ratio_delta", b.paddingWasteRatio - a.paddingWasteRatio},
+                              {"findings_delta", b.findings - a.findings},
+                              {"findings_added", c.findingsAdded.size()},
+                              {"findings_removed", c.findingsRemoved.size()},
+                              {"matched", c.nodes.size()},
+                              {"matched_by_name", c.matchedByName},
+                              {"matched_by_structure", c.matchedByStructure},
+                              {"unmatched_a", c.unmatchedA.size()},
+                              {"unmatched_b", c.unmatchedB.size()},
+                              {"placement_changes", c.placementChanges},
+                              {"shape_changes", c.shapeChanges},
+                              {"padding_changes", c.paddingChanges}};
     nlohmann::json nodes = nlohmann::json::array();
     for (const NodeDelta& d : c.nodes)
         nodes.push_back(
@@ -115,7 +114,8 @@ nlohmann::json comparisonJson(const Comparison& c) {
             {"summary", summary},
             {"nodes", nodes},
             {"unmatched", {{"a", ua}, {"b", ub}}},
-            {"findings", {{"added", findingsJson(c.findingsAdded)}, {"removed", findingsJson(c.findingsRemoved)}}}};
+            {"findings",
+             {{"added", findingsJson(c.findingsAdded)}, {"removed", findingsJson(c.findingsRemoved)}}}};
 }
 
 std::string comparisonCsv(const Comparison& c) {
@@ -132,9 +132,9 @@ std::string comparisonCsv(const Comparison& c) {
            << d.inB.latencyUs << ',' << d.latencyDeltaUs() << "\n";
     for (const UnmatchedNode& u : c.unmatchedA) {
         const NodeFacts& f = u.facts;
-        os << csvField(f.name) << ",," << csvField(u.op) << ",unmatched," << placementName(f.placement) << ",,"
-           << dimsText(f.shape) << ",," << dimsText(f.paddedShape) << ",," << f.paddingWasteBytes << ",,"
-           << f.latencyUs << ",," << -f.latencyUs << "\n";
+        os << csvField(f.name) << ",," << csvField(u.op) << ",unmatched," << placementName(f.placement)
+           << ",," << dimsText(f.shape) << ",," << dimsText(f.paddedShape) << ",," << f.paddingWasteBytes
+           << ",," << f.latencyUs << ",," << -f.latencyUs << "\n";
     }
     for (const UnmatchedNode& u : c.unmatchedB) {
         const NodeFacts& f = u.facts;

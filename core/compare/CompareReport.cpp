@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `bpuscope-cli compare --format md|html|pdf`: the comparison as a report document for the existing renderers.
+// `bpuscope-cli compare --format md|html|pdf`: the comparison as a report document for the existing
+// renderers.
 #include "CompareOutput.h"
 
 #include "core/report/ReportFormat.h"
@@ -76,7 +77,8 @@ Section summary(const Comparison& c) {
     const double d = c.latencyMsDelta();
     std::string head = fileName(c.b.path) + " (B) ";
     if (std::fabs(d) < 5e-4)
-        head += "has the same estimated latency as " + fileName(c.a.path) + " (A): " + fmt::ms(a.latencyMs) + " ms";
+        head += "has the same estimated latency as " + fileName(c.a.path) + " (A): " + fmt::ms(a.latencyMs) +
+                " ms";
     else
         head += std::string(d < 0 ? "is faster than " : "is slower than ") + fileName(c.a.path) + " (A) by " +
                 fmt::ms(std::fabs(d)) + " ms per inference (" + fmt::ms(a.latencyMs) + " -> " +
@@ -88,8 +90,8 @@ Section summary(const Comparison& c) {
     s.blocks.push_back(Paragraph{head});
 
     TableBlock t{"Model-level figures, A against B",
-                 table({"Metric", "A", "B", "Change"}, {Align::Left, Align::Right, Align::Right, Align::Right},
-                       {3, 1.5, 1.5, 1.5})};
+                 table({"Metric", "A", "B", "Change"},
+                       {Align::Left, Align::Right, Align::Right, Align::Right}, {3, 1.5, 1.5, 1.5})};
     auto row = [&t](std::string name, std::string va, std::string vb, std::string ch) {
         t.table.rows.push_back({std::move(name), std::move(va), std::move(vb), std::move(ch)});
     };
@@ -98,17 +100,17 @@ Section summary(const Comparison& c) {
     row("BPU time alone (ms)", fmt::ms(a.bpuMs), fmt::ms(b.bpuMs), change(a.bpuMs, b.bpuMs));
     row("FPS, 1 thread", fmt::fps(a.fps), fmt::fps(b.fps), change(a.fps, b.fps));
     row("Nodes", fmt::count(c.a.nodes), fmt::count(c.b.nodes), signedCount(c.b.nodes - c.a.nodes));
-    row("CPU nodes", fmt::count(c.a.cpuNodes), fmt::count(c.b.cpuNodes), signedCount(c.b.cpuNodes - c.a.cpuNodes));
+    row("CPU nodes", fmt::count(c.a.cpuNodes), fmt::count(c.b.cpuNodes),
+        signedCount(c.b.cpuNodes - c.a.cpuNodes));
     row("BPU segments", fmt::count(c.a.bpuSegments), fmt::count(c.b.bpuSegments),
         signedCount(c.b.bpuSegments - c.a.bpuSegments));
-    row("Padding waste", fmt::percent(c.a.paddingWasteRatio), fmt::percent(c.b.paddingWasteRatio),
-        c.a.paddingWasteRatio == c.b.paddingWasteRatio
-            ? "="
-            : [&] {
-                  char buf[32];
-                  std::snprintf(buf, sizeof buf, "%+.1f pt", (c.b.paddingWasteRatio - c.a.paddingWasteRatio) * 100);
-                  return std::string(buf);
-              }());
+    row(
+        "Padding waste", fmt::percent(c.a.paddingWasteRatio), fmt::percent(c.b.paddingWasteRatio),
+        c.a.paddingWasteRatio == c.b.paddingWasteRatio ? "=" : [&] {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%+.1f pt", (c.b.paddingWasteRatio - c.a.paddingWasteRatio) * 100);
+            return std::string(buf);
+        }());
     row("Padding waste bytes", fmt::bytes(c.a.paddingWasteBytes), fmt::bytes(c.b.paddingWasteBytes),
         c.a.paddingWasteBytes == c.b.paddingWasteBytes
             ? "="
@@ -137,22 +139,23 @@ Section nodeDeltas(const Comparison& c) {
         s.blocks.push_back(Note{"No matched node's estimated latency changed."});
         return s;
     }
-    TableBlock t{"Matched nodes by the size of their latency change (B - A), " +
-                     std::to_string(std::min(order.size(), kDeltaRows)) + " of " + std::to_string(order.size()) +
-                     " that changed",
-                 table({"Node in A", "Node in B", "Op", "A (us)", "B (us)", "Delta (us)", "Placement", "Shape"},
-                       {Align::Left, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Left,
-                        Align::Left},
-                       {3, 3, 1.3, 1, 1, 1, 1.3, 2})};
+    TableBlock t{
+        "Matched nodes by the size of their latency change (B - A), " +
+            std::to_string(std::min(order.size(), kDeltaRows)) + " of " + std::to_string(order.size()) +
+            " that changed",
+        table({"Node in A", "Node in B", "Op", "A (us)", "B (us)", "Delta (us)", "Placement", "Shape"},
+              {Align::Left, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Left,
+               Align::Left},
+              {3, 3, 1.3, 1, 1, 1, 1.3, 2})};
     for (size_t i = 0; i < order.size() && i < kDeltaRows; ++i) {
         const NodeDelta& d = *order[i];
-        const std::string placement =
-            d.placementChanged() ? std::string(placementName(d.inA.placement)) + " -> " + placementName(d.inB.placement)
-                                 : placementName(d.inA.placement);
-        const std::string shape = d.shapeChanged() ? dimsText(d.inA.shape) + " -> " + dimsText(d.inB.shape)
-                                                   : dimsText(d.inA.shape);
-        t.table.rows.push_back({d.inA.name, d.inB.name, d.op, fmt::us(d.inA.latencyUs), fmt::us(d.inB.latencyUs),
-                                signedUs(d.latencyDeltaUs()), placement, shape});
+        const std::string placement = d.placementChanged() ? std::string(placementName(d.inA.placement)) +
+                                                                 " -> " + placementName(d.inB.placement)
+                                                           : placementName(d.inA.placement);
+        const std::string shape =
+            d.shapeChanged() ? dimsText(d.inA.shape) + " -> " + dimsText(d.inB.shape) : dimsText(d.inA.shape);
+        t.table.rows.push_back({d.inA.name, d.inB.name, d.op, fmt::us(d.inA.latencyUs),
+                                fmt::us(d.inB.latencyUs), signedUs(d.latencyDeltaUs()), placement, shape});
     }
     s.blocks.push_back(std::move(t));
     return s;
@@ -162,20 +165,23 @@ Section changes(const Comparison& c) {
     Section s{"changes", 0, "Placement, shape and padding changes", {}};
     TableBlock placement{"Nodes that run on another unit in B",
                          table({"Node in A", "Node in B", "Op", "A", "B"},
-                               {Align::Left, Align::Left, Align::Left, Align::Left, Align::Left}, {3, 3, 1.5, 1, 1})};
-    TableBlock shapes{"", table({"Node in A", "Op", "Shape A", "Shape B", "Padded A", "Padded B", "Waste A", "Waste B"},
-                                {Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Left,
-                                 Align::Right, Align::Right},
-                                {3, 1.3, 2, 2, 2, 2, 1.2, 1.2})};
+                               {Align::Left, Align::Left, Align::Left, Align::Left, Align::Left},
+                               {3, 3, 1.5, 1, 1})};
+    TableBlock shapes{
+        "", table({"Node in A", "Op", "Shape A", "Shape B", "Padded A", "Padded B", "Waste A", "Waste B"},
+                  {Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right,
+                   Align::Right},
+                  {3, 1.3, 2, 2, 2, 2, 1.2, 1.2})};
     size_t changed = 0;
     for (const NodeDelta& d : c.nodes) {
         if (d.placementChanged())
-            placement.table.rows.push_back(
-                {d.inA.name, d.inB.name, d.op, placementName(d.inA.placement), placementName(d.inB.placement)});
+            placement.table.rows.push_back({d.inA.name, d.inB.name, d.op, placementName(d.inA.placement),
+                                            placementName(d.inB.placement)});
         if ((d.shapeChanged() || d.paddingChanged()) && changed++ < kChangeRows)
             shapes.table.rows.push_back({d.inA.name, d.op, dimsText(d.inA.shape), dimsText(d.inB.shape),
                                          dimsText(d.inA.paddedShape), dimsText(d.inB.paddedShape),
-                                         fmt::bytes(d.inA.paddingWasteBytes), fmt::bytes(d.inB.paddingWasteBytes)});
+                                         fmt::bytes(d.inA.paddingWasteBytes),
+                                         fmt::bytes(d.inB.paddingWasteBytes)});
     }
     if (placement.table.rows.empty())
         s.blocks.push_back(Note{"Every matched node runs on the same unit in both models."});
@@ -184,8 +190,9 @@ Section changes(const Comparison& c) {
     if (shapes.table.rows.empty()) {
         s.blocks.push_back(Note{"No matched node's output shape or padding changed."});
     } else {
-        shapes.caption = "Nodes whose output shape or BPU padding changed (first output; waste over every output), " +
-                         std::to_string(shapes.table.rows.size()) + " of " + std::to_string(changed);
+        shapes.caption =
+            "Nodes whose output shape or BPU padding changed (first output; waste over every output), " +
+            std::to_string(shapes.table.rows.size()) + " of " + std::to_string(changed);
         s.blocks.push_back(std::move(shapes));
     }
     return s;
@@ -196,10 +203,12 @@ void unmatchedTable(Section& s, const std::vector<UnmatchedNode>& list, const st
         s.blocks.push_back(Note{"Every node of " + side + " has a match."});
         return;
     }
-    TableBlock t{"Only in " + side + " (" + std::to_string(list.size()) + " nodes" +
-                     (list.size() > kUnmatchedRows ? ", first " + std::to_string(kUnmatchedRows) + " shown" : "") + ")",
-                 table({"Node", "Op", "Placement", "Output shape", "Latency (us)"},
-                       {Align::Left, Align::Left, Align::Left, Align::Left, Align::Right}, {4, 1.5, 1, 2, 1})};
+    TableBlock t{
+        "Only in " + side + " (" + std::to_string(list.size()) + " nodes" +
+            (list.size() > kUnmatchedRows ? ", first " + std::to_string(kUnmatchedRows) + " shown" : "") +
+            ")",
+        table({"Node", "Op", "Placement", "Output shape", "Latency (us)"},
+              {Align::Left, Align::Left, Align::Left, Align::Left, Align::Right}, {4, 1.5, 1, 2, 1})};
     for (size_t i = 0; i < list.size() && i < kUnmatchedRows; ++i)
         t.table.rows.push_back({list[i].facts.name, list[i].op, placementName(list[i].facts.placement),
                                 dimsText(list[i].facts.shape), fmt::us(list[i].facts.latencyUs)});
@@ -227,22 +236,33 @@ void findingsTable(Section& s, const std::vector<FindingChange>& list, const std
 Section method() {
     Section s{"method", 0, "How nodes were matched", {}};
     s.blocks.push_back(Paragraph{
-        "First by name: a node of A pairs with the node of B of the same name and op type when each of its data "
-        "inputs comes from a same-named node of the same op (or the same model input) and its weights have the "
-        "same dims, so generic names that a re-export renumbered never pair different nodes. Then by structure, "
-        "outwards from the model inputs and outputs (by position) and the name pairs: the producers of two matched "
-        "values pair when they have the same op, and their unmatched consumers that read them at the same input "
-        "slot with the same op type pair up. Among several candidates, a pair is taken only when it beats every "
-        "rival on same name, same weight dims and attributes, same output shape and already matched other inputs; "
-        "ties wait for another route through the graph. Then nodes whose op, weight dims, attributes and output "
+        "First by name: a node of A pairs with the node of B of the same name and op type when each of its "
+        "data "
+        "inputs comes from a same-named node of the same op (or the same model input) and its weights have "
+        "the "
+        "same dims, so generic names that a re-export renumbered never pair different nodes. Then by "
+        "structure, "
+        "outwards from the model inputs and outputs (by position) and the name pairs: the producers of two "
+        "matched "
+        "values pair when they have the same op, and their unmatched consumers that read them at the same "
+        "input "
+        "slot with the same op type pair up. Among several candidates, a pair is taken only when it beats "
+        "every "
+        "rival on same name, same weight dims and attributes, same output shape and already matched other "
+        "inputs; "
+        "ties wait for another route through the graph. Then nodes whose op, weight dims, attributes and "
+        "output "
         "shape occur exactly once among the unmatched nodes of each model pair up, and what is still tied "
-        "(parallel branches alike in every respect) pairs by relative position. Shapes only rank candidates, so "
+        "(parallel branches alike in every respect) pairs by relative position. Shapes only rank candidates, "
+        "so "
         "two exports at different input sizes still match node for node."});
-    s.blocks.push_back(Paragraph{
-        "Both models are analysed with the same target profile. A node's latency is its share of its BPU layer "
-        "plus the Q/DQ passes and CPU/BPU switches charged to it (the analysis report's method section gives the "
-        "formulas). A finding counts as the same in both models when it cites the same rule and at least one of "
-        "the same nodes through the matching."});
+    s.blocks.push_back(Paragraph{"Both models are analysed with the same target profile. A node's latency is "
+                                 "its share of its BPU layer "
+                                 "plus the Q/DQ passes and CPU/BPU switches charged to it (the analysis "
+                                 "report's method section gives the "
+                                 "formulas). A finding counts as the same in both models when it cites the "
+                                 "same rule and at least one of "
+                                 "the same nodes through the matching."});
     return s;
 }
 
@@ -274,8 +294,8 @@ ReportDocument comparisonReport(const Comparison& c, const std::string& generate
            {"detail", fmt::ms(fa.latencyMs) + " -> " + fmt::ms(fb.latencyMs) + " ms per inference"}},
           {{"label", "FPS, 1 thread"},
            {"value", fmt::fps(fa.fps) + " -> " + fmt::fps(fb.fps)},
-           {"detail", change(fa.fps, fb.fps) + " (BPU alone " + fmt::ms(fa.bpuMs) + " -> " + fmt::ms(fb.bpuMs) +
-                          " ms)"}},
+           {"detail", change(fa.fps, fb.fps) + " (BPU alone " + fmt::ms(fa.bpuMs) + " -> " +
+                          fmt::ms(fb.bpuMs) + " ms)"}},
           {{"label", "Matched nodes"},
            {"value", std::to_string(c.nodes.size()) + " of " + std::to_string(c.a.nodes) + " / " +
                          std::to_string(c.b.nodes)},

@@ -52,7 +52,8 @@ NodeFacts factsOf(const Session& s, NodeId id) {
 
 /// A finding of `from` is also in `to` when `to` has one of the same rule naming (through the matching) at
 /// least one of the same nodes, or both name none.
-std::vector<FindingChange> findingsOnlyIn(const Session& from, const Session& to, const std::vector<NodeId>& map) {
+std::vector<FindingChange> findingsOnlyIn(const Session& from, const Session& to,
+                                          const std::vector<NodeId>& map) {
     std::vector<FindingChange> out;
     const auto& other = to.analysis().findings;
     for (const Finding& f : from.analysis().findings) {

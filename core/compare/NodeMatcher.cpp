@@ -33,7 +33,8 @@ std::string opSignature(const Graph& g, const Node& n) {
 }
 
 std::string outputShape(const Graph& g, const Node& n) {
-    return n.outputs.empty() || !n.outputs[0].valid() ? std::string("?") : g.tensor(n.outputs[0]).shape.toString();
+    return n.outputs.empty() || !n.outputs[0].valid() ? std::string("?")
+                                                      : g.tensor(n.outputs[0]).shape.toString();
 }
 
 class Matcher {
@@ -243,8 +244,8 @@ private:
             bool rival = false;
             for (size_t r = 0; r < options.size() && !rival; ++r) {
                 const Option& q = options[r];
-                rival = r != k && q.score >= o.score && (q.i == o.i || q.j == o.j) && !usedX[q.i] && !usedY[q.j] &&
-                        bothFree(xs[q.i], ys[q.j]);
+                rival = r != k && q.score >= o.score && (q.i == o.i || q.j == o.j) && !usedX[q.i] &&
+                        !usedY[q.j] && bothFree(xs[q.i], ys[q.j]);
             }
             if (rival && !allowTies_) {
                 settled = false;
@@ -267,7 +268,8 @@ private:
             if (pa.valid() && pb.valid() && bothFree(pa, pb) && a_.node(pa).opType == b_.node(pb).opType)
                 pair(pa, pb, MatchKind::Structure);
             // Consumers, grouped by op type and the slot they read the value at.
-            std::map<std::pair<std::string, size_t>, std::pair<std::vector<NodeId>, std::vector<NodeId>>> groups;
+            std::map<std::pair<std::string, size_t>, std::pair<std::vector<NodeId>, std::vector<NodeId>>>
+                groups;
             collect(a_, ta, m_.toB, groups, true);
             collect(b_, tb, m_.toA, groups, false);
             bool settled = true;
@@ -280,11 +282,11 @@ private:
     }
 
     template <typename Groups>
-    static void collect(const Graph& g, TensorId t, const std::vector<NodeId>& matched, Groups& groups, bool first) {
+    static void collect(const Graph& g, TensorId t, const std::vector<NodeId>& matched, Groups& groups,
+                        bool first) {
         std::vector<NodeId> consumers = g.tensor(t).consumers;
-        std::sort(consumers.begin(), consumers.end(), [&g](NodeId l, NodeId r) {
-            return g.topoIndex()[l.value] < g.topoIndex()[r.value];
-        });
+        std::sort(consumers.begin(), consumers.end(),
+                  [&g](NodeId l, NodeId r) { return g.topoIndex()[l.value] < g.topoIndex()[r.value]; });
         consumers.erase(std::unique(consumers.begin(), consumers.end()), consumers.end());
         for (NodeId c : consumers) {
             if (matched[c.value].valid())

@@ -46,20 +46,21 @@ std::string nodeInfoCsv(const Graph& g, const AnalysisResult& r) {
         const NodeAnalysis& a = r.nodes[n.id.value];
         const bool away = a.placement == Placement::Folded || a.assumedFree || fusedAway(r, n.id);
         std::string on = away ? "--" : placementName(a.placement);
-        std::string subgraph = !away && a.placement == Placement::BPU && a.segment >= 0 ? std::to_string(a.segment)
-                                                                                         : "--";
+        std::string subgraph =
+            !away && a.placement == Placement::BPU && a.segment >= 0 ? std::to_string(a.segment) : "--";
         std::string dtype = "--";
         if (!away && a.placement == Placement::BPU)
             dtype = precisionName(a.precision);
         else if (!away && !n.outputs.empty() && n.outputs[0].valid())
             dtype = std::string(dataTypeName(g.tensor(n.outputs[0]).dtype));
-        os << csvField(n.name) << ',' << on << ',' << subgraph << ',' << csvField(n.opType) << ",--,--," << dtype
-           << "\n";
+        os << csvField(n.name) << ',' << on << ',' << subgraph << ',' << csvField(n.opType) << ",--,--,"
+           << dtype << "\n";
     }
     return os.str();
 }
 
-nlohmann::json perfJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r, const CostEstimate& e) {
+nlohmann::json perfJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
+                        const CostEstimate& e) {
     const LatencyFigures f = latencyFigures(e);
     const std::vector<BpuLayer> layers = bpuLayers(g, r, e);
     const double bpuUs = f.bpuMs * 1000.0;
@@ -97,27 +98,26 @@ nlohmann::json perfJson(const Graph& g, const TargetProfile& t, const AnalysisRe
         segments.push_back({{"segment", seg}, {"latency (us)", us}, {"latency (ms)", us / 1000.0}});
 
     const double fps = bpuUs > 0 ? f.batch * 1e6 / bpuUs : 0;
-    nlohmann::json performance = {{"FPS", fps},
-                                  {"latency (us)", bpuUs},
-                                  {"latency (ms)", f.bpuMs},
-                                  {"latency by segments", segments}};
+    nlohmann::json performance = {
+        {"FPS", fps}, {"latency (us)", bpuUs}, {"latency (ms)", f.bpuMs}, {"latency by segments", segments}};
     nlohmann::json ddr = {{"DDR megabytes per run", double(loaded + stored) / 1e6},
                           {"loaded bytes per run", loaded},
                           {"stored bytes per run", stored}};
     nlohmann::json info = {{"BPU march", t.march}, {"double int8 macs", 2 * macs}};
-    return {{"bpuscope",
-             {{"schema", "bpuscope.perf/1"},
-              {"estimated", true},
-              {"note", "BpuScope's static estimate of the BPU part, in the field names of the compiler's perf "
-                       "JSON; not the compiler's own figures"},
-              {"model", g.path},
-              {"target", t.name},
-              {"profile_version", t.version},
-              {"batch", f.batch},
-              {"board_latency_ms", f.latencyMs}}},
-            {"summary", {{"performance", performance}, {"DDR access data", ddr}}},
-            {"layer details", details},
-            {"model info", info}};
+    return {
+        {"bpuscope",
+         {{"schema", "bpuscope.perf/1"},
+          {"estimated", true},
+          {"note", "BpuScope's static estimate of the BPU part, in the field names of the compiler's perf "
+                   "JSON; not the compiler's own figures"},
+          {"model", g.path},
+          {"target", t.name},
+          {"profile_version", t.version},
+          {"batch", f.batch},
+          {"board_latency_ms", f.latencyMs}}},
+        {"summary", {{"performance", performance}, {"DDR access data", ddr}}},
+        {"layer details", details},
+        {"model info", info}};
 }
 
 } // namespace bpu

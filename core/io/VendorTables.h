@@ -22,6 +22,7 @@ std::string nodeInfoCsv(const Graph& g, const AnalysisResult& r);
 /// `analyze --perf-json`: the shape of the compiler's static perf JSON (hbm_perf) filled with BpuScope's
 /// estimates of the BPU part: summary.performance, summary."DDR access data", "layer details", "model info",
 /// plus a `bpuscope` block saying the numbers are estimates (docs/json-schema.md, bpuscope.perf/1).
-nlohmann::json perfJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r, const CostEstimate& e);
+nlohmann::json perfJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
+                        const CostEstimate& e);
 
 } // namespace bpu

@@ -44,7 +44,8 @@ SweepRow sweepRow(const SweepJob& job, const ImportOptions& options) {
     return row;
 }
 
-std::vector<SweepRow> runSweep(const std::vector<SweepJob>& jobs, const ImportOptions& options, unsigned threads,
+std::vector<SweepRow> runSweep(const std::vector<SweepJob>& jobs, const ImportOptions& options,
+                               unsigned threads,
                                const std::function<void(const SweepRow&, size_t done)>& onRow) {
     std::vector<SweepRow> rows(jobs.size());
     std::atomic<size_t> next{0};
@@ -83,7 +84,8 @@ std::vector<std::string> sweepModels(const std::vector<std::string>& paths) {
         for (fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
              !ec && it != end; it.increment(ec)) {
             std::string ext = it->path().extension().string();
-            std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+            std::transform(ext.begin(), ext.end(), ext.begin(),
+                           [](unsigned char c) { return char(std::tolower(c)); });
             if (ext == ".onnx" && !it->is_directory(ec))
                 found.push_back(it->path().string());
         }

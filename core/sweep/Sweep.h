@@ -39,7 +39,8 @@ SweepRow sweepRow(const SweepJob& job, const ImportOptions& options);
 
 /// Runs every job on `threads` threads (0 = one per hardware thread); `onRow` is called (serialised, from the
 /// worker that finished it) after each row with the number done so far. Rows come back in job order.
-std::vector<SweepRow> runSweep(const std::vector<SweepJob>& jobs, const ImportOptions& options, unsigned threads,
+std::vector<SweepRow> runSweep(const std::vector<SweepJob>& jobs, const ImportOptions& options,
+                               unsigned threads,
                                const std::function<void(const SweepRow&, size_t done)>& onRow = {});
 
 /// The model files a sweep covers: each folder's *.onnx files (recursively, sorted), each file as given.

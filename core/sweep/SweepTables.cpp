@@ -23,7 +23,11 @@ std::string csvField(const std::string& s) {
 std::string esc(const std::string& s) {
     std::string out;
     for (char ch : s)
-        out += ch == '&' ? "&amp;" : ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '"' ? "&quot;" : std::string(1, ch);
+        out += ch == '&'   ? "&amp;"
+               : ch == '<' ? "&lt;"
+               : ch == '>' ? "&gt;"
+               : ch == '"' ? "&quot;"
+                           : std::string(1, ch);
     return out;
 }
 
@@ -63,15 +67,16 @@ document.querySelectorAll("th").forEach((th, col) => th.addEventListener("click"
 
 std::string sweepCsv(const std::vector<SweepRow>& rows) {
     std::ostringstream os;
-    os << "model,target,status,error,latency_ms,bpu_ms,fps,batch,nodes,cpu_nodes,bpu_segments,padding_waste_ratio,"
+    os << "model,target,status,error,latency_ms,bpu_ms,fps,batch,nodes,cpu_nodes,bpu_segments,padding_waste_"
+          "ratio,"
           "padding_waste_bytes,findings,top_finding_rule,top_finding,top_finding_gain_ms\n";
     for (const SweepRow& r : rows) {
         os << csvField(r.model) << ',' << csvField(r.target) << ',' << (r.ok ? "ok" : "failed") << ','
            << csvField(r.error);
         if (r.ok) {
             const LatencyFigures& f = r.figures;
-            os << ',' << num("%.4f", f.latencyMs) << ',' << num("%.4f", f.bpuMs) << ',' << num("%.2f", f.fps) << ','
-               << f.batch << ',' << r.nodes << ',' << r.cpuNodes << ',' << r.bpuSegments << ','
+            os << ',' << num("%.4f", f.latencyMs) << ',' << num("%.4f", f.bpuMs) << ',' << num("%.2f", f.fps)
+               << ',' << f.batch << ',' << r.nodes << ',' << r.cpuNodes << ',' << r.bpuSegments << ','
                << num("%.4f", r.paddingWasteRatio) << ',' << r.paddingWasteBytes << ',' << r.findings << ','
                << csvField(r.topRule) << ',' << csvField(r.topTitle) << ','
                << (r.topGainMs ? num("%.4f", *r.topGainMs) : std::string());
@@ -92,20 +97,21 @@ std::string sweepHtml(const std::vector<SweepRow>& rows, const std::string& gene
             maxLatency = std::max(maxLatency, r.figures.latencyMs);
     }
     std::ostringstream os;
-    os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>BpuScope sweep</title><style>"
+    os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>BpuScope "
+          "sweep</title><style>"
        << kStyle << "</style></head><body>\n<h1>BpuScope sweep</h1>\n<div class=\"meta\">" << rows.size()
        << " rows (model x target), " << failed << " failed. Generated " << esc(generatedAt) << " by BpuScope "
        << BPUSCOPE_VERSION
        << ". Latency: one inference with one thread; BPU: the BPU time alone; both estimates of the target "
           "profile. Click a column to sort.</div>\n<table><thead><tr>";
-    for (const char* h : {"Model", "Target", "Latency (ms)", "BPU (ms)", "FPS", "Nodes", "CPU nodes", "Segments",
-                          "Padding waste", "Findings", "Top finding", "Gain (ms)"})
+    for (const char* h : {"Model", "Target", "Latency (ms)", "BPU (ms)", "FPS", "Nodes", "CPU nodes",
+                          "Segments", "Padding waste", "Findings", "Top finding", "Gain (ms)"})
         os << "<th>" << h << "</th>";
     os << "</tr></thead><tbody>\n";
     for (const SweepRow& r : rows) {
         const std::string name = std::filesystem::path(r.model).filename().string();
-        os << (r.ok ? "<tr>" : "<tr class=\"failed\">") << "<td title=\"" << esc(r.model) << "\">" << esc(name)
-           << "</td><td>" << esc(r.target) << "</td>";
+        os << (r.ok ? "<tr>" : "<tr class=\"failed\">") << "<td title=\"" << esc(r.model) << "\">"
+           << esc(name) << "</td><td>" << esc(r.target) << "</td>";
         if (!r.ok) {
             os << "<td colspan=\"10\">error: " << esc(r.error) << "</td></tr>\n";
             continue;
@@ -115,8 +121,9 @@ std::string sweepHtml(const std::vector<SweepRow>& rows, const std::string& gene
         auto cell = [&os](double v, const std::string& text) {
             os << "<td class=\"r\" data-v=\"" << num("%.6g", v) << "\">" << text << "</td>";
         };
-        os << "<td class=\"r\" data-v=\"" << num("%.6g", f.latencyMs) << "\"><span class=\"bar\" style=\"width:"
-           << bar << "px\"></span>" << num("%.3f", f.latencyMs) << "</td>";
+        os << "<td class=\"r\" data-v=\"" << num("%.6g", f.latencyMs)
+           << "\"><span class=\"bar\" style=\"width:" << bar << "px\"></span>" << num("%.3f", f.latencyMs)
+           << "</td>";
         cell(f.bpuMs, num("%.3f", f.bpuMs));
         cell(f.fps, num("%.1f", f.fps));
         cell(r.nodes, std::to_string(r.nodes));

@@ -83,8 +83,8 @@ class TestCompare : public QObject {
 
 private slots:
     // ResNet-18 as torch 1.13 exports it: 20 Conv (stem, 2 per basic block x 8, 3 downsample), 17 Relu (stem,
-    // 2 per block), 8 Add, MaxPool, GlobalAveragePool, Flatten, Gemm = 49, plus 16 Identity nodes through which
-    // torch shares a zero bias initializer: 65 nodes.
+    // 2 per block), 8 Add, MaxPool, GlobalAveragePool, Flatten, Gemm = 49, plus 16 Identity nodes through
+    // which torch shares a zero bias initializer: 65 nodes.
     void renamedExportMatchesNodeForNode() {
         bpu::Session a = load(kPlain), b = load(kRenamed);
         QCOMPARE(a.graph().nodes.size(), size_t(65));
@@ -138,7 +138,8 @@ private slots:
             QCOMPARE(nb, a.node(p.a).opType + "_" + std::to_string(k + 2));
             collisions += b.findNode(na).valid() && b.node(b.findNode(na)).opType == a.node(p.a).opType;
         }
-        QVERIFY2(collisions > 0, "the fixture must contain same-named nodes of the same op at other positions");
+        QVERIFY2(collisions > 0,
+                 "the fixture must contain same-named nodes of the same op at other positions");
     }
 
     // The wrapper with a Softmax, exported at 256x256: every node of A still matches, the Softmax is B's
@@ -172,7 +173,8 @@ private slots:
     // The CLI's contract: JSON keys the issue names, the CSV's rows, md/html/pdf documents, exit codes.
     void cliOutputs() {
         const QString a = QString::fromStdString(kPlain), b = QString::fromStdString(kSoftmax256);
-        const Proc json = runCli({QStringLiteral("compare"), a, b, QStringLiteral("--json"), QStringLiteral("-")});
+        const Proc json =
+            runCli({QStringLiteral("compare"), a, b, QStringLiteral("--json"), QStringLiteral("-")});
         QVERIFY2(json.exitCode == 0, json.err.constData());
         const auto j = nlohmann::json::parse(json.out.toStdString());
         QCOMPARE(j["schema"].get<std::string>(), std::string("bpuscope.compare/1"));
@@ -186,7 +188,8 @@ private slots:
         const double d = j["b"]["latency_ms"].get<double>() - j["a"]["latency_ms"].get<double>();
         QCOMPARE(j["summary"]["latency_ms_delta"].get<double>(), d);
 
-        const Proc csv = runCli({QStringLiteral("compare"), a, b, QStringLiteral("--csv"), QStringLiteral("-")});
+        const Proc csv =
+            runCli({QStringLiteral("compare"), a, b, QStringLiteral("--csv"), QStringLiteral("-")});
         QCOMPARE(csv.exitCode, 0);
         QCOMPARE(csv.out.count('\n'), 1 + 65 + 1); // header, matched pairs, the Softmax
 
@@ -207,7 +210,9 @@ private slots:
         QCOMPARE(missing.exitCode, 3);
         QVERIFY(missing.err.contains("/nonexistent/b.onnx"));
         QCOMPARE(runCli({QStringLiteral("compare"), a}).exitCode, 2);
-        QCOMPARE(runCli({QStringLiteral("compare"), a, b, QStringLiteral("--format"), QStringLiteral("docx")}).exitCode, 2);
+        QCOMPARE(runCli({QStringLiteral("compare"), a, b, QStringLiteral("--format"), QStringLiteral("docx")})
+                     .exitCode,
+                 2);
     }
 };
 

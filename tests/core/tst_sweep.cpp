@@ -80,19 +80,23 @@ class TestSweep : public QObject {
     Q_OBJECT
 
 private slots:
-    // Every sample, two jobs: one ok row per model, each row's figures equal to `analyze --json` of that model.
+    // Every sample, two jobs: one ok row per model, each row's figures equal to `analyze --json` of that
+    // model.
     void samplesFolder() {
         QTemporaryDir dir;
-        const QString csv = dir.filePath(QStringLiteral("sweep.csv")), html = dir.filePath(QStringLiteral("sweep.html"));
-        const Proc p = runCli({QStringLiteral("sweep"), QStringLiteral(BPUSCOPE_SAMPLES), QStringLiteral("--jobs"),
-                               QStringLiteral("2"), QStringLiteral("--csv"), csv, QStringLiteral("--html"), html});
+        const QString csv = dir.filePath(QStringLiteral("sweep.csv")),
+                      html = dir.filePath(QStringLiteral("sweep.html"));
+        const Proc p =
+            runCli({QStringLiteral("sweep"), QStringLiteral(BPUSCOPE_SAMPLES), QStringLiteral("--jobs"),
+                    QStringLiteral("2"), QStringLiteral("--csv"), csv, QStringLiteral("--html"), html});
         QVERIFY2(p.exitCode == 0, p.err.constData());
-        const QStringList models =
-            QDir(QStringLiteral(BPUSCOPE_SAMPLES)).entryList({QStringLiteral("*.onnx")}, QDir::Files, QDir::Name);
+        const QStringList models = QDir(QStringLiteral(BPUSCOPE_SAMPLES))
+                                       .entryList({QStringLiteral("*.onnx")}, QDir::Files, QDir::Name);
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), size_t(models.size()));
         for (int i = 0; i < models.size(); ++i) {
-            QVERIFY(QString::fromStdString(rows[i].at("model")).endsWith(models[i])); // sorted like the folder
+            QVERIFY(
+                QString::fromStdString(rows[i].at("model")).endsWith(models[i])); // sorted like the folder
             QCOMPARE(rows[i].at("status"), std::string("ok"));
             QCOMPARE(rows[i].at("target"), std::string("s100"));
         }
@@ -107,13 +111,15 @@ private slots:
 
         // Spot-check two rows against `analyze` of the same model on its own.
         for (const char* name : {"yolov8n.onnx", "shufflenet_v2_x1_0.onnx"}) {
-            const Proc a = runCli({QStringLiteral("analyze"), QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name),
-                                   QStringLiteral("--json"), QStringLiteral("-")});
+            const Proc a =
+                runCli({QStringLiteral("analyze"), QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name),
+                        QStringLiteral("--json"), QStringLiteral("-")});
             QCOMPARE(a.exitCode, 0);
             const auto j = nlohmann::json::parse(a.out.toStdString());
             const auto& row = rows[size_t(models.indexOf(QLatin1String(name)))];
             // The CSV prints 4 decimals.
-            QVERIFY(std::fabs(std::stod(row.at("latency_ms")) - j["summary"]["latency_ms"].get<double>()) <= 0.51e-4);
+            QVERIFY(std::fabs(std::stod(row.at("latency_ms")) - j["summary"]["latency_ms"].get<double>()) <=
+                    0.51e-4);
             QCOMPARE(std::stoi(row.at("cpu_nodes")), j["summary"]["cpu_nodes"].get<int>());
             QCOMPARE(std::stoi(row.at("bpu_segments")), j["summary"]["bpu_segments"].get<int>());
             QCOMPARE(row.at("top_finding_rule"), j["findings"][0]["rule"].get<std::string>());
@@ -124,7 +130,8 @@ private slots:
     // row is there for both targets, each bad file has one error row per target naming it, exit code 1.
     void badFilesGetErrorRows() {
         QTemporaryDir dir;
-        QVERIFY(QFile::copy(QStringLiteral(BPUSCOPE_SAMPLES "/resnet50.onnx"), dir.filePath(QStringLiteral("a_good.onnx"))));
+        QVERIFY(QFile::copy(QStringLiteral(BPUSCOPE_SAMPLES "/resnet50.onnx"),
+                            dir.filePath(QStringLiteral("a_good.onnx"))));
         QFile src(QStringLiteral(BPUSCOPE_SAMPLES "/resnet50.onnx"));
         QVERIFY(src.open(QIODevice::ReadOnly));
         QFile cut(dir.filePath(QStringLiteral("b_truncated.onnx")));
@@ -136,21 +143,24 @@ private slots:
         text.write("not a model\n");
         text.close();
         const QString csv = dir.filePath(QStringLiteral("out.csv"));
-        const Proc p = runCli({QStringLiteral("sweep"), dir.path(), QStringLiteral("--target"), QStringLiteral("s100"),
-                               QStringLiteral("--target"), QStringLiteral("s100p"), QStringLiteral("--csv"), csv});
+        const Proc p =
+            runCli({QStringLiteral("sweep"), dir.path(), QStringLiteral("--target"), QStringLiteral("s100"),
+                    QStringLiteral("--target"), QStringLiteral("s100p"), QStringLiteral("--csv"), csv});
         QCOMPARE(p.exitCode, 1);
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), size_t(6)); // 3 files x 2 targets, model-major
         const std::vector<std::pair<std::string, std::string>> expected{
-            {"a_good.onnx", "s100"},      {"a_good.onnx", "s100p"}, {"b_truncated.onnx", "s100"},
-            {"b_truncated.onnx", "s100p"}, {"c_text.onnx", "s100"}, {"c_text.onnx", "s100p"}};
+            {"a_good.onnx", "s100"},       {"a_good.onnx", "s100p"}, {"b_truncated.onnx", "s100"},
+            {"b_truncated.onnx", "s100p"}, {"c_text.onnx", "s100"},  {"c_text.onnx", "s100p"}};
         for (size_t i = 0; i < rows.size(); ++i) {
-            QVERIFY(QString::fromStdString(rows[i].at("model")).endsWith(QString::fromStdString(expected[i].first)));
+            QVERIFY(QString::fromStdString(rows[i].at("model"))
+                        .endsWith(QString::fromStdString(expected[i].first)));
             QCOMPARE(rows[i].at("target"), expected[i].second);
             const bool good = i < 2;
             QCOMPARE(rows[i].at("status"), std::string(good ? "ok" : "failed"));
             if (!good)
-                QVERIFY2(rows[i].at("error").find(expected[i].first) != std::string::npos, rows[i].at("error").c_str());
+                QVERIFY2(rows[i].at("error").find(expected[i].first) != std::string::npos,
+                         rows[i].at("error").c_str());
         }
         // S100P is the faster part (more TOPS, same model): its row is faster.
         QVERIFY(std::stod(rows[1].at("latency_ms")) < std::stod(rows[0].at("latency_ms")));
@@ -163,8 +173,8 @@ private slots:
                          QStringLiteral("0")})
                      .exitCode,
                  2);
-        const Proc t = runCli({QStringLiteral("sweep"), QStringLiteral(BPUSCOPE_SAMPLES), QStringLiteral("--target"),
-                               QStringLiteral("/nonexistent/profile.json")});
+        const Proc t = runCli({QStringLiteral("sweep"), QStringLiteral(BPUSCOPE_SAMPLES),
+                               QStringLiteral("--target"), QStringLiteral("/nonexistent/profile.json")});
         QCOMPARE(t.exitCode, 3);
         QTemporaryDir empty;
         const Proc e = runCli({QStringLiteral("sweep"), empty.path()});

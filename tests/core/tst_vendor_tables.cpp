@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// `analyze --node-info` and `--perf-json`: the vendor's column and field names filled with BpuScope's numbers.
-// Expected values come from the guide's rules worked by hand on a tiny model, and from invariants the perf
-// JSON must keep with the analysis JSON of the same run (layers add up to the BPU time; DDR bytes add up).
+// `analyze --node-info` and `--perf-json`: the vendor's column and field names filled with BpuScope's
+// numbers. Expected values come from the guide's rules worked by hand on a tiny model, and from invariants
+// the perf JSON must keep with the analysis JSON of the same run (layers add up to the BPU time; DDR bytes
+// add up).
 #include "OnnxFixtures.h"
 
 #include "core/cost/CostModel.h"
@@ -136,7 +137,8 @@ private slots:
         // YOLOv8n runs on the BPU but for its shape Constants, which the compiler folds ("--").
         QVERIFY(on.count("BPU") && on.count("--") && !on.count("CPU"));
         // With "-" the CSV is the only thing on stdout.
-        const Proc toStdout = runCli({QStringLiteral("analyze"), model, QStringLiteral("--node-info"), QStringLiteral("-")});
+        const Proc toStdout =
+            runCli({QStringLiteral("analyze"), model, QStringLiteral("--node-info"), QStringLiteral("-")});
         QCOMPARE(toStdout.exitCode, 0);
         QCOMPARE(toStdout.out.toStdString(), text.str());
     }
@@ -153,9 +155,11 @@ private slots:
     void perfJsonAgreesWithTheAnalysis() {
         QFETCH(QString, sample);
         const QString model = QStringLiteral(BPUSCOPE_SAMPLES "/") + sample;
-        const Proc perf = runCli({QStringLiteral("analyze"), model, QStringLiteral("--perf-json"), QStringLiteral("-")});
+        const Proc perf =
+            runCli({QStringLiteral("analyze"), model, QStringLiteral("--perf-json"), QStringLiteral("-")});
         QVERIFY2(perf.exitCode == 0, perf.err.constData());
-        const Proc analysis = runCli({QStringLiteral("analyze"), model, QStringLiteral("--json"), QStringLiteral("-")});
+        const Proc analysis =
+            runCli({QStringLiteral("analyze"), model, QStringLiteral("--json"), QStringLiteral("-")});
         QCOMPARE(analysis.exitCode, 0);
         const auto p = nlohmann::json::parse(perf.out.toStdString());
         const auto a = nlohmann::json::parse(analysis.out.toStdString());
@@ -166,7 +170,8 @@ private slots:
         const double bpuUs = perfSummary["latency (us)"].get<double>();
         QVERIFY(std::fabs(bpuUs - a["summary"]["latency_breakdown_us"]["bpu"].get<double>()) < 1e-6 * bpuUs);
         QVERIFY(std::fabs(perfSummary["latency (ms)"].get<double>() * 1000 - bpuUs) < 1e-9 * bpuUs);
-        QVERIFY(std::fabs(perfSummary["FPS"].get<double>() - 1e6 / bpuUs) < 1e-9 * perfSummary["FPS"].get<double>());
+        QVERIFY(std::fabs(perfSummary["FPS"].get<double>() - 1e6 / bpuUs) <
+                1e-9 * perfSummary["FPS"].get<double>());
         double segments = 0;
         for (const auto& s : perfSummary["latency by segments"])
             segments += s["latency (us)"].get<double>();
@@ -186,10 +191,11 @@ private slots:
             const auto [us, pct] = costOf(l["active period of time"].get<std::string>());
             QVERIFY(std::fabs(us - n["latency_us"].get<double>()) <= 0.05 + 1e-9);
             QVERIFY(std::fabs(pct - 100.0 * n["latency_us"].get<double>() / bpuUs) <= 0.05 + 1e-9);
-            QVERIFY(std::fabs(costOf(l["load cost"].get<std::string>()).first - n["load_us"].get<double>()) <= 0.05 + 1e-9);
+            QVERIFY(std::fabs(costOf(l["load cost"].get<std::string>()).first - n["load_us"].get<double>()) <=
+                    0.05 + 1e-9);
         }
-        QVERIFY2(std::fabs(layers - bpuUs) < 1e-6 * bpuUs, qPrintable(QString::number(layers) + QStringLiteral(" vs ") +
-                                                                      QString::number(bpuUs)));
+        QVERIFY2(std::fabs(layers - bpuUs) < 1e-6 * bpuUs,
+                 qPrintable(QString::number(layers) + QStringLiteral(" vs ") + QString::number(bpuUs)));
         int64_t ddr = 0;
         std::multiset<std::string> bpuNodes;
         for (const auto& n : a["nodes"]) {

@@ -61,9 +61,10 @@ private slots:
         QCOMPARE(c->nodes.size(), ref.nodes.size());
         QCOMPARE(c->latencyMsDelta(), ref.latencyMsDelta());
 
-        // Delta mode against the other file: a node whose counterpart is slower there is orange, faster green,
-        // unchanged grey; the legend names the other file.
-        QCOMPARE(w.graphView()->legend()->title(), QStringLiteral("Latency in resnet18_softmax256.onnx vs here"));
+        // Delta mode against the other file: a node whose counterpart is slower there is orange, faster
+        // green, unchanged grey; the legend names the other file.
+        QCOMPARE(w.graphView()->legend()->title(),
+                 QStringLiteral("Latency in resnet18_softmax256.onnx vs here"));
         const std::vector<double> delta = ref.latencyDeltaByNodeOfA(s->graph->nodes.size());
         int slower = 0, faster = 0, same = 0;
         for (NodeItem* item : w.graphView()->graphScene()->nodeItems()) {

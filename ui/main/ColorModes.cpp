@@ -184,7 +184,8 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
                                               QStringLiteral("%1%").arg(maxShare * 100, 0, 'f', 1));
     }
     case ColorMode::Delta:
-        return std::make_shared<DeltaColoring>(DeltaColoring::againstBaseline(s), QObject::tr("Latency vs baseline"));
+        return std::make_shared<DeltaColoring>(DeltaColoring::againstBaseline(s),
+                                               QObject::tr("Latency vs baseline"));
     }
     return nullptr;
 }

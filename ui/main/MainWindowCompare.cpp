@@ -80,20 +80,22 @@ void MainWindow::showComparison() {
         graph_->setColoring(coloring(*s));
     }
     const double d = c->latencyMsDelta();
-    statusBar()->showMessage(tr("Compared with %1: %2 ms per inference there vs here (%3 matched nodes, %4 only "
-                                "here, %5 only there)")
-                                 .arg(other)
-                                 .arg(d >= 0 ? QStringLiteral("+%1").arg(d, 0, 'f', 3) : QString::number(d, 'f', 3))
-                                 .arg(c->nodes.size())
-                                 .arg(c->unmatchedA.size())
-                                 .arg(c->unmatchedB.size()),
-                             15000);
+    statusBar()->showMessage(
+        tr("Compared with %1: %2 ms per inference there vs here (%3 matched nodes, %4 only "
+           "here, %5 only there)")
+            .arg(other)
+            .arg(d >= 0 ? QStringLiteral("+%1").arg(d, 0, 'f', 3) : QString::number(d, 'f', 3))
+            .arg(c->nodes.size())
+            .arg(c->unmatchedA.size())
+            .arg(c->unmatchedB.size()),
+        15000);
 }
 
 std::shared_ptr<const NodeColoring> MainWindow::coloring(const Snapshot& s) const {
     if (colorMode_ == ColorMode::Delta && comparer_ && comparer_->comparison() &&
         comparer_->comparison()->a.nodes == int(s.graph->nodes.size()))
-        return makeComparisonColoring(*comparer_->comparison(), s, QFileInfo(comparer_->otherPath()).fileName());
+        return makeComparisonColoring(*comparer_->comparison(), s,
+                                      QFileInfo(comparer_->otherPath()).fileName());
     return makeColoring(colorMode_, s);
 }
 

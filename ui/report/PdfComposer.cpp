@@ -35,10 +35,11 @@ void PdfComposer::compose() {
 void PdfComposer::cover() {
     const double w = flow_.width(), x = flow_.left();
     // facts.cover (optional) lets another kind of document (a comparison) name itself and pick its tiles.
-    const nlohmann::json cover =
-        doc_.facts.is_object() && doc_.facts.contains("cover") ? doc_.facts["cover"] : nlohmann::json::object();
-    const TextBox kicker = makeText(qs(cover.value("kicker", std::string("BpuScope optimization report"))),
-                                    fonts_.subtitle, w);
+    const nlohmann::json cover = doc_.facts.is_object() && doc_.facts.contains("cover")
+                                     ? doc_.facts["cover"]
+                                     : nlohmann::json::object();
+    const TextBox kicker =
+        makeText(qs(cover.value("kicker", std::string("BpuScope optimization report"))), fonts_.subtitle, w);
     const TextBox title = makeText(qs(doc_.modelName), fonts_.title, w);
     flow_.flowText(kicker, x, muted());
     flow_.flowText(title, x, accent());

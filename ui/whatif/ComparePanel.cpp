@@ -5,8 +5,8 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QPushButton>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QUndoView>
 #include <QVBoxLayout>
@@ -57,7 +57,8 @@ void ComparePanel::setSnapshot(SnapshotPtr s) {
         {tr("CPU nodes"), double(b.cpuNodes), double(c.cpuNodes), 0, true},
         {tr("BPU segments"), double(b.bpuSegments), double(c.bpuSegments), 0, true},
         {tr("Q/DQ passes"), double(b.qdqPasses), double(c.qdqPasses), 0, true},
-        {tr("Padding waste (MiB)"), b.paddingWasteBytes / 1048576.0, c.paddingWasteBytes / 1048576.0, 2, true},
+        {tr("Padding waste (MiB)"), b.paddingWasteBytes / 1048576.0, c.paddingWasteBytes / 1048576.0, 2,
+         true},
         {tr("Fused groups"), double(b.fusedGroups), double(c.fusedGroups), 0, false},
         {tr("Missed fusions"), double(b.missedFusions), double(c.missedFusions), 0, true},
     });
@@ -68,16 +69,17 @@ void ComparePanel::setComparison(std::shared_ptr<const Comparison> c, const QStr
     if (!comparison_)
         return clearComparison();
     const Comparison& k = *comparison_;
-    header_->setText(tr("Compared with <b>%1</b>: %2 nodes matched (%3 by name, %4 by structure), %5 only here, "
-                        "%6 only there; %7 changed placement, %8 shape. Delta = %1 - this model.")
-                         .arg(otherName.toHtmlEscaped())
-                         .arg(k.nodes.size())
-                         .arg(k.matchedByName)
-                         .arg(k.matchedByStructure)
-                         .arg(k.unmatchedA.size())
-                         .arg(k.unmatchedB.size())
-                         .arg(k.placementChanges)
-                         .arg(k.shapeChanges));
+    header_->setText(
+        tr("Compared with <b>%1</b>: %2 nodes matched (%3 by name, %4 by structure), %5 only here, "
+           "%6 only there; %7 changed placement, %8 shape. Delta = %1 - this model.")
+            .arg(otherName.toHtmlEscaped())
+            .arg(k.nodes.size())
+            .arg(k.matchedByName)
+            .arg(k.matchedByStructure)
+            .arg(k.unmatchedA.size())
+            .arg(k.unmatchedB.size())
+            .arg(k.placementChanges)
+            .arg(k.shapeChanges));
     header_->show();
     clear_->show();
     // The other file's name is in the line above and the header's tooltip: a column header stays short.
@@ -91,7 +93,8 @@ void ComparePanel::setComparison(std::shared_ptr<const Comparison> c, const QStr
         {tr("Nodes"), double(a.nodes), double(b.nodes), 0, true},
         {tr("CPU nodes"), double(a.cpuNodes), double(b.cpuNodes), 0, true},
         {tr("BPU segments"), double(a.bpuSegments), double(b.bpuSegments), 0, true},
-        {tr("Padding waste (MiB)"), a.paddingWasteBytes / 1048576.0, b.paddingWasteBytes / 1048576.0, 2, true},
+        {tr("Padding waste (MiB)"), a.paddingWasteBytes / 1048576.0, b.paddingWasteBytes / 1048576.0, 2,
+         true},
         {tr("Padding waste (%)"), a.paddingWasteRatio * 100, b.paddingWasteRatio * 100, 1, true},
         {tr("Findings"), double(a.findings), double(b.findings), 0, true},
     });

@@ -84,8 +84,8 @@ void ModelComparer::run(bool reload) {
         watcher->setFuture(QtConcurrent::run([current = src->current, other, path]() -> Outcome {
             Outcome o;
             try {
-                // A run works on its own copy of the other model (cheap: the graph is shared until edited), so
-                // an older run still finishing never races this one.
+                // A run works on its own copy of the other model (cheap: the graph is shared until edited),
+                // so an older run still finishing never races this one.
                 auto mine = other ? std::make_shared<Session>(*other)
                                   : std::make_shared<Session>(ModelImporter::load(path.toStdString()),
                                                               current->targetPtr());
