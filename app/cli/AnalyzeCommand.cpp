@@ -8,6 +8,7 @@
 #include "core/edit/EditError.h"
 #include "core/edit/Session.h"
 #include "core/io/AnalysisJson.h"
+#include "core/io/VendorTables.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
 
@@ -93,7 +94,15 @@ int runAnalyze(const CliArgs& args) {
         writeOutput(*json, doc.dump(2) + "\n");
     if (auto csv = args.get("csv"))
         writeOutput(*csv, analysisCsv(session.graph(), session.analysis(), &session.cost()));
-    if (args.get("json").value_or("") != "-" && args.get("csv").value_or("") != "-") {
+    if (auto file = args.get("node-info"))
+        writeOutput(*file, nodeInfoCsv(session.graph(), session.analysis()));
+    if (auto file = args.get("perf-json"))
+        writeOutput(*file,
+                    perfJson(session.graph(), *setup.target, session.analysis(), session.cost()).dump(2) + "\n");
+    bool toStdout = false;
+    for (const char* key : {"json", "csv", "node-info", "perf-json"})
+        toStdout |= args.get(key).value_or("") == "-";
+    if (!toStdout) {
         std::cout << summaryText(session);
         if (!edits.empty())
             std::printf("baseline:   board %.3f ms = %.1f FPS, BPU (static) %.3f ms before %zu edit(s)\n",

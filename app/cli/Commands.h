@@ -21,5 +21,11 @@ int runTargets(const CliArgs& args);
 /// `bpuscope-cli report MODEL -o FILE [--format pdf|md|html|json] [--target T] [--edits FILE] [--batch N]
 /// [--input-shape ...]`: the optimization report. argc/argv go to the QApplication the PDF path creates.
 int runReport(const CliArgs& args, int argc, char** argv);
+/// `bpuscope-cli compare A B [--target T] [--json FILE|-] [--csv FILE|-] [--format md|html|pdf|json|csv -o
+/// FILE]`
+int runCompare(const CliArgs& args, int argc, char** argv);
+/// `bpuscope-cli sweep DIR|FILES... [--target T]... [--jobs N] [--csv FILE|-] [--html FILE]`: exit 1 when a
+/// row failed.
+int runSweep(const CliArgs& args);
 
 } // namespace bpu::cli

@@ -3,6 +3,7 @@
 // built once by core/report; PDF output needs Qt's GUI classes, so only that path creates a QApplication
 // (offscreen when there is no display).
 #include "Commands.h"
+#include "DocumentOutput.h"
 #include "ModelSetup.h"
 
 #include "core/edit/Edit.h"
@@ -10,67 +11,18 @@
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/report/ReportBuilder.h"
-#include "core/report/ReportRenderers.h"
 #include "core/target/TargetProfile.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string_view>
 
-#include <unistd.h>
-
-#ifdef BPUSCOPE_CLI_PDF
-#include "ui/report/PdfReportWriter.h"
-
-#include <QApplication>
-#include <QEventLoop>
-#include <QFutureWatcher>
-#endif
-
 namespace bpu::cli {
 
 namespace {
-
-std::string formatOf(const CliArgs& args, const std::string& output) {
-    if (auto f = args.get("format")) {
-        if (*f != "pdf" && *f != "md" && *f != "html" && *f != "json")
-            throw UsageError("--format must be pdf, md, html or json, got '" + *f + "'");
-        return *f;
-    }
-    std::string ext = std::filesystem::path(output).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext == ".md" || ext == ".markdown")
-        return "md";
-    if (ext == ".html" || ext == ".htm")
-        return "html";
-    if (ext == ".json")
-        return "json";
-    return "pdf";
-}
-
-/// Fails before any work when `output` cannot be written: its folder is missing or not writable, or it names
-/// a folder. (Writing can still fail later, e.g. a full disk; that is reported then.)
-void checkWritable(const std::string& output) {
-    if (output == "-")
-        return;
-    namespace fs = std::filesystem;
-    const fs::path path(output);
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw std::runtime_error(output + ": cannot write: is a directory");
-    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir, ec))
-        throw std::runtime_error(output + ": cannot write: no folder " + dir.string());
-    if (::access(dir.c_str(), W_OK) != 0)
-        throw std::runtime_error(output + ": cannot write: folder " + dir.string() + " is not writable");
-}
 
 /// `--progress`: one line per stage on stderr with the time since the start, so a slow stage shows.
 class StageLog {
@@ -101,42 +53,6 @@ private:
     std::string last_;
 };
 
-#ifdef BPUSCOPE_CLI_PDF
-QtMessageHandler previousHandler = nullptr;
-
-/// Drops Qt's note about XDG_RUNTIME_DIR (unset in containers and CI; irrelevant to writing a file).
-void quietHandler(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
-        return;
-    if (previousHandler)
-        previousHandler(type, context, message);
-    else
-        std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
-}
-
-int writePdf(const report::ReportDocument& doc, const std::string& output, int argc, char** argv,
-             const Progress& progress) {
-    // No display: Qt's offscreen platform (QFontDatabase, QPicture and QCustomPlot all work on it).
-    if (!qEnvironmentVariableIsSet("DISPLAY") && !qEnvironmentVariableIsSet("WAYLAND_DISPLAY") &&
-        !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    previousHandler = qInstallMessageHandler(quietHandler);
-    QApplication app(argc, argv);
-    // Charts render here on the GUI thread; the pages are laid out and painted on a worker.
-    QFutureWatcher<QString> watcher;
-    QEventLoop loop;
-    QObject::connect(&watcher, &QFutureWatcher<QString>::finished, &loop, &QEventLoop::quit);
-    progress(0.0, "charts");
-    watcher.setFuture(ui::exportReportPdf(doc, QString::fromStdString(output), progress));
-    if (!watcher.isFinished())
-        loop.exec();
-    const QString error = watcher.result();
-    if (!error.isEmpty())
-        throw std::runtime_error(error.toStdString());
-    return kOk;
-}
-#endif
-
 } // namespace
 
 int runReport(const CliArgs& args, int argc, char** argv) {
@@ -146,7 +62,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     if (!output || output->empty())
         throw UsageError(
             "report needs -o FILE (.pdf, .md, .html or .json; '-' writes md/html/json to stdout)");
-    const std::string format = formatOf(args, *output);
+    const std::string format = documentFormat(args, *output, {"pdf", "md", "html", "json"});
     if (format == "pdf" && *output == "-")
         throw UsageError("a PDF cannot go to stdout; give -o FILE.pdf");
 #ifndef BPUSCOPE_CLI_PDF
@@ -188,20 +104,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     const bool pdf = format == "pdf";
     const report::ReportDocument doc = report::buildReport(input, log.range(0.3, pdf ? 0.5 : 0.95));
 
-    if (format == "md")
-        writeOutput(*output, report::renderMarkdown(doc));
-    else if (format == "html")
-        writeOutput(*output, report::renderHtml(doc));
-    else if (format == "json")
-        writeOutput(*output, report::reportJson(doc).dump(2) + "\n");
-    else {
-#ifdef BPUSCOPE_CLI_PDF
-        writePdf(doc, *output, argc, argv, log.range(0.5, 1.0));
-#else
-        (void)argc;
-        (void)argv;
-#endif
-    }
+    writeDocument(doc, format, *output, argc, argv, log.range(0.5, 1.0));
     log(1.0, "written");
     if (*output != "-")
         std::cout << "wrote " << *output << " (" << format << ")\n";

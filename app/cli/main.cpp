@@ -9,31 +9,58 @@
 
 namespace {
 
-const char* kUsageText = R"(usage: bpuscope-cli COMMAND [options]
+// The layout help2man reads into the man page (packaging/CMakeLists.txt): "Usage:" for the synopsis, a
+// "Commands:" section, each command on a line of its own at two spaces with its text at six.
+const char* kUsageText = R"(Usage: bpuscope-cli COMMAND [options]
 
-commands:
-  info MODEL [--batch N] [--input-shape NAME=1x3x640x640]... [--json FILE|-]
-      model summary: producer, opsets, inputs/outputs, op histogram, params, MACs, weight bytes
-  analyze MODEL [--target s100|s100p|PROFILE.json] [--deploy fast-perf|keep-io-qdq|CONFIG.yaml] [--batch N]
-         [--input-shape ...] [--edits FILE] [--json FILE|-] [--csv FILE|-]
+Profile ONNX models for the Horizon S100 BPU: placement, Q/DQ passes, alignment padding, fusion, latency.
+
+Commands:
+  info MODEL [options]
+      model summary: producer, opsets, inputs/outputs, op histogram, params, MACs, weight bytes.
+      Options: --batch N, --input-shape NAME=1x3x640x640 (repeatable), --json FILE|-
+  analyze MODEL [options]
       placement, Q/DQ passes, alignment padding, compute:memory, fusion, the guide's findings and three
       latency figures: board latency with 1 thread (as hrt_model_exec perf measures it), FPS with 2
-      threads, and the BPU time alone (as hbm_perf reports it); --deploy says how the board runs the model
-      (default: what hb_compile --fast-perf does; an hb_compile YAML config; docs/deployment.md); --edits
-      applies a what-if edit list (docs/edits.md) and reports the baseline beside it
-  report MODEL -o FILE [--format pdf|md|html|json] [--target T] [--deploy D] [--edits FILE] [--batch N]
-         [--input-shape ...] [--progress]
+      threads, and the BPU time alone (as hbm_perf reports it). Options: --target s100|s100p|PROFILE.json,
+      --deploy fast-perf|keep-io-qdq|CONFIG.yaml (how the board runs the model; default what hb_compile
+      --fast-perf does; an hb_compile YAML config; docs/deployment.md), --batch N, --input-shape ...,
+      --edits FILE (a what-if edit list, docs/edits.md; the baseline is reported beside it), --json FILE|-,
+      --csv FILE|-, --node-info FILE|- (the columns of the compiler's node_info.csv: Node, ON, Subgraph,
+      Type, DataType), --perf-json FILE|- (the field names of the compiler's static perf JSON, filled
+      with BpuScope's estimates)
+  report MODEL -o FILE [options]
       optimization report: summary, findings with the guide's rules, hotspots, charts, graph overview,
-      what-if before/after, method and assumptions (format from --format, else from the -o extension; pdf
-      works without a display; --progress prints each stage with its time on stderr)
-  calibrate MEASUREMENTS.csv [--target T]... [--fit [--iterations N] [--write PROFILE.json|FOLDER]]
-            [--markdown FILE]
+      what-if before/after, method and assumptions. Options: --format pdf|md|html|json (else from the
+      -o extension; pdf works without a display), --target T, --deploy D, --edits FILE, --batch N,
+      --input-shape ..., --progress (each stage with its time on stderr)
+  compare A.onnx B.onnx [options]
+      two exports of the same network node by node, B - A: nodes matched by name, then by structure (op
+      type, neighbours, shapes), so a re-export with renumbered names still matches; model-level deltas
+      (latency, BPU time, FPS, CPU nodes, segments, padding waste, findings added/removed), per-node
+      deltas (placement, shape, padding, latency) and the nodes only one side has. Options: --target T,
+      --batch N, --input-shape ..., --json FILE|-, --csv FILE|-, --format md|html|pdf|json|csv -o FILE
+  sweep DIR|MODEL... [options]
+      one row per model x target (latency, BPU time, FPS, CPU nodes, segments, padding waste, top
+      finding) over every *.onnx under each DIR, with progress on stderr; a file that fails gets an
+      error row and the sweep goes on. Options: --target T (repeatable), --jobs N, --csv FILE|-,
+      --html FILE|-, --batch N, --input-shape ...
+  calibrate MEASUREMENTS.csv [options]
       predicted vs measured per model (one-thread board latency, static estimates as BPU time, two-thread
-      FPS), each row with the profile of its target; --fit fits the shared free parameters
+      FPS), each row with the profile of its target. Options: --target T (repeatable; default every
+      target in the file), --fit [--iterations N] [--write PROFILE.json|FOLDER] (fit the shared free
+      parameters), --markdown FILE
   targets
-      list the built-in target profiles
-  --version   print the version
-exit codes: 0 ok, 2 usage error, 3 bad input (model, profile, edit file, unwritable output)
+      list the built-in target profiles and the files they are read from
+
+Options:
+  -h, --help
+      print this help
+  --version
+      print the version
+
+Exit codes: 0 ok, 1 a sweep row failed, 2 usage error, 3 bad input (model, profile, edit file,
+unwritable output).
 )";
 
 } // namespace
@@ -58,10 +85,21 @@ int main(int argc, char** argv) {
                                                     "edits", "format",      "output", "deploy"};
         if (cmd == "info")
             return runInfo(CliArgs::parse(argc, argv, 2, modelOptions, {}));
-        if (cmd == "analyze")
-            return runAnalyze(CliArgs::parse(argc, argv, 2, modelOptions, {}));
+        if (cmd == "analyze") {
+            std::vector<std::string> options = modelOptions;
+            options.insert(options.end(), {"node-info", "perf-json"});
+            return runAnalyze(CliArgs::parse(argc, argv, 2, options, {}));
+        }
         if (cmd == "report")
             return runReport(CliArgs::parse(argc, argv, 2, modelOptions, {"progress"}), argc, argv);
+        if (cmd == "compare")
+            return runCompare(
+                CliArgs::parse(argc, argv, 2,
+                               {"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}),
+                argc, argv);
+        if (cmd == "sweep")
+            return runSweep(
+                CliArgs::parse(argc, argv, 2, {"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
         if (cmd == "calibrate")
             return runCalibrate(
                 CliArgs::parse(argc, argv, 2, {"target", "write", "markdown", "iterations"}, {"fit"}));

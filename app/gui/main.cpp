@@ -11,6 +11,7 @@
 #include "ui/inspector/ShapeEditor.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/SelectionHub.h"
+#include "ui/whatif/ModelComparer.h"
 
 #include <QTabWidget>
 
@@ -18,6 +19,7 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -27,6 +29,9 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("BpuScope"));
     QApplication::setApplicationName(QStringLiteral("BpuScope"));
     QApplication::setApplicationVersion(QStringLiteral(BPUSCOPE_VERSION));
+    // The installed desktop entry and icon (packaging/linux): lets the desktop group the window with them.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.bpuscope.BpuScope"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.bpuscope.BpuScope")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Profile ONNX models for the Horizon S100 BPU"));
@@ -52,7 +57,11 @@ int main(int argc, char** argv) {
     QCommandLineOption chart(QStringLiteral("chart"),
                              QStringLiteral("Chart tab to show: latency|roofline|padding|ops"),
                              QStringLiteral("KIND"));
-    parser.addOptions({target, colorBy, edits, select, chart, shot});
+    QCommandLineOption compare(QStringLiteral("compare"),
+                               QStringLiteral("Compare the model with another export B.onnx once loaded "
+                                              "(File > Compare With...)"),
+                               QStringLiteral("B.onnx"));
+    parser.addOptions({target, colorBy, edits, select, chart, compare, shot});
     parser.process(app);
 
     bpu::ui::MainWindow w;
@@ -106,16 +115,29 @@ int main(int argc, char** argv) {
                 w.selectTopHotspot();
         });
     }
+    if (parser.isSet(compare)) {
+        // Once the model is there (and only the first time: later loads are the user's).
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once =
+            QObject::connect(&w, &bpu::ui::MainWindow::loaded, &w, [&w, once, other = parser.value(compare)] {
+                QObject::disconnect(*once);
+                w.compareWith(other);
+            });
+    }
     if (!shotPath.isEmpty()) {
-        // Wait until the model, the edits, the finding gains and the graph layout have all landed.
+        // Wait until the model, the edits, the finding gains, the comparison and the graph layout have all
+        // landed.
         auto* poll = new QTimer(&w);
         QObject::connect(poll, &QTimer::timeout, &w,
-                         [&w, shotPath, poll, pending = parser.isSet(edits)]() mutable {
+                         [&w, shotPath, poll, pending = parser.isSet(edits),
+                          comparing = parser.isSet(compare)]() mutable {
                              auto s = w.snapshot();
                              if (!s || !s->findingsReady || w.graphView()->isLayoutPending() ||
                                  w.isLoading() || w.inspector()->shapeEditor()->isSweepPending())
                                  return;
                              if (pending && s->edits.empty())
+                                 return;
+                             if (comparing && (w.comparer()->isBusy() || !w.comparer()->comparison()))
                                  return;
                              poll->stop();
                              QTimer::singleShot(300, &w, [&w, shotPath] {
@@ -126,6 +148,11 @@ int main(int argc, char** argv) {
                                  QApplication::exit(ok ? 0 : 3);
                              });
                          });
+        // Likewise a comparison that fails (the other file cannot be read) never lands.
+        QObject::connect(w.comparer(), &bpu::ui::ModelComparer::failed, &w, [](const QString& why) {
+            std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(why));
+            QApplication::exit(3);
+        });
         QObject::connect(&w, &bpu::ui::MainWindow::loadFailed, &w, [](const QString& msg) {
             std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(msg));
             QApplication::exit(3);

@@ -52,6 +52,7 @@ struct NodeAnalysis {
     int64_t macs = 0, paddedMacs = 0, ops = 0;
     int64_t inputBytes = 0, outputBytes = 0, weightBytes = 0; ///< at the node's precision, padded on the BPU
     int64_t ddrBytes = 0;     ///< of those, what crosses DDR: weights + spilled inputs/outputs (G6)
+    int64_t ddrStoreBytes = 0; ///< the part of ddrBytes written back (spilled outputs); the rest is loaded
     double computeUs = 0, memoryUs = 0; ///< roofline times from the profile (see Roofline.h)
     double intensity = 0;     ///< padded MACs per DDR byte (ddrBytes)
     Bound bound = Bound::None;

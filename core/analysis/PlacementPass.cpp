@@ -108,7 +108,7 @@ void runPlacement(AnalysisContext& c) {
         a.segment = -1;
         a.fusionGroup = GroupId{};
         a.macs = a.paddedMacs = a.ops = 0;
-        a.inputBytes = a.outputBytes = a.weightBytes = a.ddrBytes = 0;
+        a.inputBytes = a.outputBytes = a.weightBytes = a.ddrBytes = a.ddrStoreBytes = 0;
         a.computeUs = a.memoryUs = a.intensity = 0;
         a.bound = Bound::None;
         a.assumedFree = false;

@@ -32,7 +32,7 @@ void runTraffic(AnalysisContext& c) {
                     return false;
             return true;
         };
-        a.inputBytes = a.outputBytes = a.weightBytes = a.ddrBytes = 0;
+        a.inputBytes = a.outputBytes = a.weightBytes = a.ddrBytes = a.ddrStoreBytes = 0;
         const auto outputs = ops.outputs(id);
         // A weight's compile-time DequantizeLinear (QDQ models) moves nothing: its consumer loads the weight.
         if (a.placement == Placement::Folded && !outputs.empty() && outputs[0].valid() &&
@@ -66,8 +66,10 @@ void runTraffic(AnalysisContext& c) {
             if (ix.hasValue[out.value] || insideGroup(out, false))
                 continue;
             a.outputBytes += ta.paddedBytes;
-            if (ta.spillsToDdr)
+            if (ta.spillsToDdr) {
                 a.ddrBytes += ta.paddedBytes;
+                a.ddrStoreBytes += ta.paddedBytes;
+            }
         }
         if (a.placement == Placement::BPU)
             a.ddrBytes += a.weightBytes;

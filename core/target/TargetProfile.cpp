@@ -252,12 +252,6 @@ std::vector<TargetProfile::NamedParam> TargetProfile::parameters() const {
     return out;
 }
 
-std::string resourceDir() {
-    if (const char* env = std::getenv("BPUSCOPE_RESOURCES"); env && *env)
-        return env;
-    return BPUSCOPE_RESOURCE_DIR;
-}
-
 std::vector<std::pair<std::string, std::string>> builtinTargets() {
     std::vector<std::pair<std::string, std::string>> out;
     for (const char* n : {"s100", "s100p"})

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerates the workbench screenshots in this folder (offscreen; needs a build in build/ and pngquant).
 # Every colour mode on YOLOv8n and ResNet50 (each with another chart tab), the latency delta after an edit
-# file, and a drag edit in progress (bpuscope-bench's --shots harness holds the slider mid-drag).
+# file, a comparison with another export, and a drag edit in progress (bpuscope-bench's --shots harness holds the slider mid-drag).
 set -eu
 cd "$(dirname "$0")/../.."
 out=docs/screenshots
@@ -16,6 +16,9 @@ shot samples/yolov8n.onnx --color-by delta --edits $out/yolov8n-edits.json --sel
     --screenshot $out/yolov8n-delta.png
 shot samples/resnet50.onnx --color-by delta --edits $out/resnet50-edits.json --select /layer4/layer4.0/conv2/Conv \
     --screenshot $out/resnet50-delta.png
+# File > Compare With...: ResNet-18 against the same network re-exported at 256x256 with a Softmax.
+shot tests/data/compare/resnet18.onnx --compare tests/data/compare/resnet18_softmax256.onnx --select /conv1/Conv \
+    --screenshot $out/resnet18-compare.png
 tmp=$(mktemp -d)
 QT_QPA_PLATFORM=offscreen build/app/bpuscope-bench --shots="$tmp"
 cp "$tmp/yolov8n-drag.png" "$tmp/resnet50-drag.png" $out/

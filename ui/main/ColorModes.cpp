@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ColorModes.h"
 
+#include "core/compare/ModelComparison.h"
+
 #include "ui/charts/ChartStyle.h"
 #include "ui/graph/NodeColoring.h"
 
@@ -58,15 +60,20 @@ private:
 /// Latency change against the baseline: green faster, red slower, grey unchanged.
 class DeltaColoring : public NodeColoring {
 public:
-    DeltaColoring(const Snapshot& s) {
+    /// `delta` per node in microseconds (current - reference); `against` names the reference in the legend.
+    DeltaColoring(std::vector<double> delta, QString title)
+        : delta_(std::move(delta))
+        , title_(std::move(title)) {
         double maxAbs = 0;
-        for (size_t i = 0; i < s.cost.nodes.size(); ++i) {
-            const double d =
-                i < s.baselineNodeUs.size() ? s.cost.nodes[i].latencyUs - s.baselineNodeUs[i] : 0;
-            delta_.push_back(d);
+        for (double d : delta_)
             maxAbs = std::max(maxAbs, std::fabs(d));
-        }
         scale_ = maxAbs > 0 ? maxAbs : 1;
+    }
+    static std::vector<double> againstBaseline(const Snapshot& s) {
+        std::vector<double> d;
+        for (size_t i = 0; i < s.cost.nodes.size(); ++i)
+            d.push_back(i < s.baselineNodeUs.size() ? s.cost.nodes[i].latencyUs - s.baselineNodeUs[i] : 0);
+        return d;
     }
     QColor color(NodeId id) const override {
         return colorOf(id.value < delta_.size() ? delta_[id.value] : 0);
@@ -92,7 +99,7 @@ public:
         return QColor(mix(base.red(), end.red()), mix(base.green(), end.green()),
                       mix(base.blue(), end.blue()));
     }
-    QString legendTitle() const override { return QObject::tr("Latency vs baseline"); }
+    QString legendTitle() const override { return title_; }
     QVector<QPair<QString, QColor>> legend() const override {
         return {{QObject::tr("faster"), QColor(0x00, 0x9e, 0x73)},
                 {QObject::tr("slower"), QColor(0xd5, 0x5e, 0x00)},
@@ -101,6 +108,7 @@ public:
 
 private:
     std::vector<double> delta_;
+    QString title_;
     double scale_ = 1;
 };
 
@@ -176,9 +184,17 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
                                               QStringLiteral("%1%").arg(maxShare * 100, 0, 'f', 1));
     }
     case ColorMode::Delta:
-        return std::make_shared<DeltaColoring>(s);
+        return std::make_shared<DeltaColoring>(DeltaColoring::againstBaseline(s),
+                                               QObject::tr("Latency vs baseline"));
     }
     return nullptr;
+}
+
+std::shared_ptr<const NodeColoring> makeComparisonColoring(const Comparison& c, const Snapshot& s,
+                                                           const QString& otherName) {
+    // The other model against this one (B - A, A being the open model): slower there is red.
+    return std::make_shared<DeltaColoring>(c.latencyDeltaByNodeOfA(s.graph->nodes.size()),
+                                           QObject::tr("Latency in %1 vs here").arg(otherName));
 }
 
 } // namespace bpu::ui

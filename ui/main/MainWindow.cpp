@@ -12,6 +12,7 @@
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/inspector/ShapeEditor.h"
 #include "ui/whatif/ComparePanel.h"
+#include "ui/whatif/ModelComparer.h"
 #include "ui/whatif/WhatIfActions.h"
 
 #include <QComboBox>
@@ -50,6 +51,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     exporter_ = new ReportExporter(controller_, this);
     buildUi();
+    buildCompare();
     buildMenus();
     connect(controller_, &SessionController::snapshotChanged, this, &MainWindow::showSnapshot);
     connect(controller_, &SessionController::loadProgress, this, [this](double f, const QString& stage) {
@@ -241,7 +243,7 @@ void MainWindow::setColorMode(ColorMode m) {
     if (i >= 0)
         colorBox_->setCurrentIndex(i);
     if (auto s = snapshot())
-        graph_->setColoring(makeColoring(m, *s));
+        graph_->setColoring(coloring(*s));
 }
 
 void MainWindow::applyEditList(const nlohmann::json& edits, const QString& source) {
@@ -278,6 +280,10 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
             for (NodeId n : g.nodes)
                 groupOf[n.value] = int(g.id.value);
     const bool newModel = s->modelId != shownModel_;
+    if (newModel && comparer_->isActive())
+        comparer_->clear(); // a comparison belongs to the model it was made for
+    else if (comparer_->isActive())
+        comparer_->refresh(); // this state against the other model; showComparison follows
     if (newModel) {
         hub_->select(NodeId{}, this); // ids of the previous model mean nothing in this one
         graph_->setModel(s->graph, groupOf);
@@ -294,7 +300,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     for (const auto& q : s->analysis.qdq)
         marked.push_back(q.tensor);
     graph_->setMarkedTensors(marked);
-    graph_->setColoring(makeColoring(colorMode_, *s));
+    graph_->setColoring(coloring(*s));
     hotspots_->setSnapshot(s);
     findings_->setSnapshot(s);
     inspector_->setSnapshot(s);
@@ -304,6 +310,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     updateStatus(*s);
     exportAction_->setEnabled(!exporter_->isRunning());
     reloadAction_->setEnabled(true);
+    compareAction_->setEnabled(true);
     if (!pendingEdits_.is_null() && !pendingEdits_.empty()) {
         nlohmann::json e = pendingEdits_;
         pendingEdits_ = nullptr;

@@ -25,6 +25,8 @@ class FindingsPanel;
 class GraphView;
 class HotspotPanel;
 class InspectorPanel;
+class ModelComparer;
+class NodeColoring;
 class ReportExporter;
 class SelectionHub;
 class SessionController;
@@ -56,6 +58,10 @@ public:
     /// Selects the node with the largest estimated latency (what the inspector shows first); invalid id
     /// without a model.
     NodeId selectTopHotspot();
+    /// File > Compare With...: compares the open model with `path` (loaded in the background), colours the
+    /// graph by the latency delta and shows the comparison in the What-if dock; kept up to date after edits.
+    void compareWith(const QString& path);
+    ModelComparer* comparer() const { return comparer_; }
 
     SessionController* controller() const { return controller_; }
     SelectionHub* selection() const { return hub_; }
@@ -100,6 +106,13 @@ private:
     void rebuildRecentMenu();
     void saveProjectAs();
     void exportReport();
+    // MainWindowCompare.cpp
+    void buildCompare();
+    void chooseCompareFile();
+    void showComparison();
+    /// The graph colouring for the current mode; the delta mode measures against the compared model while a
+    /// comparison is shown, else against the what-if baseline.
+    std::shared_ptr<const NodeColoring> coloring(const Snapshot& s) const;
     void showMessage(QMessageBox::Icon icon, const QString& title, const QString& text);
 
     SessionController* controller_;
@@ -112,7 +125,9 @@ private:
     ChartsPanel* charts_ = nullptr;
     WhatIfActions* whatIf_ = nullptr;
     ReportExporter* exporter_ = nullptr;
+    ModelComparer* comparer_ = nullptr;
     QAction* exportAction_ = nullptr;
+    QAction* compareAction_ = nullptr;
     QAction* reloadAction_ = nullptr;
     QComboBox* targetBox_ = nullptr;
     QComboBox* colorBox_ = nullptr;
@@ -125,6 +140,7 @@ private:
     QPointer<QMessageBox> lastMessage_;
     QMenu* recentMenu_ = nullptr;
     ColorMode colorMode_ = ColorMode::Placement;
+    bool showDeltaOnCompare_ = false; ///< the next comparison result switches to the delta mode
     QString pendingPath_;
     QString requestedTarget_; ///< the last target asked for (removed from the selector if it fails to load)
     nlohmann::json pendingEdits_;

@@ -44,6 +44,11 @@ void MainWindow::buildMenus() {
     reloadAction_->setShortcut(QKeySequence::Refresh);
     reloadAction_->setStatusTip(tr("Load the model file again (the edits are dropped)"));
     reloadAction_->setEnabled(false);
+    compareAction_ = file->addAction(tr("&Compare With..."), this, &MainWindow::chooseCompareFile);
+    compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    compareAction_->setStatusTip(
+        tr("Compare the open model node by node with another export of the same network"));
+    compareAction_->setEnabled(false);
     file->addSeparator();
     QAction* save = file->addAction(tr("&Save Project As..."), this, &MainWindow::saveProjectAs);
     save->setShortcut(QKeySequence::SaveAs);

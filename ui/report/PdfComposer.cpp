@@ -34,7 +34,12 @@ void PdfComposer::compose() {
 
 void PdfComposer::cover() {
     const double w = flow_.width(), x = flow_.left();
-    const TextBox kicker = makeText(QStringLiteral("BpuScope optimization report"), fonts_.subtitle, w);
+    // facts.cover (optional) lets another kind of document (a comparison) name itself and pick its tiles.
+    const nlohmann::json cover = doc_.facts.is_object() && doc_.facts.contains("cover")
+                                     ? doc_.facts["cover"]
+                                     : nlohmann::json::object();
+    const TextBox kicker =
+        makeText(qs(cover.value("kicker", std::string("BpuScope optimization report"))), fonts_.subtitle, w);
     const TextBox title = makeText(qs(doc_.modelName), fonts_.title, w);
     flow_.flowText(kicker, x, muted());
     flow_.flowText(title, x, accent());
@@ -53,10 +58,14 @@ void PdfComposer::cover() {
     if (!doc_.facts.is_object())
         return;
     const auto& f = doc_.facts;
-    struct Tile {
-        QString label, value, detail;
-    };
     std::vector<Tile> tiles;
+    if (cover.contains("tiles") && cover["tiles"].is_array()) {
+        for (const auto& t : cover["tiles"])
+            tiles.push_back({qs(t.value("label", std::string())), qs(t.value("value", std::string())),
+                             qs(t.value("detail", std::string()))});
+        drawTiles(tiles);
+        return;
+    }
     // The three figures a Horizon engineer compares with the vendor's tools, each named after its tool.
     QString latencyDetail =
         QStringLiteral("%1 FPS; as hrt_model_exec perf").arg(qs(f.value("fps_text", std::string())));
@@ -81,6 +90,13 @@ void PdfComposer::cover() {
                          qs(report::fmt::percent(s.value("padding_waste_ratio", 0.0))),
                          QStringLiteral("of padded activation bytes")});
     }
+    drawTiles(tiles);
+}
+
+void PdfComposer::drawTiles(const std::vector<Tile>& tiles) {
+    if (tiles.empty())
+        return;
+    const double w = flow_.width(), x = flow_.left();
     const double gap = pt(6), tileW = (w - gap * double(tiles.size() - 1)) / double(tiles.size());
     std::vector<std::array<TextBox, 3>> boxes;
     double tileH = 0;

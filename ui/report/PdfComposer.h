@@ -8,6 +8,7 @@
 #include "ui/graph/SceneData.h"
 
 #include <memory>
+#include <vector>
 
 class QPaintDevice;
 
@@ -26,8 +27,14 @@ public:
     int overflows() const { return flow_.overflows(); }
 
 private:
+    /// A headline number on the cover.
+    struct Tile {
+        QString label, value, detail;
+    };
+
     // PdfComposer.cpp
     void cover();
+    void drawTiles(const std::vector<Tile>& tiles);
     void section(const report::Section& s);
     void heading(const report::Heading& h);
     void paragraph(const QString& text, const QFont& font, const QColor& color, double spaceAfter);

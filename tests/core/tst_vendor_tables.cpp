@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// `analyze --node-info` and `--perf-json`: the vendor's column and field names filled with BpuScope's
+// numbers. Expected values come from the guide's rules worked by hand on a tiny model, and from invariants
+// the perf JSON must keep with the analysis JSON of the same run (layers add up to the BPU time; DDR bytes
+// add up).
+#include "OnnxFixtures.h"
+
+#include "core/cost/CostModel.h"
+#include "core/edit/Session.h"
+#include "core/io/VendorTables.h"
+#include "core/model/ModelImporter.h"
+#include "core/target/TargetProfile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+using fixtures::ModelBuilder;
+
+namespace {
+
+struct Proc {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Proc runCli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(BPUSCOPE_CLI), args);
+    Proc r;
+    if (!p.waitForFinished(300000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+std::vector<std::vector<std::string>> csvRows(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::vector<std::string> row;
+        std::string field;
+        std::istringstream l(line);
+        while (std::getline(l, field, ','))
+            row.push_back(field);
+        if (!line.empty() && line.back() == ',')
+            row.push_back("");
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+/// "12.3 us (4.5% of model)" -> {12.3, 4.5}
+std::pair<double, double> costOf(const std::string& text) {
+    static const std::regex re(R"(^([0-9.]+) us \(([0-9.]+)% of model\)$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
+        qFatal("not a cost text: %s", text.c_str());
+    return {std::stod(m[1]), std::stod(m[2])};
+}
+
+} // namespace
+
+class TestVendorTables : public QObject {
+    Q_OBJECT
+
+private slots:
+    // conv1 -> relu1 -> CumSum -> conv2 -> relu2. By the s100 operator table Conv and Relu run on the BPU and
+    // CumSum on the CPU; Conv+Relu is a fusion pattern (guide G3), so each Relu folds into its conv's layer
+    // ("--"); the CPU op splits the BPU graph, so conv2 opens a second subgraph. The BPU writes int8 and the
+    // CPU op float (its output dtype).
+    void nodeInfoColumnsByHand() {
+        ModelBuilder b;
+        b.input("x", {1, 32, 16, 16});
+        b.weight("w1", {32, 32, 3, 3});
+        b.weight("w2", {32, 32, 3, 3});
+        b.ints("axis", {1});
+        b.node("Conv", {"x", "w1"}, {"c1"}, "conv1");
+        b.node("Relu", {"c1"}, {"r1"}, "relu1");
+        b.node("CumSum", {"r1", "axis"}, {"s"}, "cumsum");
+        b.node("Conv", {"s", "w2"}, {"c2"}, "conv2");
+        b.node("Relu", {"c2"}, {"y"}, "relu2");
+        b.output("y");
+        for (auto* n : {b.graph().mutable_node(0), b.graph().mutable_node(3)}) {
+            fixtures::setInts(*n, "pads", {1, 1, 1, 1});
+            fixtures::setInts(*n, "kernel_shape", {3, 3});
+        }
+        bpu::Session s(bpu::ModelImporter::load(b.save("node_info.onnx")),
+                       std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100")));
+        const auto rows = csvRows(bpu::nodeInfoCsv(s.graph(), s.analysis()));
+        const std::vector<std::vector<std::string>> expected{
+            {"Node", "ON", "Subgraph", "Type", "Cosine Similarity", "Threshold", "DataType"},
+            {"conv1", "BPU", "0", "Conv", "--", "--", "int8"},
+            {"relu1", "--", "--", "Relu", "--", "--", "--"},
+            {"cumsum", "CPU", "--", "CumSum", "--", "--", "float"},
+            {"conv2", "BPU", "1", "Conv", "--", "--", "int8"},
+            {"relu2", "--", "--", "Relu", "--", "--", "--"},
+        };
+        QCOMPARE(rows.size(), expected.size());
+        for (size_t i = 0; i < rows.size(); ++i)
+            QCOMPARE(rows[i], expected[i]);
+    }
+
+    // The CLI writes one row per node in the ONNX file's own node order (so it diffs against the compiler's
+    // file line by line); the order is read here straight from the protobuf, not through the importer.
+    void nodeInfoFollowsTheFileOrder() {
+        const QString model = QStringLiteral(BPUSCOPE_SAMPLES "/yolov8n.onnx");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("yolov8n_node_info.csv"));
+        const Proc p = runCli({QStringLiteral("analyze"), model, QStringLiteral("--node-info"), out});
+        QVERIFY2(p.exitCode == 0, p.err.constData());
+        std::ifstream f(out.toStdString());
+        std::stringstream text;
+        text << f.rdbuf();
+        const auto rows = csvRows(text.str());
+        onnx::ModelProto proto;
+        std::ifstream in(model.toStdString(), std::ios::binary);
+        QVERIFY(proto.ParseFromIstream(&in));
+        QCOMPARE(rows.size(), size_t(proto.graph().node_size()) + 1);
+        std::set<std::string> on;
+        for (int i = 0; i < proto.graph().node_size(); ++i) {
+            QCOMPARE(rows[i + 1][0], proto.graph().node(i).name());
+            QCOMPARE(rows[i + 1][3], proto.graph().node(i).op_type());
+            on.insert(rows[i + 1][1]);
+        }
+        // YOLOv8n runs on the BPU but for its shape Constants, which the compiler folds ("--").
+        QVERIFY(on.count("BPU") && on.count("--") && !on.count("CPU"));
+        // With "-" the CSV is the only thing on stdout.
+        const Proc toStdout =
+            runCli({QStringLiteral("analyze"), model, QStringLiteral("--node-info"), QStringLiteral("-")});
+        QCOMPARE(toStdout.exitCode, 0);
+        QCOMPARE(toStdout.out.toStdString(), text.str());
+    }
+
+    // The perf JSON against the analysis JSON of the same model: the layers add up to the BPU time, the
+    // summary's FPS is batch / BPU latency, the DDR bytes add up to the nodes' ddr_bytes, each BPU node is
+    // in exactly one layer's origin ops, and each cost text's percentage is its time over the BPU total.
+    void perfJsonAgreesWithTheAnalysis_data() {
+        QTest::addColumn<QString>("sample");
+        QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx");
+        QTest::addRow("resnet50") << QStringLiteral("resnet50.onnx");
+        QTest::addRow("fcos_bpu") << QStringLiteral("fcos_efficientnetb0_bpu.onnx");
+    }
+    void perfJsonAgreesWithTheAnalysis() {
+        QFETCH(QString, sample);
+        const QString model = QStringLiteral(BPUSCOPE_SAMPLES "/") + sample;
+        const Proc perf =
+            runCli({QStringLiteral("analyze"), model, QStringLiteral("--perf-json"), QStringLiteral("-")});
+        QVERIFY2(perf.exitCode == 0, perf.err.constData());
+        const Proc analysis =
+            runCli({QStringLiteral("analyze"), model, QStringLiteral("--json"), QStringLiteral("-")});
+        QCOMPARE(analysis.exitCode, 0);
+        const auto p = nlohmann::json::parse(perf.out.toStdString());
+        const auto a = nlohmann::json::parse(analysis.out.toStdString());
+
+        QCOMPARE(p["bpuscope"]["schema"].get<std::string>(), std::string("bpuscope.perf/1"));
+        QVERIFY(p["bpuscope"]["estimated"].get<bool>());
+        const auto& perfSummary = p["summary"]["performance"];
+        const double bpuUs = perfSummary["latency (us)"].get<double>();
+        QVERIFY(std::fabs(bpuUs - a["summary"]["latency_breakdown_us"]["bpu"].get<double>()) < 1e-6 * bpuUs);
+        QVERIFY(std::fabs(perfSummary["latency (ms)"].get<double>() * 1000 - bpuUs) < 1e-9 * bpuUs);
+        QVERIFY(std::fabs(perfSummary["FPS"].get<double>() - 1e6 / bpuUs) <
+                1e-9 * perfSummary["FPS"].get<double>());
+        double segments = 0;
+        for (const auto& s : perfSummary["latency by segments"])
+            segments += s["latency (us)"].get<double>();
+        QVERIFY(std::fabs(segments - bpuUs) < 1e-6 * bpuUs);
+
+        double layers = 0;
+        int64_t loaded = 0, stored = 0;
+        std::multiset<std::string> origins;
+        for (const auto& l : p["layer details"]) {
+            const auto& n = l["bpuscope"];
+            layers += n["latency_us"].get<double>();
+            loaded += n["loaded_bytes"].get<int64_t>();
+            stored += n["stored_bytes"].get<int64_t>();
+            for (const auto& o : l["origin ops"])
+                origins.insert(o.get<std::string>());
+            QCOMPARE(l["origin ops"][0].get<std::string>(), l["layer name"].get<std::string>());
+            const auto [us, pct] = costOf(l["active period of time"].get<std::string>());
+            QVERIFY(std::fabs(us - n["latency_us"].get<double>()) <= 0.05 + 1e-9);
+            QVERIFY(std::fabs(pct - 100.0 * n["latency_us"].get<double>() / bpuUs) <= 0.05 + 1e-9);
+            QVERIFY(std::fabs(costOf(l["load cost"].get<std::string>()).first - n["load_us"].get<double>()) <=
+                    0.05 + 1e-9);
+        }
+        QVERIFY2(std::fabs(layers - bpuUs) < 1e-6 * bpuUs,
+                 qPrintable(QString::number(layers) + QStringLiteral(" vs ") + QString::number(bpuUs)));
+        int64_t ddr = 0;
+        std::multiset<std::string> bpuNodes;
+        for (const auto& n : a["nodes"]) {
+            const bool bpu = n["placement"].get<std::string>() == "BPU";
+            const bool groupMember = !n["fusion_group"].is_null();
+            if (bpu)
+                bpuNodes.insert(n["name"].get<std::string>());
+            if (bpu || groupMember)
+                ddr += n["ddr_bytes"].get<int64_t>();
+        }
+        QCOMPARE(loaded + stored, ddr);
+        QCOMPARE(p["summary"]["DDR access data"]["loaded bytes per run"].get<int64_t>(), loaded);
+        QCOMPARE(p["summary"]["DDR access data"]["stored bytes per run"].get<int64_t>(), stored);
+        // Every BPU node sits in one layer; fused members that are folded sit in their head's layer too.
+        for (const auto& n : bpuNodes)
+            QVERIFY2(origins.count(n) == 1, n.c_str());
+        QCOMPARE(p["model info"]["BPU march"].get<std::string>(), a["target"]["march"].get<std::string>());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVendorTables)
+#include "tst_vendor_tables.moc"
