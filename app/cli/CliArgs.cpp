@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "CliArgs.h"
 
+#include "core/target/TargetProfile.h"
+#include "core/util/SafeFile.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -71,8 +74,9 @@ ImportOptions CliArgs::importOptions() const {
     if (auto b = get("batch")) {
         int64_t v = 0;
         auto [p, ec] = std::from_chars(b->data(), b->data() + b->size(), v);
-        if (ec != std::errc{} || p != b->data() + b->size() || v <= 0 || v > 1'000'000)
-            throw UsageError("--batch expects a positive integer, got '" + *b + "'");
+        if (ec != std::errc{} || p != b->data() + b->size() || v <= 0 || v > kMaxBatch)
+            throw UsageError("--batch expects an integer in 1.." + std::to_string(kMaxBatch) + ", got '" +
+                             *b + "'");
         o.batch = v;
     }
     for (const auto& s : all("input-shape")) {
@@ -92,20 +96,30 @@ void writeOutput(const std::string& target, const std::string& text) {
         std::cout.flush();
         return;
     }
-    // Write next to the target and rename, so a failed run never leaves a half-written file.
-    std::string tmp = target + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error(target + ": cannot write: " + std::strerror(errno));
-        out << text;
-        if (!out)
-            throw std::runtime_error(target + ": write failed");
+    writeFileAtomically(target, text);
+}
+
+void CliArgs::refuseInputsAsOutputs() const {
+    std::vector<std::string> inputs = positional;
+    for (const char* key : {"edits", "deploy"})
+        if (auto e = get(key))
+            inputs.push_back(*e);
+    if (auto t = get("target")) {
+        inputs.push_back(*t);
+        for (const auto& [name, file] : builtinTargets())
+            if (name == *t)
+                inputs.push_back(file);
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, target, ec);
-    if (ec)
-        throw std::runtime_error(target + ": cannot write: " + ec.message());
+    for (const char* key : {"json", "csv", "output", "markdown", "write", "node-info", "perf-json", "html"})
+        for (const auto& out : all(key)) {
+            if (out == "-")
+                continue;
+            for (const auto& in : inputs)
+                if (sameFile(out, in))
+                    throw std::runtime_error(out + ": is an input of this command (" +
+                                             (in == out ? std::string("the same path") : in) +
+                                             "); refusing to overwrite it - choose another output file");
+        }
 }
 
 } // namespace bpu::cli

@@ -33,6 +33,10 @@ struct CliArgs {
     bool has(const std::string& flag) const;
     /// --batch and --input-shape, common to every model command.
     ImportOptions importOptions() const;
+    /// Throws std::runtime_error if an output option (--json, --csv, -o, --markdown, --write) names one of
+    /// the command's input files (the model, the measurements, --edits, --target): nothing BpuScope reads
+    /// is ever overwritten by what it writes. Same file = same device and inode (links included).
+    void refuseInputsAsOutputs() const;
 };
 
 /// Writes text to a file or to stdout for "-"; throws std::runtime_error naming the file on failure.

@@ -98,6 +98,9 @@ void checkWritable(const std::string& output) {
     std::error_code ec;
     if (fs::is_directory(path, ec))
         throw std::runtime_error(output + ": cannot write: is a directory");
+    // A FIFO or a device is not replaced (the writers rename over the path) nor written to.
+    if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+        throw std::runtime_error(output + ": cannot write: not a regular file");
     const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
     if (!fs::is_directory(dir, ec))
         throw std::runtime_error(output + ": cannot write: no folder " + dir.string());

@@ -2,7 +2,7 @@
 // bpuscope-cli: the headless front end. Every subcommand reads the same core results as the GUI.
 #include "Commands.h"
 
-#include "core/model/ImportError.h"
+#include "core/util/PrintableText.h"
 
 #include <iostream>
 #include <string>
@@ -83,37 +83,36 @@ int main(int argc, char** argv) {
         }
         const std::vector<std::string> modelOptions{"batch", "input-shape", "json",   "csv",   "target",
                                                     "edits", "format",      "output", "deploy"};
+        auto parse = [&](const std::vector<std::string>& valued, const std::vector<std::string>& flags) {
+            CliArgs a = CliArgs::parse(argc, argv, 2, valued, flags);
+            a.refuseInputsAsOutputs();
+            return a;
+        };
         if (cmd == "info")
-            return runInfo(CliArgs::parse(argc, argv, 2, modelOptions, {}));
+            return runInfo(parse(modelOptions, {}));
         if (cmd == "analyze") {
             std::vector<std::string> options = modelOptions;
             options.insert(options.end(), {"node-info", "perf-json"});
-            return runAnalyze(CliArgs::parse(argc, argv, 2, options, {}));
+            return runAnalyze(parse(options, {}));
         }
         if (cmd == "report")
-            return runReport(CliArgs::parse(argc, argv, 2, modelOptions, {"progress"}), argc, argv);
+            return runReport(parse(modelOptions, {"progress"}), argc, argv);
         if (cmd == "compare")
-            return runCompare(
-                CliArgs::parse(argc, argv, 2,
-                               {"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}),
-                argc, argv);
+            return runCompare(parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}),
+                              argc, argv);
         if (cmd == "sweep")
-            return runSweep(
-                CliArgs::parse(argc, argv, 2, {"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
+            return runSweep(parse({"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
         if (cmd == "calibrate")
-            return runCalibrate(
-                CliArgs::parse(argc, argv, 2, {"target", "write", "markdown", "iterations"}, {"fit"}));
+            return runCalibrate(parse({"target", "write", "markdown", "iterations"}, {"fit"}));
         if (cmd == "targets")
             return runTargets(CliArgs::parse(argc, argv, 2, {}, {}));
         throw UsageError("unknown command '" + cmd + "'");
     } catch (const UsageError& e) {
-        std::cerr << "bpuscope: usage error: " << e.what() << "\n" << kUsageText;
+        std::cerr << "bpuscope: usage error: " << bpu::printable(e.what()) << "\n" << kUsageText;
         return kUsage;
-    } catch (const bpu::ImportError& e) {
-        std::cerr << "bpuscope: error: " << e.what() << "\n";
-        return kBadInput;
     } catch (const std::exception& e) {
-        std::cerr << "bpuscope: error: " << e.what() << "\n";
+        // One line: names, paths and library messages can hold escapes or newlines from a hostile file.
+        std::cerr << "bpuscope: error: " << bpu::printable(e.what()) << "\n";
         return kBadInput;
     }
 }

@@ -5,6 +5,8 @@
 // With --screenshot it loads, applies the edits, selects a node (the top hotspot unless --select names one),
 // renders the window (offscreen works) to OUT.png and exits.
 #include "core/model/Graph.h"
+#include "core/util/JsonFile.h"
+#include "core/util/PrintableText.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/graph/GraphView.h"
 #include "ui/inspector/InspectorPanel.h"
@@ -17,7 +19,6 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QFile>
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
@@ -87,14 +88,13 @@ int main(int argc, char** argv) {
         w.charts()->tabs()->setCurrentIndex(i);
     }
     if (parser.isSet(edits)) {
-        QFile f(parser.value(edits));
         nlohmann::json doc;
         try {
-            if (!f.open(QIODevice::ReadOnly))
-                throw std::runtime_error("cannot open the edit file");
-            doc = nlohmann::json::parse(f.readAll().toStdString());
+            // A FIFO, a device or a huge file is refused before a byte is read.
+            doc =
+                bpu::readJsonFile(parser.value(edits).toStdString(), {"edit file", bpu::file_limits::kJson});
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "bpuscope: error: %s: %s\n", qPrintable(parser.value(edits)), e.what());
+            std::fprintf(stderr, "bpuscope: error: %s\n", bpu::printable(e.what()).c_str());
             return 3;
         }
         w.applyEditList(doc, QFileInfo(parser.value(edits)).fileName());
@@ -154,23 +154,28 @@ int main(int argc, char** argv) {
             QApplication::exit(3);
         });
         QObject::connect(&w, &bpu::ui::MainWindow::loadFailed, &w, [](const QString& msg) {
-            std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(msg));
+            std::fprintf(stderr, "bpuscope: error: %s\n", bpu::printable(msg.toStdString()).c_str());
             QApplication::exit(3);
         });
         // A refused --edits list never lands in a snapshot: without this the poll above would wait forever.
         QObject::connect(&w, &bpu::ui::MainWindow::editRejected, &w,
                          [file = parser.value(edits)](const QString& why) {
                              std::fprintf(stderr, "bpuscope: error: %s: edit rejected: %s\n",
-                                          qPrintable(file), qPrintable(why));
+                                          bpu::printable(file.toStdString()).c_str(),
+                                          bpu::printable(why.toStdString()).c_str());
                              QApplication::exit(3);
                          });
         poll->start(100);
     }
     if (!args.isEmpty()) {
-        if (args.first().endsWith(QLatin1String(".bpuscope")))
-            w.openProject(args.first());
-        else
-            w.openModel(args.first());
+        // Opened from inside the event loop: a failure that asks the application to exit (--screenshot)
+        // must find the loop running, or the request is lost and the process waits forever.
+        QTimer::singleShot(0, &w, [&w, file = args.first()] {
+            if (file.endsWith(QLatin1String(".bpuscope")))
+                w.openProject(file);
+            else
+                w.openModel(file);
+        });
     }
     return app.exec();
 }

@@ -2,6 +2,7 @@
 #include "Analyzer.h"
 
 #include "Passes.h"
+#include "core/util/CheckedMath.h"
 
 #include <algorithm>
 #include <optional>
@@ -55,6 +56,23 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
         else if (kFacts[i].second == runSegments)
             ix.fillPlacements(r);
     }
+    // Counts of shapes beyond any device saturate (CheckedMath.h) rather than wrap: say so, once.
+    int saturated = 0;
+    std::string first;
+    for (size_t i = 0; i < r.nodes.size(); ++i) {
+        const NodeAnalysis& a = r.nodes[i];
+        if (r.metrics[i].saturated || a.paddedMacs == kCountMax || a.ops == kCountMax ||
+            a.ddrBytes == kCountMax || a.inputBytes == kCountMax || a.outputBytes == kCountMax ||
+            a.weightBytes == kCountMax) {
+            if (saturated++ == 0)
+                first = g.nodes[i].name;
+        }
+    }
+    if (saturated > 0)
+        r.warnings.push_back(
+            std::to_string(saturated) + " node(s), first '" + first +
+            "', have MAC/byte counts beyond 2^63 (shapes no device could hold): the counts are "
+            "capped at 9223372036854775807 and their latency is not meaningful");
     for (const auto& a : r.nodes) {
         switch (a.placement) {
         case Placement::BPU:
@@ -132,12 +150,13 @@ void Analyzer::reanalyze(const Graph& g, const TargetProfile& target, const Anal
     // The totals from the index (edits never change op types: the histogram stays).
     ModelMetrics& t = r.totals;
     t.macs = t.ops = t.params = t.weightBytes = t.activationBytes = 0;
-    t.nodesIncomplete = 0;
+    t.nodesIncomplete = t.nodesSaturated = 0;
     for (const auto& m : r.metrics) {
-        t.macs += m.macs;
-        t.ops += m.ops;
-        t.activationBytes += m.outputBytes;
+        t.macs = satAdd(t.macs, m.macs);
+        t.ops = satAdd(t.ops, m.ops);
+        t.activationBytes = satAdd(t.activationBytes, m.outputBytes);
         t.nodesIncomplete += !m.complete;
+        t.nodesSaturated += m.saturated;
     }
     for (size_t i = 0; i < ix.elements.size(); ++i)
         if (ix.ops().initializer(TensorId{static_cast<uint32_t>(i)})) {
@@ -146,8 +165,8 @@ void Analyzer::reanalyze(const Graph& g, const TargetProfile& target, const Anal
             int64_t bytes = 0;
             if (e > 0 && b > 0 && __builtin_mul_overflow(e, b, &bytes))
                 bytes = 0;
-            t.params += std::max<int64_t>(e, 0);
-            t.weightBytes += bytes;
+            t.params = satAdd(t.params, std::max<int64_t>(e, 0));
+            t.weightBytes = satAdd(t.weightBytes, bytes);
         }
     runFacts(g, target, options, ix, r, progress);
     progress(1.0, "analysis done");

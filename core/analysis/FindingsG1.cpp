@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // G1.1 (quantize/dequantize passes) and G1.2 (CPU operators inside the model).
 #include "FindingUtil.h"
+#include "core/util/CheckedMath.h"
 
 #include <algorithm>
 #include <map>
@@ -58,12 +59,12 @@ void findQdqIssues(AnalysisContext& c) {
         NodeId near = p.node.valid() ? p.node : t.producer.valid() ? t.producer
                                             : (t.consumers.empty() ? NodeId{} : t.consumers.front());
         if (p.where == "model input" || p.where == "model output") {
-            ioElements += p.elements;
+            ioElements = satAdd(ioElements, p.elements);
             ioList.push_back(item);
             if (near.valid())
                 ioNodes.push_back(near);
         } else {
-            edgeElements += p.elements;
+            edgeElements = satAdd(edgeElements, p.elements);
             edgeList.push_back(item);
             if (near.valid())
                 edgeNodes.push_back(near);

@@ -323,8 +323,9 @@ void findTransforms(AnalysisContext& c) {
                 break;
             const Tensor& out = g.tensor(cn.outputs[0]);
             if (out.consumers.size() != 1 || !isTransform(g.node(out.consumers[0]).opType) ||
-                r.nodes[out.consumers[0].value].placement == Placement::Folded)
-                break;
+                r.nodes[out.consumers[0].value].placement == Placement::Folded ||
+                seen[out.consumers[0].value])
+                break; // (seen: the importer rejects cycles, but a walk must end on any graph it is given)
             cur = out.consumers[0];
         }
         if (ch.nodes.size() >= 2 || ch.changed >= 2)

@@ -5,6 +5,7 @@
 // the whole budget spills by itself. A tensor whose consumers all run within `stream_window_steps` of its
 // producer streams through SRAM tile by tile and never reaches DDR.
 #include "Passes.h"
+#include "core/util/CheckedMath.h"
 
 #include <algorithm>
 
@@ -15,8 +16,8 @@ void runLifetimes(AnalysisContext& c) {
     auto& r = c.r;
     const AnalysisIndex& ix = *c.ix;
     const auto& pos = g.topoIndex();
-    const int64_t budget = static_cast<int64_t>(c.target.sramBudgetBytes.value);
-    const int streamWindow = static_cast<int>(c.target.streamWindowSteps.value);
+    const int64_t budget = clampToInt64(c.target.sramBudgetBytes.value);
+    const int64_t streamWindow = clampToInt64(c.target.streamWindowSteps.value);
     const size_t tensorCount = g.tensors.size();
 
     const OpTable& ops = ix.ops();
@@ -132,7 +133,10 @@ void runLifetimes(AnalysisContext& c) {
         return best;
     };
     const bool anyResident = !c.options.assumeResident.empty();
-    for (const auto& [step, t] : produced) {
+    for (const auto& entry : produced) {
+        // Plain copies, not a structured binding: clang 14 cannot capture a binding in a lambda.
+        const uint32_t step = entry.first;
+        const TensorId t = entry.second;
         // Free what is dead.
         live.erase(std::remove_if(live.begin(), live.end(),
                                   [&](const Live& l) {

@@ -3,6 +3,7 @@
 // W to 16 and C to 32 (G4.2); other tensors pad each dim to a power of two, capped at the profile's
 // general unit (G4.1). Units come from the target profile.
 #include "Passes.h"
+#include "core/util/CheckedMath.h"
 
 #include <algorithm>
 #include <charconv>
@@ -12,7 +13,11 @@ namespace bpu {
 namespace {
 
 int64_t roundUp(int64_t v, int64_t unit) {
-    return unit <= 1 ? v : (v + unit - 1) / unit * unit;
+    if (unit <= 1)
+        return v;
+    if (v > kCountMax - unit)
+        return kCountMax; // a saturated count stays saturated
+    return (v + unit - 1) / unit * unit;
 }
 
 int64_t generalAlign(int64_t v, int64_t maxUnit) {
@@ -131,7 +136,7 @@ void runPadding(AnalysisContext& c) {
         const int64_t elemBytes =
             onBpu ? bytesAtPrecision(prec, dtypeBytes) : std::max<int64_t>(dtypeBytes, 1);
         const int64_t elements = ix.elements[i];
-        ta.bytes = std::max<int64_t>(elements, 0) * elemBytes;
+        ta.bytes = satMul(std::max<int64_t>(elements, 0), elemBytes);
         ta.paddedBytes = ta.bytes;
         // Weights (initializers, or dequantized ones in a QDQ model) are not feature maps.
         if (!onBpu || ops.weight[i].valid() || ix.hasValue[i] || elements < 0 || !ix.fullyKnown[i]) {
@@ -190,11 +195,11 @@ void runPadding(AnalysisContext& c) {
         for (int64_t d : p.dims)
             overflow |= __builtin_mul_overflow(padded, d, &padded);
         p.paddedElements = overflow ? p.elements : padded; // checkedProduct(p.dims).value_or(p.elements)
-        p.wasteBytes = (p.paddedElements - p.elements) * elemBytes;
-        ta.paddedBytes = p.paddedElements * elemBytes;
+        p.wasteBytes = satMul(p.paddedElements - p.elements, elemBytes);
+        ta.paddedBytes = satMul(p.paddedElements, elemBytes);
         if (ix.alias[i] == id) { // a Q/DQ annotation's output is the same buffer: count it once
-            wasteTotal += p.wasteBytes;
-            paddedTotal += ta.paddedBytes;
+            wasteTotal = satAdd(wasteTotal, p.wasteBytes);
+            paddedTotal = satAdd(paddedTotal, ta.paddedBytes);
         }
     }
     r.summary.paddingWasteBytes = wasteTotal;
@@ -224,8 +229,7 @@ void runPadding(AnalysisContext& c) {
             r.tensors[inputs[0].value].padded.applies)
             swept = &r.tensors[inputs[0].value].padded;
         if (swept->elements > 0)
-            a.ops =
-                static_cast<int64_t>(double(m.ops) * double(swept->paddedElements) / double(swept->elements));
+            a.ops = clampToInt64(double(m.ops) * double(swept->paddedElements) / double(swept->elements));
         const OpKind kind = ops.kind[i];
         if ((kind == OpKind::Conv || kind == OpKind::ConvTranspose) && inputs.size() > 1 &&
             inputs[1].valid()) {
@@ -245,15 +249,15 @@ void runPadding(AnalysisContext& c) {
                 // An image input keeps its few channels in memory: the conv reading it packs them with the
                 // kernel taps into one reduction aligned to the C unit (3 x 3 x 3 = 27 -> 32), not C -> 32
                 // repeated per tap (docs/analysis.md, section 3).
-                a.paddedMacs = po.paddedElements * roundUp(cin * kernel, unitC);
+                a.paddedMacs = satMul(po.paddedElements, roundUp(satMul(cin, kernel), unitC));
             } else if (kind == OpKind::Conv) {
-                a.paddedMacs = po.paddedElements * cinPerGroup * kernel;
+                a.paddedMacs = satMul(satMul(po.paddedElements, cinPerGroup), kernel);
             } else {
                 const PaddedShape& pi = r.tensors[inputs[0].value].padded;
                 const int64_t inElems = pi.applies ? pi.paddedElements : ix.count(inputs[0]);
                 const int64_t coutPerGroup =
-                    std::max<int64_t>(1, roundUp(cs.weightDim1 * groups, unitC) / groups);
-                a.paddedMacs = inElems * coutPerGroup * kernel;
+                    std::max<int64_t>(1, roundUp(satMul(cs.weightDim1, groups), unitC) / groups);
+                a.paddedMacs = satMul(satMul(inElems, coutPerGroup), kernel);
             }
             a.paddedMacs = std::max(a.paddedMacs, a.macs);
         } else if (a.macs > 0 && po.elements > 0) {
@@ -268,7 +272,7 @@ void runPadding(AnalysisContext& c) {
                     k = xs.dims[0];
             }
             double kGrowth = double(generalAlign(k, unitG)) / double(k);
-            a.paddedMacs = static_cast<int64_t>(double(a.macs) * outGrowth * kGrowth);
+            a.paddedMacs = clampToInt64(double(a.macs) * outGrowth * kGrowth);
         }
     }
 }

@@ -2,6 +2,7 @@
 // G1.1: every quantize/dequantize pass over a whole tensor — the explicit boundary nodes and the ones the
 // toolchain inserts at model inputs/outputs and at each CPU<->BPU edge.
 #include "Passes.h"
+#include "core/util/CheckedMath.h"
 
 #include <algorithm>
 
@@ -99,9 +100,9 @@ void runQdq(AnalysisContext& c) {
             // what-if: post-processing thresholds the int8 scores first and dequantizes only survivors
             const auto& s = g.tensor(p.tensor).shape;
             int64_t perCandidate = s.rank() == 4 ? s.dims[1] : s.rank() == 3 ? s.dims[2] : 1;
-            p.elements = std::min<int64_t>(p.elements, c.options.filterOutputsKeep * perCandidate);
+            p.elements = std::min<int64_t>(p.elements, satMul(c.options.filterOutputsKeep, perCandidate));
         }
-        r.summary.qdqElements += p.elements;
+        r.summary.qdqElements = satAdd(r.summary.qdqElements, p.elements);
         r.qdq.push_back(p);
     }
     r.summary.qdqPasses = static_cast<int>(r.qdq.size());

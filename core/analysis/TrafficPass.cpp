@@ -2,6 +2,7 @@
 // G6: what each node moves and whether compute or memory bounds it.
 #include "Passes.h"
 #include "Roofline.h"
+#include "core/util/CheckedMath.h"
 
 #include <algorithm>
 
@@ -45,34 +46,35 @@ void runTraffic(AnalysisContext& c) {
             const TensorAnalysis& ta = r.tensors[in.value];
             if (TensorId w = ops.weight[in.value]; w.valid()) {
                 const int64_t e = ix.count(in);
-                a.weightBytes += a.placement == Placement::CPU
-                                     ? g.tensor(in).bytes().value_or(0)
-                                     : e * bytesAtPrecision(a.precision, ix.dtypeBytes[w.value]);
+                a.weightBytes = satAdd(
+                    a.weightBytes, a.placement == Placement::CPU
+                                       ? g.tensor(in).bytes().value_or(0)
+                                       : satMul(e, bytesAtPrecision(a.precision, ix.dtypeBytes[w.value])));
                 continue;
             }
             if (ix.hasValue[in.value] || insideGroup(in, true))
                 continue;
-            a.inputBytes += ta.paddedBytes;
+            a.inputBytes = satAdd(a.inputBytes, ta.paddedBytes);
             // The input image sits in DDR in its own layout (the runtime pads only its stride), so the BPU
             // reads its real bytes; padding to the conv's C unit happens on chip.
             if (ta.spillsToDdr)
-                a.ddrBytes += ops.graphInput(in) ? ta.bytes : ta.paddedBytes;
+                a.ddrBytes = satAdd(a.ddrBytes, ops.graphInput(in) ? ta.bytes : ta.paddedBytes);
         }
         for (TensorId out : outputs) {
             if (!out.valid())
                 continue;
             const TensorAnalysis& ta = r.tensors[out.value];
-            moved += ta.padded.applies ? ta.padded.paddedElements : ix.count(out);
+            moved = satAdd(moved, ta.padded.applies ? ta.padded.paddedElements : ix.count(out));
             if (ix.hasValue[out.value] || insideGroup(out, false))
                 continue;
-            a.outputBytes += ta.paddedBytes;
+            a.outputBytes = satAdd(a.outputBytes, ta.paddedBytes);
             if (ta.spillsToDdr) {
-                a.ddrBytes += ta.paddedBytes;
-                a.ddrStoreBytes += ta.paddedBytes;
+                a.ddrBytes = satAdd(a.ddrBytes, ta.paddedBytes);
+                a.ddrStoreBytes = satAdd(a.ddrStoreBytes, ta.paddedBytes);
             }
         }
         if (a.placement == Placement::BPU)
-            a.ddrBytes += a.weightBytes;
+            a.ddrBytes = satAdd(a.ddrBytes, a.weightBytes);
         // Intensity per DDR byte: SRAM-resident feature maps cost no DDR traffic, so a conv whose
         // intensity is at or above the ridge is compute-bound by the same times the cost engine uses.
         a.intensity = double(a.paddedMacs) / double(std::max<int64_t>(a.ddrBytes, 1));

@@ -4,15 +4,17 @@
 #include "CostModel.h"
 #include "core/analysis/Analyzer.h"
 #include "core/model/ModelImporter.h"
+#include "core/util/PrintableText.h"
+#include "core/util/SafeFile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -66,9 +68,7 @@ bool Measurement::ratioOnly() const {
 }
 
 std::vector<Measurement> loadMeasurements(const std::string& csvPath) {
-    std::ifstream in(csvPath);
-    if (!in)
-        throw std::runtime_error(csvPath + ": cannot open the measurements file");
+    std::istringstream in(readUserFile(csvPath, {"measurements file", file_limits::kText}));
     std::string line;
     if (!std::getline(in, line))
         throw std::runtime_error(csvPath + ": empty");
@@ -105,13 +105,19 @@ std::vector<Measurement> loadMeasurements(const std::string& csvPath) {
         } catch (const std::exception&) {
             throw std::runtime_error(csvPath + ":" + std::to_string(lineNo) + ": threads must be 1 or 2");
         }
-        try {
-            m.latencyMs = std::stod(get("latency_ms"));
-            m.fps = std::stod(get("fps"));
-        } catch (const std::exception&) {
-            throw std::runtime_error(csvPath + ":" + std::to_string(lineNo) +
-                                     ": latency_ms/fps must be numbers");
-        }
+        // A measured time is a positive finite number: 0, -1, nan or inf would turn every error into nan.
+        auto positive = [&](const char* key) {
+            const std::string text = get(key);
+            double v = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v) || v <= 0 ||
+                v > 1e9)
+                throw std::runtime_error(csvPath + ":" + std::to_string(lineNo) + ": " + key + " is '" +
+                                         printable(text, 40) + "'; it must be a positive number");
+            return v;
+        };
+        m.latencyMs = positive("latency_ms");
+        m.fps = positive("fps");
         out.push_back(m);
     }
     return out;
@@ -355,9 +361,10 @@ std::string calibrationMarkdown(const CalibrationResult& r,
 
 void writeFittedProfile(const std::string& sourceJson, const std::string& outPath,
                         const CalibrationResult& r) {
-    std::ifstream in(sourceJson);
-    // Ordered: the profile keeps its key order and reads as before, only the fitted values change.
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(in);
+    // Ordered: the profile keeps its key order and reads as before, only the fitted values change. (The
+    // source was loaded and validated as a profile just before.)
+    nlohmann::ordered_json doc =
+        nlohmann::ordered_json::parse(readUserFile(sourceJson, {"target profile", file_limits::kJson}));
     for (const auto& [k, v] : r.fitted) {
         auto& p = doc["params"][k];
         p["value"] = v;
@@ -365,10 +372,7 @@ void writeFittedProfile(const std::string& sourceJson, const std::string& outPat
         if (note.find("fitted") == std::string::npos)
             p["estimate"] = note + " (fitted by bpuscope-cli calibrate; docs/calibration.md)";
     }
-    std::ofstream out(outPath + ".tmp");
-    out << doc.dump(1) << "\n";
-    out.close();
-    std::filesystem::rename(outPath + ".tmp", outPath);
+    writeFileAtomically(outPath, doc.dump(1) + "\n");
 }
 
 } // namespace bpu

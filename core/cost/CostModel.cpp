@@ -4,6 +4,7 @@
 #include "CostRows.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <span>
 
 namespace bpu {
@@ -62,7 +63,7 @@ void costCpuNodes(const Graph& g, const AnalysisResult& r, const TargetProfile& 
         const NodeMetrics& m = r.metrics[i];
         NodeCost& nc = e.nodes[i];
         nc.computeUs = (2.0 * double(m.macs) + double(m.ops)) / cpuFlops * 1e6;
-        nc.memoryUs = double(m.inputBytes + m.outputBytes + m.weightBytes) / cpuBw * 1e6;
+        nc.memoryUs = (double(m.inputBytes) + double(m.outputBytes) + double(m.weightBytes)) / cpuBw * 1e6;
         nc.latencyUs = nc.computeUs + nc.memoryUs;
         e.cpuUs += nc.latencyUs;
     }
@@ -83,7 +84,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
     e.batch = 1;
     for (TensorId in : g.inputs)
         if (g.tensor(in).shape.rank() == 4 && g.tensor(in).shape.dims[0] > 0) // NCHW images carry the batch
-            e.batch = static_cast<int>(std::max<int64_t>(e.batch, g.tensor(in).shape.dims[0]));
+            e.batch = static_cast<int>(std::clamp<int64_t>(g.tensor(in).shape.dims[0], e.batch, INT32_MAX));
 
     costBpuLayers(g, r, t, e);
     costCpuNodes(g, r, t, e);

@@ -5,7 +5,7 @@
 #include "OptionEdits.h"
 #include "ShapeEdits.h"
 
-#include <fstream>
+#include "core/util/JsonFile.h"
 
 namespace bpu {
 
@@ -127,15 +127,7 @@ std::vector<std::unique_ptr<Edit>> editsFromJson(const json& doc) {
 }
 
 std::vector<std::unique_ptr<Edit>> loadEditFile(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw std::runtime_error(path + ": cannot open the edit file");
-    json doc;
-    try {
-        doc = json::parse(in);
-    } catch (const json::exception& e) {
-        throw std::runtime_error(path + ": not valid JSON: " + e.what());
-    }
+    const json doc = readJsonFile(path, {"edit file", file_limits::kJson});
     try {
         return editsFromJson(doc);
     } catch (const EditError& e) {

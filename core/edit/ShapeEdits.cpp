@@ -3,6 +3,7 @@
 
 #include "EditError.h"
 #include "Session.h"
+#include "core/model/ImportOptions.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -10,8 +11,6 @@
 namespace bpu {
 
 namespace {
-
-constexpr int64_t kMaxDim = int64_t{1} << 20;
 
 Node& requireConv(Graph& g, const std::string& name) {
     NodeId id = g.findNode(name);
@@ -185,8 +184,9 @@ void SetGroupEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& ch
 }
 
 void SetBatchEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>&) {
-    if (batch_ <= 0 || batch_ > 4096)
-        throw EditError("batch must be in 1..4096, got " + std::to_string(batch_));
+    if (batch_ <= 0 || batch_ > kMaxBatch)
+        throw EditError("batch must be in 1.." + std::to_string(kMaxBatch) + ", got " +
+                        std::to_string(batch_));
     for (TensorId in : g.inputs) {
         const Tensor& t = g.tensor(in);
         const auto& d = t.shape.dims;
@@ -234,12 +234,8 @@ void SetInputShapeEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId
     if (t.shape.rankKnown && t.shape.rank() != dims_.size())
         throw EditError("input '" + input_ + "' has rank " + std::to_string(t.shape.rank()) +
                         ", the new shape has " + std::to_string(dims_.size()));
-    for (int64_t d : dims_)
-        if (d <= 0 || d > kMaxDim)
-            throw EditError("input shape dims must be in 1.." + std::to_string(kMaxDim) + ", got " +
-                            std::to_string(d));
-    if (!checkedProduct(dims_) || *checkedProduct(dims_) > (int64_t{1} << 40))
-        throw EditError("input shape is absurdly large");
+    if (std::string problem = inputShapeProblem(dims_); !problem.empty())
+        throw EditError("input '" + input_ + "': " + problem);
     patch.saveTensor(g, id);
     t.shape = TensorShape(dims_);
     changed.push_back(id);

@@ -70,7 +70,7 @@ Row rowOf(const Graph& g, const AnalysisResult& r, const CostEstimate* cost, con
 }
 
 std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos)
+    if (s.find_first_of(",\"\n\r") == std::string::npos)
         return s;
     std::string out = "\"";
     for (char ch : s)
@@ -205,7 +205,8 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
                             {"compute_us", a.computeUs},
                             {"memory_us", a.memoryUs},
                             {"bound", row.bound},
-                            {"fusion_group", a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr)}};
+                            {"fusion_group", a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr)},
+                            {"saturated", r.metrics[id.value].saturated}};
         if (cost) {
             j["latency_us"] = row.latencyUs;
             j["latency_share"] = row.share;
@@ -269,9 +270,10 @@ std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstim
     os << "\n";
     for (NodeId id : g.topoOrder) {
         Row row = rowOf(g, r, cost, g.node(id));
-        os << csvField(row.name) << ',' << row.op << ',' << row.placement << ',' << csvField(row.reason) << ','
-           << row.macs << ',' << row.paddedMacs << ',' << row.inBytes << ',' << row.outBytes << ','
-           << row.weightBytes << ',' << row.outShape << ',' << row.paddedShape << ',' << row.waste << ','
+        os << csvField(row.name) << ',' << csvField(row.op) << ',' << row.placement << ',' << csvField(row.reason)
+           << ',' << row.macs << ',' << row.paddedMacs << ',' << row.inBytes << ',' << row.outBytes << ','
+           << row.weightBytes << ',' << csvField(row.outShape) << ',' << csvField(row.paddedShape) << ','
+           << row.waste << ','
            << row.intensity << ',' << row.bound << ',' << csvField(row.group);
         if (cost)
             os << ',' << row.latencyUs << ',' << row.share;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "NodeMetrics.h"
 
+#include "core/util/CheckedMath.h"
+
 #include <algorithm>
 #include <set>
 #include <unordered_set>
@@ -12,7 +14,7 @@ namespace {
 int64_t prod(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX) {
     int64_t p = 1;
     for (size_t i = from; i < std::min(to, v.size()); ++i)
-        p *= std::max<int64_t>(v[i], 0);
+        p = satMul(p, std::max<int64_t>(v[i], 0));
     return p;
 }
 
@@ -130,11 +132,11 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         if (!e)
             m.complete = false;
         if (isParameter(g, in)) {
-            m.params += e.value_or(0);
-            m.weightBytes += b.value_or(0);
+            m.params = satAdd(m.params, e.value_or(0));
+            m.weightBytes = satAdd(m.weightBytes, b.value_or(0));
         } else {
-            m.inputElements += e.value_or(0);
-            m.inputBytes += b.value_or(0);
+            m.inputElements = satAdd(m.inputElements, e.value_or(0));
+            m.inputBytes = satAdd(m.inputBytes, b.value_or(0));
         }
     }
     for (TensorId out : n.outputs) {
@@ -144,8 +146,8 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         auto e = t.shape.elements();
         if (!e)
             m.complete = false;
-        m.outputElements += e.value_or(0);
-        m.outputBytes += t.bytes().value_or(0);
+        m.outputElements = satAdd(m.outputElements, e.value_or(0));
+        m.outputBytes = satAdd(m.outputBytes, t.bytes().value_or(0));
     }
 
     const std::string& op = n.opType;
@@ -160,29 +162,29 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         if (wk && wk->fullyKnown() && y && y->fullyKnown() && wk->rank() >= 2) {
             // Each output element accumulates (Cin/group) x prod(kernel) products; dilation changes only
             // where they are taken from, and the output size already reflects padding/stride.
-            m.macs = outElems * prod(wk->dims, 1);
+            m.macs = satMul(outElems, prod(wk->dims, 1));
         } else {
             m.complete = false;
         }
         bool hasBias = op == "Conv" ? n.inputs.size() > 2 && n.inputs[2].valid()
                                     : op == "QLinearConv" && n.inputs.size() > 8 && n.inputs[8].valid();
         if (hasBias)
-            m.ops += outElems;
+            m.ops = satAdd(m.ops, outElems);
     } else if (op == "ConvTranspose") {
         // Weight [Cin, Cout/group, k...]: every input element scatters into Cout/group x prod(kernel)
         // outputs.
         if (w && w->fullyKnown() && x && x->fullyKnown() && w->rank() >= 2)
-            m.macs = x->elements().value_or(0) * prod(w->dims, 1);
+            m.macs = satMul(x->elements().value_or(0), prod(w->dims, 1));
         else
             m.complete = false;
         if (n.inputs.size() > 2 && n.inputs[2].valid())
-            m.ops += outElems;
+            m.ops = satAdd(m.ops, outElems);
     } else if (op == "Gemm") {
         if (x && w && x->fullyKnown() && w->fullyKnown() && x->rank() == 2 && w->rank() == 2) {
             int64_t k = n.attrIntOr("transA", 0) ? x->dims[0] : x->dims[1];
-            m.macs = outElems * k;
+            m.macs = satMul(outElems, k);
             if (n.inputs.size() > 2 && n.inputs[2].valid())
-                m.ops += outElems;
+                m.ops = satAdd(m.ops, outElems);
         } else {
             m.complete = false;
         }
@@ -191,25 +193,31 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         if (x && b && x->fullyKnown() && b->fullyKnown() && y && y->fullyKnown() && x->rank() >= 1) {
             // K is A's last dim; the output (with broadcast batch dims) has one element per M x N x batch.
             int64_t k = x->dims.back();
-            m.macs = outElems * k;
+            m.macs = satMul(outElems, k);
         } else {
             m.complete = false;
         }
     } else if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
         if (auto ks = n.attrInts("kernel_shape"))
-            m.ops = outElems * prod(*ks);
+            m.ops = satMul(outElems, prod(*ks));
     } else if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op.rfind("Reduce", 0) == 0 ||
                op == "ArgMax" || op == "ArgMin") {
         m.ops = m.inputElements;
     } else if (op == "BatchNormalization" || op == "InstanceNormalization" || op == "LayerNormalization" ||
                op == "GroupNormalization" || op == "LpNormalization") {
         // scale and shift per element (+ mean/variance passes for the non-folded norms)
-        m.ops = outElems * (op == "BatchNormalization" ? 2 : 5);
+        m.ops = satMul(outElems, op == "BatchNormalization" ? 2 : 5);
     } else if (op == "Softmax" || op == "LogSoftmax") {
-        m.ops = outElems * 3; // exp, sum, divide (max-subtraction ignored)
+        m.ops = satMul(outElems, 3); // exp, sum, divide (max-subtraction ignored)
     } else if (unaryOneOp().count(op)) {
         m.ops = outElems;
     }
+    for (int64_t v : {m.macs, m.ops, m.params, m.weightBytes, m.inputElements, m.inputBytes, m.outputElements,
+                      m.outputBytes})
+        if (v == kCountMax)
+            m.saturated = true;
+    if (m.saturated)
+        m.complete = false;
     return m;
 }
 
@@ -217,17 +225,19 @@ ModelMetrics totalsOf(const Graph& g, const std::vector<NodeMetrics>& perNode) {
     ModelMetrics t;
     for (const auto& n : g.nodes) {
         const NodeMetrics& m = perNode[n.id.value];
-        t.macs += m.macs;
-        t.ops += m.ops;
-        t.activationBytes += m.outputBytes;
+        t.macs = satAdd(t.macs, m.macs);
+        t.ops = satAdd(t.ops, m.ops);
+        t.activationBytes = satAdd(t.activationBytes, m.outputBytes);
         if (!m.complete)
             ++t.nodesIncomplete;
+        if (m.saturated)
+            ++t.nodesSaturated;
         ++t.opHistogram[n.domain.empty() ? n.opType : n.domain + "." + n.opType];
     }
     for (const auto& tensor : g.tensors)
         if (tensor.isInitializer) {
-            t.params += tensor.shape.elements().value_or(0);
-            t.weightBytes += tensor.bytes().value_or(0);
+            t.params = satAdd(t.params, tensor.shape.elements().value_or(0));
+            t.weightBytes = satAdd(t.weightBytes, tensor.bytes().value_or(0));
         }
     return t;
 }

@@ -27,6 +27,8 @@ struct NodeMetrics {
     int64_t outputElements = 0;
     int64_t outputBytes = 0;
     bool complete = true; ///< false if some shape needed for the numbers above was unknown
+    /// A count above passed 2^63 and holds kCountMax (CheckedMath.h): the shapes are beyond any device.
+    bool saturated = false;
 };
 
 /// Whole-model totals. Params and weight bytes count each initializer once, however many nodes share it.
@@ -37,6 +39,7 @@ struct ModelMetrics {
     int64_t weightBytes = 0;
     int64_t activationBytes = 0; ///< sum of node output bytes
     int nodesIncomplete = 0;
+    int nodesSaturated = 0; ///< nodes whose counts saturated; the totals then hold kCountMax
     std::map<std::string, int> opHistogram;
 };
 

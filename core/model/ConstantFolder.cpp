@@ -2,12 +2,14 @@
 #include "ConstantFolder.h"
 
 #include "OnnxConvert.h"
+#include "core/util/CheckedMath.h"
 
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <optional>
 
 namespace bpu {
@@ -25,11 +27,20 @@ Value makeInts(std::vector<int64_t> dims, std::vector<int64_t> ints, DataType dt
     return v;
 }
 
+// Element count of dims already known to be small (smallEnough) or taken from a small value.
 int64_t count(const std::vector<int64_t>& dims) {
     int64_t n = 1;
     for (auto d : dims)
-        n *= d;
+        n = satMul(n, d);
     return n;
+}
+
+// A double result stored in an integer value: only if it is a number int64 holds exactly enough (the
+// shape arithmetic this folds never leaves +-2^53); otherwise there is no value.
+std::optional<int64_t> exactInt(double r) {
+    if (!std::isfinite(r) || std::fabs(r) > 9.0e15)
+        return std::nullopt;
+    return static_cast<int64_t>(r);
 }
 
 bool smallEnough(const std::vector<int64_t>& dims) {
@@ -104,18 +115,22 @@ Value binary(const Value& a, const Value& b, const std::string& op) {
         int64_t ia = broadcastIndex(i, *dims, a->dims), ib = broadcastIndex(i, *dims, b->dims);
         if (asInt) {
             int64_t x = a->ints[ia], y = b->ints[ib], r = 0;
-            if (op == "Add")
-                r = x + y;
-            else if (op == "Sub")
-                r = x - y;
-            else if (op == "Mul")
-                r = x * y;
-            else if (op == "Div") {
-                if (y == 0)
+            // An int64 overflow (a hostile 2^62 * 2^62) leaves the value unknown rather than wrapped.
+            if (op == "Add") {
+                if (__builtin_add_overflow(x, y, &r))
+                    return nullptr;
+            } else if (op == "Sub") {
+                if (__builtin_sub_overflow(x, y, &r))
+                    return nullptr;
+            } else if (op == "Mul") {
+                if (__builtin_mul_overflow(x, y, &r))
+                    return nullptr;
+            } else if (op == "Div") {
+                if (y == 0 || (y == -1 && x == std::numeric_limits<int64_t>::min()))
                     return nullptr;
                 r = x / y;
             } else if (op == "Mod") {
-                if (y == 0)
+                if (y == 0 || y == -1)
                     return nullptr;
                 r = x % y;
             } else if (op == "Min")
@@ -156,10 +171,13 @@ Value binary(const Value& a, const Value& b, const std::string& op) {
             else
                 return nullptr;
             if (compare)
-                v->ints.push_back(static_cast<int64_t>(r));
-            else if (v->isInt())
-                v->ints.push_back(static_cast<int64_t>(r));
-            else
+                v->ints.push_back(r != 0);
+            else if (v->isInt()) {
+                const auto ri = exactInt(r);
+                if (!ri)
+                    return nullptr;
+                v->ints.push_back(*ri);
+            } else
                 v->floats.push_back(storedAs(v->dtype, r));
         }
     }
@@ -197,10 +215,10 @@ Value unary(const Value& a, const std::string& op) {
     };
     if (v->isInt()) {
         for (auto& x : v->ints) {
-            const double r = apply(double(x));
-            if (!std::isfinite(r))
-                return nullptr; // Reciprocal(0) of an int: no value
-            x = static_cast<int64_t>(r);
+            const auto r = exactInt(apply(double(x)));
+            if (!r)
+                return nullptr; // Reciprocal(0) of an int, Neg(INT64_MIN): no value
+            x = *r;
         }
     } else {
         for (auto& x : v->floats)
@@ -334,14 +352,15 @@ Value slice(const Value& data, const std::vector<int64_t>& starts, const std::ve
             return x < 0 ? (x < -n ? -n - 1 : x + n) : x;
         };
         int64_t b = shift(starts[i]), e = shift(ends[i]);
+        // Ceil division written so no step (INT64_MAX, INT64_MIN) overflows.
         if (st > 0) {
             b = std::clamp<int64_t>(b, 0, n);
             e = std::clamp<int64_t>(e, 0, n);
-            outDims[ax] = e > b ? (e - b + st - 1) / st : 0;
+            outDims[ax] = e > b ? (e - b - 1) / st + 1 : 0;
         } else {
             b = std::clamp<int64_t>(b, 0, n - 1);
             e = std::clamp<int64_t>(e, -1, n - 1);
-            outDims[ax] = b > e ? (b - e - st - 1) / -st : 0;
+            outDims[ax] = b > e ? (st == std::numeric_limits<int64_t>::min() ? 1 : (b - e - 1) / -st + 1) : 0;
         }
         first[ax] = b;
         step[ax] = st;
@@ -410,7 +429,7 @@ Value tile(const Value& data, const std::vector<int64_t>& repeats) {
     for (size_t i = 0; i < r; ++i) {
         if (repeats[i] < 0)
             return nullptr;
-        outDims[i] = data->dims[i] * repeats[i];
+        outDims[i] = satMul(data->dims[i], repeats[i]);
     }
     if (!smallEnough(outDims))
         return nullptr;
@@ -566,15 +585,18 @@ Values ConstantFolder::fold(const Graph& g, const Node& n) {
         for (size_t i = 0; i < dims.size(); ++i) {
             if (dims[i] == 0 && !n.attrIntOr("allowzero", 0))
                 dims[i] = i < a->dims.size() ? a->dims[i] : 1;
+            if (dims[i] < -1 || (dims[i] == -1 && inferIdx >= 0))
+                return {}; // not a valid target shape: onnx says why
             if (dims[i] == -1)
                 inferIdx = static_cast<int64_t>(i);
             else
-                known *= dims[i];
+                known = satMul(known, dims[i]);
         }
         int64_t total = static_cast<int64_t>(a->size());
         if (inferIdx >= 0)
             dims[inferIdx] = known ? total / known : 0;
-        if (count(dims) != total)
+        const auto elements = checkedProduct(dims);
+        if (!elements || *elements != total)
             return {};
         auto v = std::make_shared<ConstValue>(*a);
         v->dims = dims;
@@ -628,27 +650,36 @@ Values ConstantFolder::fold(const Graph& g, const Node& n) {
                         fill = c->at(0);
                     }
         int64_t cnt = count(v->dims);
-        if (v->isInt())
-            v->ints.assign(cnt, static_cast<int64_t>(fill));
-        else
+        if (v->isInt()) {
+            const auto f = exactInt(fill);
+            if (!f)
+                return {};
+            v->ints.assign(cnt, *f);
+        } else {
             v->floats.assign(cnt, fill);
+        }
         return {v};
     }
     if (op == "Range" && in.size() == 3 && in[1] && in[2]) {
         double start = a->at(0), limit = in[1]->at(0), delta = in[2]->at(0);
         if (delta == 0)
             return {};
-        int64_t cnt = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
-        if (cnt > kMaxConstElements)
+        const double steps = std::ceil((limit - start) / delta);
+        if (!std::isfinite(steps) || steps > double(kMaxConstElements))
             return {};
+        const int64_t cnt = std::max<int64_t>(0, static_cast<int64_t>(steps));
         auto v = std::make_shared<ConstValue>();
         v->dtype = a->dtype;
         v->dims = {cnt};
         for (int64_t i = 0; i < cnt; ++i) {
-            if (v->isInt())
-                v->ints.push_back(static_cast<int64_t>(start + i * delta));
-            else
-                v->floats.push_back(start + i * delta);
+            if (v->isInt()) {
+                const auto x = exactInt(start + double(i) * delta);
+                if (!x)
+                    return {};
+                v->ints.push_back(*x);
+            } else {
+                v->floats.push_back(start + double(i) * delta);
+            }
         }
         return {v};
     }
@@ -692,10 +723,14 @@ Values ConstantFolder::fold(const Graph& g, const Node& n) {
         v->dtype = a->dtype;
         if (n.attrIntOr("keepdims", 1))
             v->dims = std::vector<int64_t>(a->dims.size(), 1);
-        if (v->isInt())
-            v->ints = {static_cast<int64_t>(acc)};
-        else
+        if (v->isInt()) {
+            const auto x = exactInt(acc);
+            if (!x)
+                return {};
+            v->ints = {*x};
+        } else {
             v->floats = {acc};
+        }
         return {v};
     }
     return {};

@@ -10,6 +10,20 @@
 
 namespace bpu {
 
+/// The largest batch (leading dim of a rank >= 2 input) --batch, --input-shape and the set_batch /
+/// set_input_shape edits accept: far beyond what one BPU inference serves.
+inline constexpr int64_t kMaxBatch = 4096;
+/// The largest other input dim.
+inline constexpr int64_t kMaxInputDim = int64_t{1} << 20;
+/// The most elements any tensor of an imported model may hold: 2^40 is 1 TiB at int8, beyond the memory
+/// of any device BpuScope models. A larger shape is an error in the model, and refusing it keeps every
+/// count the analysis derives from shapes far from int64's end.
+inline constexpr int64_t kMaxTensorElements = int64_t{1} << 40;
+
+/// Why `dims` cannot be an input shape ("" if it can): a dim outside 1..kMaxInputDim, a batch over
+/// kMaxBatch, more than kMaxInputElements elements. The one rule for the options and the edits.
+std::string inputShapeProblem(const std::vector<int64_t>& dims);
+
 /// How to resolve what the file leaves open.
 struct ImportOptions {
     /// Value for a symbolic or unknown leading (batch) dim of every model input.

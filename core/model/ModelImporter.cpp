@@ -3,17 +3,18 @@
 
 #include "ExternalData.h"
 #include "ImportError.h"
+#include "ModelChecks.h"
+#include "NameSanitizer.h"
 #include "OnnxConvert.h"
 #include "ShapeEngine.h"
+#include "core/util/SafeFile.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <onnx/onnx_pb.h>
 
-#include <cerrno>
 #include <climits>
-#include <cstring>
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 namespace bpu {
@@ -22,38 +23,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uintmax_t kMaxModelBytes = uintmax_t{2} * 1024 * 1024 * 1024; // protobuf's hard limit for one message
+constexpr FileKind kModelFile{"ONNX file", file_limits::kModel};
 
 std::string readFile(const std::string& path) {
-    std::error_code ec;
-    fs::file_status st = fs::status(path, ec);
-    // ENOENT/ENOTDIR is "no such file"; anything else (a folder on the way that cannot be searched, a
-    // symlink loop) says what the system said.
-    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
-        throw ImportError(path, "cannot be accessed: " + ec.message());
-    if (ec || !fs::exists(st))
-        throw ImportError(path, "no such file");
-    if (fs::is_directory(st))
-        throw ImportError(path, "is a directory, not an ONNX file");
-    if (!fs::is_regular_file(st))
-        throw ImportError(path, "not a regular file");
-    uintmax_t size = fs::file_size(path, ec);
-    if (ec)
-        throw ImportError(path, "cannot read its size: " + ec.message());
-    if (size == 0)
-        throw ImportError(path, "file is empty");
-    if (size >= kMaxModelBytes)
-        throw ImportError(path, "file is " + std::to_string(size / (1024 * 1024)) +
-                                    " MiB; ONNX files over 2 GB cannot be parsed (protobuf limit) - keep the "
-                                    "weights in external data");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ImportError(path, std::string("cannot be read: ") + std::strerror(errno));
-    std::string bytes(static_cast<size_t>(size), '\0');
-    in.read(bytes.data(), static_cast<std::streamsize>(size));
-    if (static_cast<uintmax_t>(in.gcount()) != size)
-        throw ImportError(path, "cannot be read completely (file changed or I/O error)");
-    return bytes;
+    try {
+        // The size first, for the message that says what to do about it; then the guarded read.
+        const uint64_t size = checkUserFile(path, {kModelFile.noun, UINT64_MAX});
+        if (size > kModelFile.maxBytes)
+            throw ImportError(path,
+                              "file is " + std::to_string(size / (1024 * 1024)) +
+                                  " MiB; ONNX files over 2 GB cannot be parsed (protobuf limit) - keep the "
+                                  "weights in external data");
+        return readUserFile(path, kModelFile);
+    } catch (const FileError& e) {
+        throw ImportError(path, e.problem());
+    }
 }
 
 onnx::ModelProto parse(const std::string& path, const std::string& bytes) {
@@ -268,14 +252,32 @@ Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
     opt.progress(0.0, "reading");
     std::string bytes = readFile(path);
     opt.progress.checkCancel();
+    return loadBytes(path, std::move(bytes), opt);
+}
+
+Graph ModelImporter::loadBytes(const std::string& path, std::string bytes, const ImportOptions& opt) {
+    if (bytes.empty())
+        throw ImportError(path, "file is empty");
+    if (bytes.size() > file_limits::kModel)
+        throw ImportError(path, "ONNX files over 2 GB cannot be parsed (protobuf limit)");
     opt.progress(0.05, "parsing");
     onnx::ModelProto model = parse(path, bytes);
     bytes.clear();
     bytes.shrink_to_fit();
     opt.progress.checkCancel();
+    // Names reach terminals, labels and reports: escape what could act on them, before anything uses one.
+    const int escapedNames = sanitizeNames(model);
+    std::vector<std::string> warnings;
+    checkModel(path, model, warnings);
 
     bool batchApplied = false;
     Graph g = buildGraph(path, model, opt, batchApplied);
+    g.warnings.insert(g.warnings.begin(), warnings.begin(), warnings.end());
+    if (escapedNames > 0)
+        g.warnings.push_back(
+            std::to_string(escapedNames) +
+            " names in the model hold control characters or invalid UTF-8, or are over 1 KiB: "
+            "they are shown escaped (\\x1b) or cut");
     // Values that nobody produces and that are not inputs/initializers are dangling references.
     try {
         g.link();
@@ -296,6 +298,25 @@ Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
     if (outer)
         progress.report = [outer](double f, std::string_view s) { outer(0.1 + 0.9 * f, s); };
     ShapeEngine::Report report = ShapeEngine::inferAll(g, progress);
+    if (!report.invalid.empty()) {
+        const Node& n = g.node(report.invalid.front());
+        throw ImportError(path, "node '" + n.name + "' (" + n.opType + "): " + n.shapeError);
+    }
+    for (const auto& t : g.tensors) {
+        if (!t.shape.fullyKnown())
+            continue;
+        const auto e = t.shape.elements();
+        if (e && *e <= kMaxTensorElements)
+            continue;
+        const std::string shape = t.shape.toString();
+        throw ImportError(
+            path,
+            "tensor '" + t.name + "'" +
+                (t.producer.valid() ? " (output of node '" + g.node(t.producer).name + "')" : std::string()) +
+                " has shape " + (shape.size() > 200 ? shape.substr(0, 200) + "..." : shape) + ": " +
+                (e ? "over 2^40 elements" : "its element count overflows 64 bits") +
+                ", beyond the memory of any device");
+    }
     if (report.nodesWithoutShapes > 0)
         g.warnings.push_back("no complete shape inference for " + std::to_string(report.nodesWithoutShapes) +
                              " nodes");

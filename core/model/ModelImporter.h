@@ -15,6 +15,9 @@ namespace bpu {
 class ModelImporter {
 public:
     static Graph load(const std::string& path, const ImportOptions& options = {});
+    /// The same for a model already in memory (the fuzz target's entry): `path` names it in messages and
+    /// its folder is where external-data locations must stay.
+    static Graph loadBytes(const std::string& path, std::string bytes, const ImportOptions& options = {});
 };
 
 } // namespace bpu

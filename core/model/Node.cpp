@@ -60,14 +60,13 @@ std::string Node::attributeText(const std::string& key) const {
         return {};
     std::ostringstream os;
     auto list = [&os](const auto& items) {
+        // Display text: a list of a million values would stall whatever shows it.
+        constexpr int kShown = 32;
         os << '[';
-        bool first = true;
-        for (const auto& v : items) {
-            if (!first)
-                os << ", ";
-            os << v;
-            first = false;
-        }
+        for (int i = 0; i < items.size() && i < kShown; ++i)
+            os << (i ? ", " : "") << items.Get(i);
+        if (items.size() > kShown)
+            os << ", ... (" << items.size() << " values)";
         os << ']';
     };
     switch (a->type()) {

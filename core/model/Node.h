@@ -30,6 +30,9 @@ struct Node {
     int subgraphCount = 0;      ///< graph attributes (If/Loop/Scan bodies)
     int subgraphNodeCount = 0;  ///< nodes inside them, recursively
     std::string shapeError;     ///< why inference gave this node no (complete) output shape, if it did not
+    /// The node's inputs break what its op requires (a conv weight of another rank than its input):
+    /// shapeError says how, and onnx's inference was not run on it. An import error.
+    bool shapeInvalid = false;
     /// The op (this node or one upstream) whose output size depends on tensor values (NonZero,
     /// NonMaxSuppression, ...); invalid if none. Shapes left open below it are dynamic by nature, not an
     /// inference gap.

@@ -2,8 +2,11 @@
 #include "ShapeEngine.h"
 
 #include "ConstantFolder.h"
+#include "GuardedSchemas.h"
+#include "NodeChecks.h"
 #include "OnnxConvert.h"
 #include "ShapeRules.h"
+#include "core/util/PrintableText.h"
 
 #include <onnx/common/version.h>
 #include <onnx/defs/schema.h>
@@ -36,13 +39,48 @@ int opsetFor(const Graph& g, const std::string& domain) {
     return it == g.opsets.end() ? 0 : static_cast<int>(it->second);
 }
 
-// Nodes carrying subgraphs need the whole enclosing scope's types for their bodies.
-std::unordered_map<std::string, onnx::TypeProto> scopeTypes(const Graph& g) {
+// Every value name a node's graph attributes read, at any depth (a superset of what they take from the
+// enclosing scope: names the bodies define themselves are looked up too, and simply not found outside).
+void bodyReads(const onnx::NodeProto& n, std::unordered_set<std::string>& names) {
+    for (const auto& a : n.attribute()) {
+        auto visit = [&](const onnx::GraphProto& body) {
+            for (const auto& inner : body.node()) {
+                for (const auto& in : inner.input())
+                    names.insert(in);
+                bodyReads(inner, names);
+            }
+            for (const auto& out : body.output())
+                names.insert(out.name()); // a body may pass an outer value straight through
+        };
+        if (a.has_g())
+            visit(a.g());
+        for (const auto& body : a.graphs())
+            visit(body);
+    }
+}
+
+// The types of the enclosing-scope values a node's bodies read: only those, so a graph of thousands of
+// If nodes is inferred in linear time, not each If against every tensor of the model.
+std::unordered_map<std::string, onnx::TypeProto> scopeTypes(const Graph& g, const onnx::NodeProto& n) {
+    std::unordered_set<std::string> names;
+    bodyReads(n, names);
     std::unordered_map<std::string, onnx::TypeProto> types;
-    for (const auto& t : g.tensors)
+    for (const auto& name : names) {
+        const TensorId id = g.findTensor(name);
+        if (!id.valid())
+            continue;
+        const Tensor& t = g.tensor(id);
         if (t.dtype != DataType::Undefined)
             fillType(types[t.name], static_cast<int32_t>(t.dtype), t.shape);
+    }
     return types;
+}
+
+// onnx's GraphInferenceContext keeps a reference to the model-local functions map: it must outlive every
+// inference (a default-argument temporary dangled, and a body op without a schema read it: SIGSEGV).
+const onnx::shape_inference::ModelLocalFunctionsMap& noLocalFunctions() {
+    static const onnx::shape_inference::ModelLocalFunctionsMap empty;
+    return empty;
 }
 
 // Where onnx leaves a dim open but the file declared it, trust the file (as onnx's own merge does).
@@ -110,8 +148,30 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
     std::vector<onnx::TypeProto> outTypes(n.outputs.size());
     bool inferred = false;
     const int opset = opsetFor(g, n.domain);
-    const auto* schema = onnx::OpSchemaRegistry::Schema(n.opType, opset, opsetDomain(n.domain));
-    if (!schema) {
+    const GuardedSchemas& registry = GuardedSchemas::instance();
+    const auto* schema = registry.GetSchema(n.opType, opset, opsetDomain(n.domain));
+    n.shapeInvalid = false;
+    if (n.proto) {
+        // What onnx's inference takes for granted about the inputs (a conv weight of the input's rank):
+        // checked here, so the node is named as invalid rather than failing somewhere inside onnx.
+        std::string problem = inputProblem(
+            n.opType, opsetDomain(n.domain), attributesOf(*n.proto),
+            [&](size_t i) -> const onnx::TypeProto* {
+                if (i >= n.inputs.size() || !n.inputs[i].valid())
+                    return nullptr;
+                auto it = inputTypes.find(g.tensor(n.inputs[i]).name);
+                return it == inputTypes.end() ? nullptr : &it->second;
+            },
+            n.inputs.size());
+        if (!problem.empty()) {
+            n.shapeError = problem;
+            n.shapeInvalid = true;
+            schema = nullptr;
+        }
+    }
+    if (n.shapeInvalid) {
+        // shapeError says why; the outputs keep only what the file declared
+    } else if (!schema) {
         n.shapeError = "operator " + (n.domain.empty() ? std::string{} : n.domain + ".") + n.opType +
                        " (opset " + std::to_string(opset) + ") is not known to onnx " +
                        ONNX_NAMESPACE::LAST_RELEASE_VERSION;
@@ -124,10 +184,11 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
         for (const auto& [d, v] : g.opsets)
             opsetMap[d] = static_cast<int>(v);
         if (n.subgraphCount > 0) {
-            scope = scopeTypes(g);
+            scope = scopeTypes(g, proto);
             for (auto& [k, v] : scope)
                 scopePtrs[k] = &v;
-            graphCtx = std::make_unique<onnx::shape_inference::GraphInferenceContext>(scopePtrs, opsetMap);
+            graphCtx = std::make_unique<onnx::shape_inference::GraphInferenceContext>(
+                scopePtrs, opsetMap, nullptr, noLocalFunctions(), &registry);
         }
         try {
             onnx::shape_inference::InferenceContextImpl ctx(proto, typePtrs, dataPtrs, {}, nullptr,
@@ -136,8 +197,8 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
                 schema->GetTypeAndShapeInferenceFunction()(ctx);
                 inferred = true;
             } else if (schema->HasFunction() && schema->GetFunction()) {
-                onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), opsetMap,
-                                                                 onnx::OpSchemaRegistry::Instance(), ctx);
+                onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), opsetMap, &registry,
+                                                                 ctx);
                 inferred = true;
             } else {
                 n.shapeError = "onnx has no shape inference for " + n.opType;
@@ -146,7 +207,7 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
                 for (size_t i = 0; i < outTypes.size() && i < ctx.allOutputTypes_.size(); ++i)
                     outTypes[i] = ctx.allOutputTypes_[i];
         } catch (const std::exception& e) {
-            n.shapeError = e.what();
+            n.shapeError = printable(e.what(), 2048); // onnx quotes names and values from the file
             inferred = false;
         }
     }
@@ -189,7 +250,7 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
         if (was.dtype != t.dtype || !(was.shape == t.shape) || !sameValue(was.value, t.value))
             changed = true;
     }
-    if (std::string why = ShapeRules::elementCountMismatch(g, n); !why.empty())
+    if (std::string why = ShapeRules::elementCountMismatch(g, n); !why.empty() && !n.shapeInvalid)
         n.shapeError = why; // the shape stays as onnx wrote it; the error says it cannot be right
     return changed;
 }
@@ -205,6 +266,8 @@ ShapeEngine::Report ShapeEngine::summarize(const Graph& g) {
             ++(n.dataDependentOn.valid() ? r.nodesDataDependent : r.nodesWithoutShapes);
         if (!n.shapeError.empty())
             r.failed.push_back(n.id);
+        if (n.shapeInvalid)
+            r.invalid.push_back(n.id);
         if (!ShapeRules::elementCountMismatch(g, n).empty())
             r.inconsistent.push_back(n.id);
     }

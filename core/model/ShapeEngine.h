@@ -24,6 +24,8 @@ public:
         /// Of those, element-preserving nodes whose output no longer holds their input's elements
         /// (ShapeRules::elementCountMismatch: a constant Reshape target that does not fit the input).
         std::vector<NodeId> inconsistent;
+        /// Nodes whose inputs break what their op requires (Node::shapeInvalid): the model is invalid.
+        std::vector<NodeId> invalid;
     };
 
     /// Infers every node in topological order (outputs' shapes, dtypes, folded values).

@@ -39,8 +39,15 @@ std::string TensorShape::toString() const {
         return "?";
     if (dims.empty())
         return "scalar";
+    // A rank-100000 input would give a 200 kB string to every label and message that shows it.
+    constexpr size_t kShown = 16;
+    const bool elide = dims.size() > 2 * kShown;
     std::string s;
     for (size_t i = 0; i < dims.size(); ++i) {
+        if (elide && i == kShown) {
+            s += "x...(" + std::to_string(dims.size()) + " dims)";
+            break;
+        }
         if (i)
             s += 'x';
         if (dims[i] >= 0)

@@ -24,7 +24,8 @@ struct TensorShape {
     bool fullyKnown() const;
     /// Element count when every dim is known and the product fits in int64; nullopt otherwise.
     std::optional<int64_t> elements() const;
-    /// "1x3x224x224", "?" for unknown rank, "batchx3x?x?" with symbols.
+    /// "1x3x224x224", "?" for unknown rank, "batchx3x?x?" with symbols; beyond 32 dims the first 16 and
+    /// "x...(N dims)".
     std::string toString() const;
     bool operator==(const TensorShape& o) const { return rankKnown == o.rankKnown && dims == o.dims; }
 };

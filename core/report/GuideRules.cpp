@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
+#include "core/util/JsonFile.h"
 #include <stdexcept>
 
 namespace bpu::report {
@@ -27,15 +27,7 @@ std::string defaultGuideRulesPath() {
 }
 
 GuideRules loadGuideRules(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw std::runtime_error(path + ": cannot open the guide's rules");
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(path + ": not valid JSON: " + e.what());
-    }
+    const nlohmann::json doc = readJsonFile(path, {"rules file", file_limits::kJson});
     if (!doc.is_object() || doc.value("schema", std::string()) != "bpuscope.rules/1" ||
         !doc.contains("rules") || !doc["rules"].is_array())
         throw std::runtime_error(path + ": expected {\"schema\": \"bpuscope.rules/1\", \"rules\": [...]}");

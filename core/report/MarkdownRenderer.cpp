@@ -7,17 +7,42 @@ namespace bpu::report {
 
 namespace {
 
-/// Table cells and single-line text: no newlines, pipes escaped.
+/// Any text of the document (names from the model included) as literal Markdown on one line: the
+/// characters Markdown would act on are backslash-escaped and '<' (raw HTML) entity-encoded, so a node
+/// named "<script>", "[x](javascript:...)" or "*x*" prints as itself, and a newline cannot start a new
+/// block. ('_' and a bare "[G1.1]" stay: identifiers are full of '_', an intraword '_' emphasises nothing,
+/// and brackets make a link only when "(" follows.)
 std::string cell(const std::string& s) {
     std::string out;
     out.reserve(s.size());
+    char previous = 0;
     for (char ch : s) {
-        if (ch == '|')
-            out += "\\|";
-        else if (ch == '\n' || ch == '\r')
-            out += ' ';
-        else
+        const char was = previous;
+        previous = ch;
+        switch (ch) {
+        case '\\':
+        case '`':
+        case '*':
+        case '|':
+            out += '\\';
             out += ch;
+            break;
+        case '(':
+            // "[text](url)" and "![x](url)" are links and images only with the '(' right after ']'.
+            if (was == ']')
+                out += '\\';
+            out += ch;
+            break;
+        case '<': // the one character that opens raw HTML (or an autolink) in Markdown
+            out += "&lt;";
+            break;
+        case '\n':
+        case '\r':
+            out += ' ';
+            break;
+        default:
+            out += ch;
+        }
     }
     return out;
 }
@@ -44,10 +69,10 @@ struct BlockWriter {
     void operator()(const Heading& h) const {
         os << std::string(size_t(h.level) + 1, '#') << " " << cell(h.text) << "\n\n";
     }
-    void operator()(const Paragraph& p) const { os << p.text << "\n\n"; }
+    void operator()(const Paragraph& p) const { os << cell(p.text) << "\n\n"; }
     void operator()(const KeyValues& kv) const {
         if (!kv.title.empty())
-            os << "**" << kv.title << "**\n\n";
+            os << "**" << cell(kv.title) << "**\n\n";
         for (const auto& i : kv.items)
             os << "- **" << cell(i.key) << ":** " << cell(i.value) << "\n";
         os << "\n";
@@ -58,8 +83,8 @@ struct BlockWriter {
         table(os, t.table);
     }
     void operator()(const RuleText& r) const {
-        os << "> **Rule " << r.id << (r.title.empty() ? "" : " - " + r.title) << ".** " << cell(r.text)
-           << "\n\n";
+        os << "> **Rule " << cell(r.id) << (r.title.empty() ? "" : " - " + cell(r.title)) << ".** "
+           << cell(r.text) << "\n\n";
     }
     void operator()(const Note& n) const { os << "*Note:* " << cell(n.text) << "\n\n"; }
     void operator()(const ChartBlock& c) const {
@@ -80,13 +105,13 @@ struct BlockWriter {
 std::string renderMarkdown(const ReportDocument& doc) {
     std::ostringstream os;
     os << "# " << cell(doc.title) << "\n\n";
-    os << "Model `" << doc.modelFile << "` on " << doc.targetName << " - generated " << doc.generatedAt
-       << " by " << doc.generator << ".\n\n";
+    os << "Model " << cell(doc.modelFile) << " on " << cell(doc.targetName) << " - generated "
+       << cell(doc.generatedAt) << " by " << cell(doc.generator) << ".\n\n";
     for (const auto& s : doc.sections)
-        os << "- [" << s.number << ". " << s.title << "](#" << s.id << ")\n";
+        os << "- [" << s.number << ". " << cell(s.title) << "](#" << s.id << ")\n";
     os << "\n";
     for (const auto& s : doc.sections) {
-        os << "<a id=\"" << s.id << "\"></a>\n\n## " << s.number << ". " << s.title << "\n\n";
+        os << "<a id=\"" << s.id << "\"></a>\n\n## " << s.number << ". " << cell(s.title) << "\n\n";
         for (const auto& b : s.blocks)
             std::visit(BlockWriter{os}, b);
     }

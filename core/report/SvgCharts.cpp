@@ -120,10 +120,16 @@ std::string rooflineSvg(const RooflineData& d) {
     }
     // Whole decades with room for a marker: a point exactly on a decade must not sit on the axis.
     constexpr double kRoom = 1.25;
-    const double lx0 = std::floor(std::log10(std::max(xmin / kRoom, 1e-3))),
-                 lx1 = std::ceil(std::log10(std::max(xmax * kRoom, 1e-2)));
-    const double ly0 = std::floor(std::log10(std::max(ymin / kRoom, 1.0))),
-                 ly1 = std::ceil(std::log10(std::max(ymax * kRoom, 10.0)));
+    // The decades are bounded whatever the numbers: an infinite value once made the gridline loop run
+    // forever (and a value near 1e308 still spans only ~300 decades).
+    auto decade = [](double v, double fallback) {
+        const double l = std::log10(v);
+        return std::isfinite(l) ? std::clamp(l, -30.0, 308.0) : fallback;
+    };
+    const double lx0 = std::floor(decade(std::max(xmin / kRoom, 1e-3), -3)),
+                 lx1 = std::max(lx0 + 1, std::ceil(decade(std::max(xmax * kRoom, 1e-2), 3)));
+    const double ly0 = std::floor(decade(std::max(ymin / kRoom, 1.0), 0)),
+                 ly1 = std::max(ly0 + 1, std::ceil(decade(std::max(ymax * kRoom, 10.0), 15)));
     auto X = [&](double v) {
         return left + plotW * (std::log10(v) - lx0) / (lx1 - lx0);
     };

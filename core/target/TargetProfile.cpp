@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "TargetProfile.h"
 
+#include "core/util/JsonFile.h"
+
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -19,56 +21,62 @@ using json = nlohmann::json;
 struct ParamKey {
     const char* key;
     Param TargetProfile::*member;
+    double min, max; ///< the physical range; a value outside it (or not finite) is refused naming the key
 };
 
-// The JSON keys of every scalar parameter. Adding a parameter means adding it here and to the files.
+// Every scalar parameter: its JSON key and the range a real chip can have. A zero where the cost model
+// divides (bandwidth, clock, TOPS, rates, efficiencies) has no physical meaning and would give infinite
+// latencies, so those ranges start above zero. Adding a parameter means one line here and its value in the
+// profiles.
 const ParamKey kParamKeys[] = {
-    {"peak_int8_tops", &TargetProfile::peakInt8Tops},
-    {"bpu_clock_ghz", &TargetProfile::bpuClockGhz},
-    {"int16_throughput_factor", &TargetProfile::int16ThroughputFactor},
-    {"ddr_bandwidth_gbs", &TargetProfile::ddrBandwidthGBs},
-    {"ddr_effective_fraction", &TargetProfile::ddrEffectiveFraction},
-    {"sram_budget_bytes", &TargetProfile::sramBudgetBytes},
-    {"dense_conv_efficiency", &TargetProfile::denseConvEfficiency},
-    {"group_conv_efficiency", &TargetProfile::groupConvEfficiency},
-    {"matmul_efficiency", &TargetProfile::matmulEfficiency},
-    {"vector_elements_per_cycle", &TargetProfile::vectorElementsPerCycle},
-    {"transform_elements_per_cycle", &TargetProfile::transformElementsPerCycle},
-    {"load_compute_overlap", &TargetProfile::loadComputeOverlap},
-    {"layer_fixed_cycles", &TargetProfile::layerFixedCycles},
-    {"runtime_fixed_us", &TargetProfile::runtimeFixedUs},
-    {"quantized_conv_output_bytes", &TargetProfile::quantizedConvOutputBytes},
-    {"thread_overlap", &TargetProfile::threadOverlap},
-    {"matmul_act_efficiency", &TargetProfile::matmulActEfficiency},
-    {"softmax_vector_passes", &TargetProfile::softmaxVectorPasses},
-    {"requantize_vector_passes", &TargetProfile::requantizeVectorPasses},
-    {"input_conversion_passes", &TargetProfile::inputConversionPasses},
-    {"cpu_gflops", &TargetProfile::cpuGflops},
-    {"cpu_bandwidth_gbs", &TargetProfile::cpuBandwidthGBs},
-    {"qdq_elements_per_us", &TargetProfile::qdqElementsPerUs},
-    {"cpu_bpu_switch_us", &TargetProfile::cpuBpuSwitchUs},
-    {"reduce_axis_limit", &TargetProfile::reduceAxisLimit},
-    {"small_input_max", &TargetProfile::smallInputMax},
-    {"large_weight_bytes", &TargetProfile::largeWeightBytes},
-    {"large_feature_map_bytes", &TargetProfile::largeFeatureMapBytes},
-    {"shortcut_steps_limit", &TargetProfile::shortcutStepsLimit},
-    {"padding_finding_ratio", &TargetProfile::paddingFindingRatio},
-    {"detection_keep_candidates", &TargetProfile::detectionKeepCandidates},
-    {"groupconv_min_channels", &TargetProfile::groupConvMinChannels},
-    {"stream_window_steps", &TargetProfile::streamWindowSteps},
+    {"peak_int8_tops", &TargetProfile::peakInt8Tops, 0.01, 1e5},
+    {"bpu_clock_ghz", &TargetProfile::bpuClockGhz, 0.01, 100},
+    {"int16_throughput_factor", &TargetProfile::int16ThroughputFactor, 0.01, 1},
+    {"ddr_bandwidth_gbs", &TargetProfile::ddrBandwidthGBs, 0.01, 1e5},
+    {"ddr_effective_fraction", &TargetProfile::ddrEffectiveFraction, 0.01, 1},
+    {"sram_budget_bytes", &TargetProfile::sramBudgetBytes, 0, 1e12},
+    {"dense_conv_efficiency", &TargetProfile::denseConvEfficiency, 0.001, 1},
+    {"group_conv_efficiency", &TargetProfile::groupConvEfficiency, 0.001, 1},
+    {"matmul_efficiency", &TargetProfile::matmulEfficiency, 0.001, 1},
+    {"vector_elements_per_cycle", &TargetProfile::vectorElementsPerCycle, 0.01, 1e6},
+    {"transform_elements_per_cycle", &TargetProfile::transformElementsPerCycle, 0.01, 1e6},
+    {"load_compute_overlap", &TargetProfile::loadComputeOverlap, 0, 1},
+    {"layer_fixed_cycles", &TargetProfile::layerFixedCycles, 0, 1e9},
+    {"runtime_fixed_us", &TargetProfile::runtimeFixedUs, 0, 1e9},
+    {"quantized_conv_output_bytes", &TargetProfile::quantizedConvOutputBytes, 1, 8},
+    {"thread_overlap", &TargetProfile::threadOverlap, 0, 1},
+    {"matmul_act_efficiency", &TargetProfile::matmulActEfficiency, 0.0001, 1},
+    {"softmax_vector_passes", &TargetProfile::softmaxVectorPasses, 0.01, 1e3},
+    {"requantize_vector_passes", &TargetProfile::requantizeVectorPasses, 0.01, 1e3},
+    {"input_conversion_passes", &TargetProfile::inputConversionPasses, 0.01, 1e3},
+    {"cpu_gflops", &TargetProfile::cpuGflops, 0.001, 1e6},
+    {"cpu_bandwidth_gbs", &TargetProfile::cpuBandwidthGBs, 0.001, 1e5},
+    {"qdq_elements_per_us", &TargetProfile::qdqElementsPerUs, 0.001, 1e9},
+    {"cpu_bpu_switch_us", &TargetProfile::cpuBpuSwitchUs, 0, 1e9},
+    {"reduce_axis_limit", &TargetProfile::reduceAxisLimit, 1, 1e12},
+    {"small_input_max", &TargetProfile::smallInputMax, 0, 1e9},
+    {"large_weight_bytes", &TargetProfile::largeWeightBytes, 0, 1e15},
+    {"large_feature_map_bytes", &TargetProfile::largeFeatureMapBytes, 0, 1e15},
+    {"shortcut_steps_limit", &TargetProfile::shortcutStepsLimit, 0, 1e9},
+    {"padding_finding_ratio", &TargetProfile::paddingFindingRatio, 0, 1},
+    {"detection_keep_candidates", &TargetProfile::detectionKeepCandidates, 0, 1e9},
+    {"groupconv_min_channels", &TargetProfile::groupConvMinChannels, 0, 1e9},
+    {"stream_window_steps", &TargetProfile::streamWindowSteps, 0, 1e9},
 };
 
+// Alignment units in elements: a tensor dim is rounded up to a multiple of one.
 const struct {
     const char* key;
     Param AlignmentRules::*member;
+    double min, max;
 } kAlignKeys[] = {
-    {"conv_h", &AlignmentRules::convH},
-    {"conv_w", &AlignmentRules::convW},
-    {"conv_c", &AlignmentRules::convC},
-    {"general_max_unit", &AlignmentRules::generalMaxUnit},
-    {"input_c_max", &AlignmentRules::inputCMax},
-    {"input_h", &AlignmentRules::inputH},
-    {"input_w", &AlignmentRules::inputW},
+    {"conv_h", &AlignmentRules::convH, 1, 4096},
+    {"conv_w", &AlignmentRules::convW, 1, 4096},
+    {"conv_c", &AlignmentRules::convC, 1, 4096},
+    {"general_max_unit", &AlignmentRules::generalMaxUnit, 1, 4096},
+    {"input_c_max", &AlignmentRules::inputCMax, 1, 4096},
+    {"input_h", &AlignmentRules::inputH, 1, 4096},
+    {"input_w", &AlignmentRules::inputW, 1, 4096},
 };
 
 class Reader {
@@ -118,7 +126,8 @@ public:
                 fail(join(where, it.key()), "unknown key");
     }
 
-    Param param(const json& obj, const std::string& key, const std::string& where) const {
+    Param param(const json& obj, const std::string& key, const std::string& where, double min,
+                double max) const {
         const std::string path = join(where, key);
         const json& p = member(obj, key, where);
         onlyKeys(p, {"value", "source", "estimate"}, path);
@@ -128,8 +137,11 @@ public:
         Param out;
         out.value = v.get<double>();
         std::tie(out.note, out.estimate) = note(p, path);
-        if (out.value < 0)
-            fail(path + ".value", "must not be negative");
+        if (!std::isfinite(out.value) || out.value < min || out.value > max) {
+            std::ostringstream range;
+            range << "is " << out.value << "; it must be in [" << min << ", " << max << "]";
+            fail(path + ".value", range.str());
+        }
         return out;
     }
 
@@ -149,7 +161,9 @@ private:
     std::string file_;
 };
 
-TargetProfile parseProfile(const json& doc, const std::string& file) {
+} // namespace
+
+TargetProfile parseTargetProfile(const json& doc, const std::string& file) {
     Reader r(file);
     r.onlyKeys(doc, {"schema", "name", "display_name", "version", "march", "params", "alignment", "operators",
                      "fusion_patterns", "comment"},
@@ -169,18 +183,15 @@ TargetProfile parseProfile(const json& doc, const std::string& file) {
         allowed.insert(k.key);
     r.onlyKeys(params, allowed, "params");
     for (const auto& k : kParamKeys)
-        t.*(k.member) = r.param(params, k.key, "params");
+        t.*(k.member) = r.param(params, k.key, "params", k.min, k.max);
 
     const json& align = r.member(doc, "alignment", "");
     std::set<std::string> alignAllowed;
     for (const auto& k : kAlignKeys)
         alignAllowed.insert(k.key);
     r.onlyKeys(align, alignAllowed, "alignment");
-    for (const auto& k : kAlignKeys) {
-        t.alignment.*(k.member) = r.param(align, k.key, "alignment");
-        if ((t.alignment.*(k.member)).value < 1)
-            r.fail(std::string("alignment.") + k.key, "must be >= 1");
-    }
+    for (const auto& k : kAlignKeys)
+        t.alignment.*(k.member) = r.param(align, k.key, "alignment", k.min, k.max);
 
     const json& ops = r.member(doc, "operators", "");
     if (!ops.is_array())
@@ -205,6 +216,8 @@ TargetProfile parseProfile(const json& doc, const std::string& file) {
             if (!grp["max_reduce_axis"].is_number_integer())
                 r.fail(where + ".max_reduce_axis", "expected an integer");
             rule.maxReduceAxis = grp["max_reduce_axis"].get<int64_t>();
+            if (rule.maxReduceAxis < 0)
+                r.fail(where + ".max_reduce_axis", "must not be negative (0: no limit)");
         }
         auto [text, estimate] = r.note(grp, where);
         rule.note = (estimate ? "estimate: " : "source: ") + text;
@@ -236,8 +249,6 @@ TargetProfile parseProfile(const json& doc, const std::string& file) {
     return t;
 }
 
-} // namespace
-
 const OpRule* TargetProfile::rule(const std::string& opType) const {
     auto it = operators.find(opType);
     return it == operators.end() ? nullptr : &it->second;
@@ -267,18 +278,9 @@ TargetProfile loadTargetProfile(const std::string& nameOrPath) {
     if (file == nameOrPath && file.find(".json") == std::string::npos && file.find('/') == std::string::npos)
         throw std::runtime_error(nameOrPath + ": unknown target (built-ins: s100, s100p; or a path to a .json "
                                               "profile)");
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec))
-        throw std::runtime_error(file + ": target profile not found");
-    std::ifstream in(file);
-    json doc;
+    const json doc = readJsonFile(file, {"target profile", file_limits::kJson});
     try {
-        doc = json::parse(in);
-    } catch (const json::exception& e) {
-        throw std::runtime_error(file + ": not valid JSON: " + e.what());
-    }
-    try {
-        return parseProfile(doc, file);
+        return parseTargetProfile(doc, file);
     } catch (const json::exception& e) {
         throw std::runtime_error(file + ": " + e.what());
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -106,6 +108,10 @@ struct TargetProfile {
 /// Loads and validates a profile: unknown key, wrong type or missing field -> std::runtime_error naming
 /// the file and the key. `nameOrPath` is a built-in name (s100, s100p) or a path to a .json file.
 TargetProfile loadTargetProfile(const std::string& nameOrPath);
+/// Validates a parsed profile document (what loadTargetProfile does after reading the file): every key
+/// known, every parameter finite and in its physical range. Throws std::runtime_error naming `file` and the
+/// key.
+TargetProfile parseTargetProfile(const nlohmann::json& doc, const std::string& file);
 /// Built-in profile names with their files.
 std::vector<std::pair<std::string, std::string>> builtinTargets();
 /// Folder holding the built-in profiles (resources/targets), overridable with BPUSCOPE_RESOURCES.

@@ -11,7 +11,8 @@ namespace bpu {
 /// Thrown by long-running core work when its cancel flag is raised.
 class Cancelled : public std::runtime_error {
 public:
-    Cancelled() : std::runtime_error("cancelled") {}
+    Cancelled()
+        : std::runtime_error("cancelled") {}
 };
 
 /// Progress sink and stop flag handed to long core work; both optional. The callback may be called from

@@ -46,7 +46,28 @@ void ModelBuilder::weight(const std::string& name, std::vector<int64_t> dims, in
         t->add_dims(d);
         n *= d;
     }
-    size_t elem = dtype == onnx::TensorProto::FLOAT || dtype == onnx::TensorProto::INT32 ? 4 : dtype == onnx::TensorProto::INT64 ? 8 : 1;
+    // raw_data must fill the dims exactly (the importer refuses anything else).
+    size_t elem = 1;
+    switch (dtype) {
+    case onnx::TensorProto::FLOAT16:
+    case onnx::TensorProto::BFLOAT16:
+    case onnx::TensorProto::INT16:
+    case onnx::TensorProto::UINT16:
+        elem = 2;
+        break;
+    case onnx::TensorProto::FLOAT:
+    case onnx::TensorProto::INT32:
+    case onnx::TensorProto::UINT32:
+        elem = 4;
+        break;
+    case onnx::TensorProto::DOUBLE:
+    case onnx::TensorProto::INT64:
+    case onnx::TensorProto::UINT64:
+        elem = 8;
+        break;
+    default:
+        break;
+    }
     t->set_raw_data(std::string(static_cast<size_t>(n) * elem, '\0'));
 }
 

@@ -654,9 +654,12 @@ void TestEdits::illegalEditsAreRejected_data() {
     row("group on a Relu", "chain", {{"op", "set_group"}, {"node", "relu"}, {"group", 2}},
         "is a Relu, not a Conv");
     row("zero dim", "chain", {{"op", "set_input_shape"}, {"input", "x"}, {"shape", {1, 3, 0, 32}}},
-        "input shape dims must be in 1..");
+        "input 'x': dim 2 is 0: it must be in 1..1048576");
     row("negative dim", "chain", {{"op", "set_input_shape"}, {"input", "x"}, {"shape", {1, 3, -32, 32}}},
-        "got -32");
+        "dim 2 is -32");
+    // The batch limit of set_batch (4096) holds for the leading dim of a new input shape too.
+    row("batch over 4096", "chain", {{"op", "set_input_shape"}, {"input", "x"}, {"shape", {4097, 3, 32, 32}}},
+        "the batch (dim 0) is 4097: it must be in 1..4096");
     row("wrong rank", "chain", {{"op", "set_input_shape"}, {"input", "x"}, {"shape", {1, 3, 32}}},
         "has rank 4, the new shape has 3");
     row("unknown input", "chain", {{"op", "set_input_shape"}, {"input", "nope"}, {"shape", {1, 3, 32, 32}}},

@@ -198,11 +198,44 @@ private slots:
              [](auto& d) {
                  d["operators"][0].erase("source");
              }},
-            {"negative.json", "'params.sram_budget_bytes.value'", "must not be negative",
+            {"negative.json", "'params.sram_budget_bytes.value'", "is -1; it must be in [0, 1e+12]",
              [](auto& d) {
                  d["params"]["sram_budget_bytes"]["value"] = -1;
              }},
-            {"zero_unit.json", "'alignment.conv_c'", "must be >= 1",
+            // A zero where the cost model divides gave "inf ms", latency_ms null and an HTML roofline axis
+            // that looped to +inf; 1e-300 gave 4e301 ms. Each value is refused naming its key and range.
+            {"zero_bandwidth.json", "'params.ddr_bandwidth_gbs.value'", "is 0; it must be in [0.01, 100000]",
+             [](auto& d) {
+                 d["params"]["ddr_bandwidth_gbs"]["value"] = 0;
+             }},
+            {"zero_clock.json", "'params.bpu_clock_ghz.value'", "is 0; it must be in [0.01, 100]",
+             [](auto& d) {
+                 d["params"]["bpu_clock_ghz"]["value"] = 0;
+             }},
+            {"zero_tops.json", "'params.peak_int8_tops.value'", "is 0; it must be in [0.01, 100000]",
+             [](auto& d) {
+                 d["params"]["peak_int8_tops"]["value"] = 0;
+             }},
+            {"zero_efficiency.json", "'params.dense_conv_efficiency.value'", "is 0; it must be in [0.001, 1]",
+             [](auto& d) {
+                 d["params"]["dense_conv_efficiency"]["value"] = 0;
+             }},
+            {"tiny_bandwidth.json", "'params.ddr_bandwidth_gbs.value'",
+             "is 1e-300; it must be in [0.01, 100000]",
+             [](auto& d) {
+                 d["params"]["ddr_bandwidth_gbs"]["value"] = 1e-300;
+             }},
+            {"huge_rate.json", "'params.vector_elements_per_cycle.value'",
+             "is 1e+300; it must be in [0.01, 1e+06]",
+             [](auto& d) {
+                 d["params"]["vector_elements_per_cycle"]["value"] = 1e300;
+             }},
+            {"efficiency_above_one.json", "'params.matmul_efficiency.value'",
+             "is 1.5; it must be in [0.001, 1]",
+             [](auto& d) {
+                 d["params"]["matmul_efficiency"]["value"] = 1.5;
+             }},
+            {"zero_unit.json", "'alignment.conv_c.value'", "is 0; it must be in [1, 4096]",
              [](auto& d) {
                  d["alignment"]["conv_c"]["value"] = 0;
              }},

@@ -2,12 +2,17 @@
 // The GUI binary's headless hook (`bpuscope MODEL [--edits F] --screenshot OUT.png`, offscreen), run as a
 // user or a docs script runs it: a good run writes a real picture and exits 0; every kind of bad input exits
 // with its code and a message naming the problem, and never waits forever on a dialog nobody can click.
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 namespace {
 
@@ -58,6 +63,7 @@ private slots:
     void screenshotWithEdits();
     void badInputExitsWithAMessage_data();
     void badInputExitsWithAMessage();
+    void modelIsNeverWritten();
 };
 
 void TestGuiHeadless::screenshotWithEdits() {
@@ -103,10 +109,78 @@ void TestGuiHeadless::badInputExitsWithAMessage_data() {
     QTest::newRow("model missing") << QStringList{dir_.filePath(QStringLiteral("absent.onnx")),
                                                   QStringLiteral("--screenshot"), shot}
                                    << 3 << QStringList{QStringLiteral("absent.onnx")};
+    // Files that are not what they claim: refused from their type, never read (a FIFO would block the
+    // GUI, /dev/zero fill its memory), the window never shown waiting.
+    const QString fifo = dir_.filePath(QStringLiteral("pipe"));
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    QTest::newRow("--edits FIFO") << QStringList{sample("yolov8n.onnx"), QStringLiteral("--edits"), fifo,
+                                                 QStringLiteral("--screenshot"), shot}
+                                  << 3 << QStringList{fifo + QStringLiteral(": is a FIFO (named pipe)")};
+    QTest::newRow("--edits /dev/zero")
+        << QStringList{sample("yolov8n.onnx"), QStringLiteral("--edits"), QStringLiteral("/dev/zero"),
+                       QStringLiteral("--screenshot"), shot}
+        << 3 << QStringList{QStringLiteral("/dev/zero: is a character device")};
+    // A project is hashed and opened: its model must be checked first.
+    const QString devProject = writeFile(QStringLiteral("dev.bpuscope"),
+                                         R"({"schema": "bpuscope.project/1", "model": "/dev/zero"})");
+    QTest::newRow("project model /dev/zero")
+        << QStringList{devProject, QStringLiteral("--screenshot"), shot} << 3
+        << QStringList{QStringLiteral("/dev/zero: is a character device, not an ONNX file")};
+    const QString fifoProject =
+        writeFile(QStringLiteral("fifo.bpuscope"), R"({"schema": "bpuscope.project/1", "model": "pipe"})");
+    QTest::newRow("project model FIFO") << QStringList{fifoProject, QStringLiteral("--screenshot"), shot} << 3
+                                        << QStringList{QStringLiteral("pipe: is a FIFO (named pipe)")};
+    // A project that does not parse: the error used to be reported before the event loop ran, so the exit
+    // request was lost and the process waited forever.
+    const QString brokenProject = writeFile(QStringLiteral("broken.bpuscope"), R"({"schema": )");
+    QTest::newRow("project not JSON") << QStringList{brokenProject, QStringLiteral("--screenshot"), shot} << 3
+                                      << QStringList{QStringLiteral("broken.bpuscope: not valid JSON")};
     QTest::newRow("bad colour mode") << QStringList{sample("yolov8n.onnx"), QStringLiteral("--color-by"),
                                                     QStringLiteral("rainbow"), QStringLiteral("--screenshot"),
                                                     shot}
                                      << 2 << QStringList{QStringLiteral("--color-by")};
+}
+
+// The model file is never written, whatever reads it: size, mtime and SHA-256 of a copy of a sample are
+// the same after the CLI's analyze and report (PDF and Markdown), a refused attempt to write over it, and
+// the GUI's --screenshot.
+void TestGuiHeadless::modelIsNeverWritten() {
+    const QString model = dir_.filePath(QStringLiteral("mobilenet_v2.onnx"));
+    QVERIFY(QFile::copy(sample("mobilenet_v2.onnx"), model));
+    auto state = [&model] {
+        QFile f(model);
+        f.open(QIODevice::ReadOnly);
+        QCryptographicHash h(QCryptographicHash::Sha256);
+        h.addData(&f);
+        const QFileInfo info(model);
+        return QStringList{QString::number(info.size()),
+                           QString::number(info.lastModified().toMSecsSinceEpoch()),
+                           QString::fromLatin1(h.result().toHex())};
+    };
+    const QStringList before = state();
+    auto cli = [](const QStringList& args) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(BPUSCOPE_CLI), args);
+        return p.waitForFinished(300000) && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    };
+    QCOMPARE(cli({QStringLiteral("analyze"), model, QStringLiteral("--json"),
+                  dir_.filePath(QStringLiteral("a.json"))}),
+             0);
+    QCOMPARE(
+        cli({QStringLiteral("report"), model, QStringLiteral("-o"), dir_.filePath(QStringLiteral("r.pdf"))}),
+        0);
+    QCOMPARE(
+        cli({QStringLiteral("report"), model, QStringLiteral("-o"), dir_.filePath(QStringLiteral("r.md"))}),
+        0);
+    QCOMPARE(cli({QStringLiteral("report"), model, QStringLiteral("-o"), model, QStringLiteral("--format"),
+                  QStringLiteral("md")}),
+             3);
+    const Run r = run({model, QStringLiteral("--screenshot"), dir_.filePath(QStringLiteral("shot.png"))});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(state(), before);
 }
 
 void TestGuiHeadless::badInputExitsWithAMessage() {

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "FindingsPanel.h"
 
-#include "core/target/TargetProfile.h"
+#include "core/report/GuideRules.h"
 #include "ui/main/SelectionHub.h"
 
-#include <QFile>
 #include <QHeaderView>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -17,22 +14,16 @@
 namespace bpu::ui {
 
 QString ruleText(const QString& ruleId) {
-    static const QJsonObject rules = [] {
-        QFile f(QString::fromStdString(resourceDir() + "/rules/guide-rules.json"));
-        if (!f.open(QIODevice::ReadOnly))
-            return QJsonObject();
-        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
-        QJsonObject o = doc.object();
-        return o.contains(QStringLiteral("rules")) && o.value(QStringLiteral("rules")).isObject()
-                   ? o.value(QStringLiteral("rules")).toObject()
-                   : o;
+    // The guide's rules, read once through the core loader (the same file and checks as the report).
+    static const report::GuideRules rules = [] {
+        try {
+            return report::loadGuideRules();
+        } catch (const std::exception&) {
+            return report::GuideRules(); // no rule texts: the findings still show
+        }
     }();
-    const QJsonValue v = rules.value(ruleId);
-    if (v.isString())
-        return v.toString();
-    if (v.isObject())
-        return v.toObject().value(QStringLiteral("text")).toString();
-    return {};
+    const report::GuideRule* r = rules.find(ruleId.toStdString());
+    return r ? QString::fromStdString(r->text) : QString();
 }
 
 FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)

@@ -443,10 +443,19 @@ QString GraphView::toolTipFor(const NodeItem& item) const {
         return {};
     const auto& members = item.data().members;
     auto shapes = [this](const std::vector<TensorId>& ts, bool skipInit) {
+        // A few shapes: a node with 100k outputs must not build a 100k-line tooltip on the GUI thread.
+        constexpr int kShown = 8;
         QStringList out;
+        int more = 0;
         for (TensorId t : ts)
-            if (t.valid() && !(skipInit && graph_->tensor(t).isInitializer))
-                out << QString::fromStdString(graph_->tensor(t).shape.toString()).toHtmlEscaped();
+            if (t.valid() && !(skipInit && graph_->tensor(t).isInitializer)) {
+                if (out.size() < kShown)
+                    out << QString::fromStdString(graph_->tensor(t).shape.toString()).toHtmlEscaped();
+                else
+                    ++more;
+            }
+        if (more > 0)
+            out << tr("... %1 more").arg(more);
         return out.join(QStringLiteral(", "));
     };
     QString html;

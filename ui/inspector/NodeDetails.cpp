@@ -7,6 +7,11 @@ namespace bpu::ui {
 
 namespace {
 
+/// Rows of the tensor table and padding rules shown per tensor: the inspector is built on the GUI thread,
+/// so its text is bounded whatever the node (100k outputs, a rank-100k input).
+constexpr int kRulesShown = 8;
+constexpr size_t kTensorsShown = 32;
+
 QString esc(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
@@ -29,12 +34,18 @@ QString tensorRow(const Snapshot& s, TensorId id, const QString& role) {
     const TensorAnalysis& ta = s.analysis.tensors[id.value];
     QString padded = QStringLiteral("-"), rules;
     if (ta.padded.applies) {
-        padded.clear();
-        for (size_t i = 0; i < ta.padded.dims.size(); ++i)
-            padded += (i ? QStringLiteral("x") : QString()) + QString::number(ta.padded.dims[i]);
+        // The same elision as TensorShape::toString(): a rank-100k input must not lay out 200 kB of text.
+        padded = QString::fromStdString(TensorShape(ta.padded.dims).toString());
+        int shown = 0, more = 0;
         for (const auto& r : ta.padded.dimRules)
-            if (!r.empty())
-                rules += esc(r) + QStringLiteral("<br>");
+            if (!r.empty()) {
+                if (shown++ < kRulesShown)
+                    rules += esc(r) + QStringLiteral("<br>");
+                else
+                    ++more;
+            }
+        if (more > 0)
+            rules += QStringLiteral("... %1 more").arg(more);
         if (rules.isEmpty())
             rules = QStringLiteral("aligned (%1)").arg(esc(ta.padded.rule));
     }
@@ -114,12 +125,17 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     h += QStringLiteral(
         "<table border='1' cellspacing='0' cellpadding='3'><tr><th></th><th>tensor</th><th>shape</th>"
         "<th>padded</th><th>rule</th><th>waste</th></tr>");
-    for (size_t i = 0; i < n.inputs.size(); ++i)
-        if (n.inputs[i].valid())
-            h += tensorRow(s, n.inputs[i], QStringLiteral("in %1").arg(i));
-    for (size_t i = 0; i < n.outputs.size(); ++i)
-        if (n.outputs[i].valid())
-            h += tensorRow(s, n.outputs[i], QStringLiteral("out %1").arg(i));
+    auto tensorRows = [&](const std::vector<TensorId>& ts, const char* role) {
+        for (size_t i = 0; i < ts.size() && i < kTensorsShown; ++i)
+            if (ts[i].valid())
+                h += tensorRow(s, ts[i], QStringLiteral("%1 %2").arg(QLatin1String(role)).arg(i));
+        if (ts.size() > kTensorsShown)
+            h += QStringLiteral("<tr><td colspan='6'>... %1 more %2s</td></tr>")
+                     .arg(ts.size() - kTensorsShown)
+                     .arg(QLatin1String(role == std::string("in") ? "input" : "output"));
+    };
+    tensorRows(n.inputs, "in");
+    tensorRows(n.outputs, "out");
     h += QStringLiteral("</table>");
     const auto names = n.attributeNames();
     if (!names.empty()) {

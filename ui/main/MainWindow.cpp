@@ -215,6 +215,8 @@ void MainWindow::showMessage(QMessageBox::Icon icon, const QString& title, const
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setWindowModality(Qt::WindowModal);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Plain: a message quotes names from the model, and "<b>" in a name must not turn the box into HTML.
+    box->setTextFormat(Qt::PlainText);
     box->open();
     lastMessage_ = box;
     emit messageShown(text);

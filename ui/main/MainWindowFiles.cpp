@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 
 #include "SessionController.h"
+#include "core/util/SafeFile.h"
 #include "ui/whatif/ProjectFile.h"
 
 #include <QCloseEvent>
@@ -43,6 +44,11 @@ void MainWindow::saveProjectAs() {
                                                       tr("BpuScope projects (*.bpuscope)"));
     if (path.isEmpty())
         return;
+    if (sameFile(path.toStdString(), s->modelPath.toStdString())) {
+        showMessage(QMessageBox::Critical, tr("Save project"),
+                    tr("%1 is the open model; refusing to overwrite it - choose another file").arg(path));
+        return;
+    }
     Project p;
     p.modelPath = QFileInfo(s->modelPath).absoluteFilePath();
     p.sha256 = fileSha256(p.modelPath);

@@ -6,6 +6,7 @@
 #include "core/report/ReportBuilder.h"
 #include "core/report/ReportRenderers.h"
 #include "core/util/Progress.h"
+#include "core/util/SafeFile.h"
 #include "ui/report/PdfReportWriter.h"
 
 #include <QFileInfo>
@@ -99,6 +100,11 @@ bool ReportExporter::start(const QString& path, QString* error) {
     else if (!formatFor(path, &format))
         why = tr("%1: unknown report format '.%2': use .pdf, .md, .html or .json")
                   .arg(path, QFileInfo(path).suffix());
+    else if (const auto snap = controller_->snapshot();
+             snap && sameFile(path.toStdString(), snap->modelPath.toStdString()))
+        why = tr("%1: is the open model; refusing to overwrite it - choose another file").arg(path);
+    else if (QFileInfo(path).exists() && !QFileInfo(path).isFile())
+        why = tr("%1: cannot write: not a regular file").arg(path);
     if (!why.isEmpty()) {
         if (error)
             *error = why;

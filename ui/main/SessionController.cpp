@@ -2,6 +2,7 @@
 #include "SessionController.h"
 
 #include "core/edit/Edit.h"
+#include "core/edit/EditBatch.h"
 #include "core/edit/EditError.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
@@ -34,12 +35,19 @@ namespace {
 /// model gives the same state as the steps did.
 std::vector<const Edit*> netEdits(const std::vector<std::shared_ptr<Edit>>& order) {
     std::vector<const Edit*> out;
-    for (const auto& e : order) {
+    auto add = [&out](const Edit* e) {
         const std::string key = e->mergeKey();
         if (!out.empty() && !key.empty() && out.back()->mergeKey() == key)
-            out.back() = e.get();
+            out.back() = e;
         else
-            out.push_back(e.get());
+            out.push_back(e);
+    };
+    for (const auto& e : order) {
+        if (const auto* batch = dynamic_cast<const EditBatch*>(e.get())) // an edit list: its edits
+            for (const auto& member : batch->edits())
+                add(member.get());
+        else
+            add(e.get());
     }
     return out;
 }

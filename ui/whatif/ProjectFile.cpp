@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ProjectFile.h"
 
+#include "core/io/ProjectJson.h"
+#include "core/util/SafeFile.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -11,6 +14,12 @@
 namespace bpu::ui {
 
 QString fileSha256(const QString& path) {
+    // Never hash a FIFO or a device (it would block or never end): only a regular model-sized file.
+    try {
+        checkUserFile(path.toStdString(), {"ONNX file", file_limits::kModel});
+    } catch (const FileError&) {
+        return {};
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return {};
@@ -37,27 +46,12 @@ QString saveProject(const QString& path, const Project& p) {
 }
 
 Project loadProject(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        throw std::runtime_error(path.toStdString() + ": cannot open: " + f.errorString().toStdString());
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(f.readAll().toStdString());
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(path.toStdString() + ": not valid JSON: " + e.what());
-    }
-    if (!doc.is_object() || doc.value("schema", std::string()) != "bpuscope.project/1" || !doc.contains("model") ||
-        !doc["model"].is_string())
-        throw std::runtime_error(path.toStdString() + ": not a BpuScope project (schema bpuscope.project/1)");
+    const ProjectData data = readProjectFile(path.toStdString());
     Project p;
-    p.modelPath = QFileInfo(path).absoluteDir().absoluteFilePath(QString::fromStdString(doc["model"].get<std::string>()));
-    p.sha256 = QString::fromStdString(doc.value("model_sha256", std::string()));
-    p.target = QString::fromStdString(doc.value("target", std::string("s100")));
-    if (doc.contains("edits")) {
-        if (!doc["edits"].is_array())
-            throw std::runtime_error(path.toStdString() + ": 'edits' must be an array");
-        p.edits = doc["edits"];
-    }
+    p.modelPath = QFileInfo(path).absoluteDir().absoluteFilePath(QString::fromStdString(data.model));
+    p.sha256 = QString::fromStdString(data.sha256);
+    p.target = QString::fromStdString(data.target);
+    p.edits = data.edits;
     return p;
 }
 

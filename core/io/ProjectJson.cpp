@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#include "ProjectJson.h"
+
+#include "core/util/JsonFile.h"
+
+namespace bpu {
+
+namespace {
+
+bool isHex64(const std::string& s) {
+    if (s.size() != 64)
+        return false;
+    for (char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    return true;
+}
+
+} // namespace
+
+ProjectData parseProject(const nlohmann::json& doc, const std::string& file) {
+    if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != "bpuscope.project/1")
+        throw FileError(file, "not a BpuScope project (schema bpuscope.project/1)");
+    auto text = [&](const char* key, bool required) -> std::string {
+        if (!doc.contains(key)) {
+            if (required)
+                throw FileError(file, std::string("key '") + key + "': missing");
+            return {};
+        }
+        if (!doc[key].is_string() || (required && doc[key].get<std::string>().empty()))
+            throw FileError(file, std::string("key '") + key + "': expected a non-empty string");
+        return doc[key].get<std::string>();
+    };
+    ProjectData p;
+    p.model = text("model", true);
+    if (p.model.find('\0') != std::string::npos)
+        throw FileError(file, "key 'model': the path holds a NUL byte");
+    p.sha256 = text("model_sha256", false);
+    if (!p.sha256.empty() && !isHex64(p.sha256))
+        throw FileError(file, "key 'model_sha256': expected 64 lower-case hex digits");
+    if (doc.contains("target"))
+        p.target = text("target", true);
+    if (doc.contains("edits")) {
+        if (!doc["edits"].is_array())
+            throw FileError(file, "key 'edits': must be an array");
+        p.edits = doc["edits"];
+    }
+    for (auto it = doc.begin(); it != doc.end(); ++it)
+        if (it.key() != "schema" && it.key() != "model" && it.key() != "model_sha256" &&
+            it.key() != "target" && it.key() != "edits")
+            throw FileError(file, "key '" + it.key() + "': unknown key");
+    return p;
+}
+
+ProjectData readProjectFile(const std::string& path) {
+    return parseProject(readJsonFile(path, {"BpuScope project", file_limits::kJson}), path);
+}
+
+} // namespace bpu

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace bpu {
+
+/// A saved what-if session (`.bpuscope`, schema bpuscope.project/1) as read from its JSON: the model path
+/// as written (relative to the project file when it could be), its SHA-256, the target and the edit list.
+struct ProjectData {
+    std::string model;
+    std::string sha256; ///< 64 lower-case hex digits, or empty when the project did not record one
+    std::string target = "s100";
+    nlohmann::json edits = nlohmann::json::array();
+};
+
+/// Validates a parsed project document; throws FileError naming `file` and the key.
+ProjectData parseProject(const nlohmann::json& doc, const std::string& file);
+
+/// Reads a project file safely (regular file, size limit, JSON) and parses it; throws FileError.
+ProjectData readProjectFile(const std::string& path);
+
+} // namespace bpu

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace onnx {
+class ModelProto;
+}
+
+namespace bpu {
+
+/// Checks a parsed model before anything else reads it, so no later stage (onnx's inference, the
+/// analysis) meets what it cannot handle. Throws ImportError ("<file>: <problem>", naming the node and
+/// attribute) for: IR and opset versions no ONNX release has, data types that are not ONNX's, initializers
+/// whose data does not fill their dims, conv/pool/transpose attributes onnx would divide by or index with
+/// (in If/Loop/Scan bodies too), a value produced twice or overwriting a model input or initializer, and a
+/// model output nothing produces. Appends warnings (an opset newer than the onnx library here knows).
+void checkModel(const std::string& path, const onnx::ModelProto& model, std::vector<std::string>& warnings);
+
+} // namespace bpu

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace bpu {
+
+/// A user file that cannot be used: what() is "<file>: <what is wrong>", the form every front end prints
+/// after "bpuscope: error: ". The problem never quotes the file's bytes.
+class FileError : public std::runtime_error {
+public:
+    FileError(std::string file, std::string problem);
+    const std::string& file() const { return file_; }
+    const std::string& problem() const { return problem_; }
+
+private:
+    std::string file_;
+    std::string problem_;
+};
+
+/// Size limits of the files BpuScope reads, by kind: far above any real file of that kind, far below what
+/// would exhaust memory or time.
+namespace file_limits {
+inline constexpr uint64_t kModel = (uint64_t{2} << 30) - 1; ///< protobuf cannot parse one message >= 2 GiB
+inline constexpr uint64_t kJson = uint64_t{64} << 20;       ///< edit lists, projects, target profiles
+inline constexpr uint64_t kText = uint64_t{16} << 20;       ///< calibration CSV, deploy settings (YAML)
+} // namespace file_limits
+
+/// What a user file is for, named in errors ("edit file", "target profile", ...).
+struct FileKind {
+    const char* noun;  ///< "ONNX model", "edit file", ...
+    uint64_t maxBytes; ///< a file_limits constant
+};
+
+/// Reads a whole user file safely: it must exist and be a regular file (not a folder, FIFO, device or
+/// socket; a symlink counts as what it points to), non-empty and at most `kind.maxBytes`. The file is opened
+/// non-blocking and checked on the open descriptor, so a FIFO or device swapped in after a check is never
+/// read; a file that grows while being read is cut off at the limit and refused. Throws FileError naming
+/// the file and the problem.
+std::string readUserFile(const std::string& path, const FileKind& kind);
+
+/// The same checks without reading: for files another library opens (Qt's QFile for a hash). Returns the
+/// size. Throws FileError.
+uint64_t checkUserFile(const std::string& path, const FileKind& kind);
+
+/// Writes `text` to `path` through a fresh temporary file in the same folder, renamed over `path` when
+/// complete: a failed run never leaves a half-written file, and no existing file (or FIFO) but `path`
+/// itself is touched. Throws FileError ("cannot write: ...").
+void writeFileAtomically(const std::string& path, const std::string& text);
+
+/// True if `a` and `b` name the same existing file (same device and inode): an output path that is an input.
+bool sameFile(const std::string& a, const std::string& b);
+
+} // namespace bpu
