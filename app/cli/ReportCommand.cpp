@@ -4,8 +4,7 @@
 // (offscreen when there is no display).
 #include "Commands.h"
 
-#include "core/edit/Edit.h"
-#include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/report/ReportBuilder.h"
@@ -159,7 +158,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     log(0.0, "import");
     auto target =
         std::make_shared<const TargetProfile>(loadTargetProfile(args.get("target").value_or("s100")));
-    std::vector<std::unique_ptr<Edit>> edits;
+    EditList edits;
     if (auto file = args.get("edits"))
         edits = loadEditFile(*file);
     Graph graph = ModelImporter::load(args.positional[0], args.importOptions());
@@ -169,16 +168,12 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     report::ReportInput input;
     if (!edits.empty())
         baseline.emplace(session);
-    for (size_t i = 0; i < edits.size(); ++i) {
-        try {
-            edits[i]->apply(session);
-        } catch (const EditError& e) {
-            throw std::runtime_error(*args.get("edits") + ": edit " + std::to_string(i + 1) + " (" +
-                                     edits[i]->describe() + "): " + e.what());
-        }
-        input.edits.push_back(edits[i]->toJson());
-        input.editDescriptions.push_back(edits[i]->describe());
+    try {
+        applyEditList(session, edits); // all or nothing, one re-estimate
+    } catch (const EditError& e) {
+        throw std::runtime_error(*args.get("edits") + ": " + e.what());
     }
+    input.edits = edits;
     log(0.2, "finding gains");
     session.estimateFindingGains();
     input.session = &session;

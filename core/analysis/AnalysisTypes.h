@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/edit/EditFwd.h"
 #include "core/model/Ids.h"
 
 #include <nlohmann/json.hpp>
@@ -93,7 +94,8 @@ struct Finding {
     std::vector<NodeId> nodes;
     nlohmann::json evidence = nlohmann::json::object();
     std::string recommendation;
-    nlohmann::json fix;                 ///< a what-if edit list that applies the recommendation, or null
+    EditList fix;            ///< the what-if edits that apply the recommendation; empty when there is none
+    EditList alternativeFix; ///< another way to apply it the user may prefer (its gain is not estimated)
     std::optional<double> estimatedGainMs; ///< filled by the cost engine; null until then
 };
 

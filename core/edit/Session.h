@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "EditFwd.h"
 #include "core/analysis/AnalysisIndex.h"
 #include "core/analysis/AnalysisOptions.h"
 #include "core/analysis/AnalysisResult.h"
@@ -54,7 +55,7 @@ private:
     void runAnalysis(bool withFindings);
     /// Per-image latency saved by applying `fix` to a copy of this session; throws EditError if it does not
     /// apply. Reads this session only, so trials may run concurrently.
-    double trialGainMs(const nlohmann::json& fix) const;
+    double trialGainMs(const EditList& fix) const;
     const OpTable& ops();
 
     std::shared_ptr<Graph> graph_; ///< never null; shared between session copies until one edits it

@@ -3,6 +3,7 @@
 
 #include "InfoJson.h"
 #include "core/cost/CostEstimate.h"
+#include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 
 #include <sstream>
@@ -93,13 +94,17 @@ nlohmann::json targetJson(const TargetProfile& t) {
 }
 
 nlohmann::json findingJson(const Graph& g, const Finding& f) {
+    // The typed fixes become the edit-list JSON here (an --edits file's form); no fix is null.
+    nlohmann::json evidence = f.evidence;
+    if (!f.alternativeFix.empty())
+        evidence["alternative_fix"] = editListToJson(f.alternativeFix);
     return {{"rule", f.rule},
             {"severity", f.severity},
             {"title", f.title},
             {"nodes", nodeNames(g, f.nodes)},
-            {"evidence", f.evidence},
+            {"evidence", std::move(evidence)},
             {"recommendation", f.recommendation},
-            {"fix", f.fix},
+            {"fix", f.fix.empty() ? nlohmann::json(nullptr) : editListToJson(f.fix)},
             {"estimated_gain_ms", f.estimatedGainMs ? nlohmann::json(*f.estimatedGainMs) : nlohmann::json(nullptr)}};
 }
 
@@ -205,11 +210,11 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
             {"warnings", warnings}};
 }
 
-nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const nlohmann::json& edits) {
+nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const EditList& edits) {
     s.findings();
     nlohmann::json doc = analysisJson(s.graph(), s.target(), s.analysis(), &s.cost());
     doc["baseline"] = {{"latency_ms", baseline.latencyMs}, {"fps", baseline.fps}, {"batch", baseline.batch}};
-    doc["edits"] = edits;
+    doc["edits"] = editListToJson(edits)["edits"];
     return doc;
 }
 

@@ -108,7 +108,7 @@ Section summarySection(const Context& c) {
         headline += " of batch " + std::to_string(e.batch);
     headline += ") on " + c.t.displayName + ".";
     if (c.in.baseline)
-        headline += " Before the " + std::to_string(c.in.editDescriptions.size()) +
+        headline += " Before the " + std::to_string(c.in.edits.size()) +
                     " what-if edit(s): " + fmt::fps(c.in.baseline->cost().fps) + " FPS (" +
                     fmt::ms(c.in.baseline->cost().latencyMs) + " ms).";
     if (!c.r.findings.empty() && c.r.findings.front().estimatedGainMs)

@@ -5,6 +5,7 @@
 #include "OnnxFixtures.h"
 
 #include "core/analysis/Analyzer.h"
+#include "core/edit/Edit.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -219,8 +220,8 @@ private slots:
                                [](const bpu::Finding* f) { return f->evidence["tensor"] == "y"; });
         QVERIFY(it != g42.end());
         QCOMPARE((*it)->evidence["padded_shape"].get<std::string>(), std::string("1x64x8x16"));
-        QCOMPARE((*it)->fix["edits"][0]["op"].get<std::string>(), std::string("assume_aligned"));
-        QCOMPARE((*it)->evidence["alternative_fix"]["edits"][0]["channels"].get<int64_t>(), int64_t(64));
+        QCOMPARE((*it)->fix.at(0)->toJson()["op"].get<std::string>(), std::string("assume_aligned"));
+        QCOMPARE((*it)->alternativeFix.at(0)->toJson()["channels"].get<int64_t>(), int64_t(64));
     }
 
     // An image input (C <= alignment.input_c_max) is laid out by the runtime: C kept, H -> 16, W -> 32. Its
@@ -248,7 +249,7 @@ private slots:
         QCOMPARE(onInput.size(), size_t(1)); // 37.5% padding > padding_finding_ratio
         QCOMPARE(onInput[0]->severity, std::string("low"));
         QVERIFY(onInput[0]->evidence["model_input"].get<bool>());
-        QVERIFY(onInput[0]->fix.is_null());
+        QVERIFY(onInput[0]->fix.empty());
         QVERIFY2(onInput[0]->title.rfind("Model input 'img'", 0) == 0, onInput[0]->title.c_str());
     }
 
@@ -983,7 +984,7 @@ private slots:
         QCOMPARE(g65[0]->title, std::string("Small input 1x3x224x224 at batch 1: run in batch mode"));
         QCOMPARE(g65[0]->evidence["small_input_max"].get<int64_t>(), int64_t(256));
         QCOMPARE(g65[0]->evidence["weight_bytes_per_inference"].get<int64_t>(), int64_t(16 * 3 * 3 * 3));
-        QCOMPARE(g65[0]->fix["edits"][0]["op"].get<std::string>(), std::string("set_batch"));
+        QCOMPARE(g65[0]->fix.at(0)->toJson()["op"].get<std::string>(), std::string("set_batch"));
         QVERIFY(analyze(model(1, 256), "g65_256.onnx").findings("G6.5").size() == 1); // <= 256 inclusive
         QVERIFY(analyze(model(1, 320), "g65_320.onnx").findings("G6.5").empty());
         QVERIFY(analyze(model(4, 224), "g65_b4.onnx").findings("G6.5").empty());
@@ -1019,7 +1020,7 @@ private slots:
         QCOMPARE(g61.size(), size_t(1));
         // 512/g must stay a multiple of 32: g = 2, 4, 8, 16 (512/32 = 16 is not).
         QCOMPARE(g61[0]->evidence["groups_keeping_alignment"], nlohmann::json({2, 4, 8, 16}));
-        QCOMPARE(g61[0]->fix["edits"][0]["group"].get<int>(), 2);
+        QCOMPARE(g61[0]->fix.at(0)->toJson()["group"].get<int>(), 2);
         // 2.25 MiB of weights >= large_weight_bytes (1 MiB): G6.3 would say "use group conv" too. One layer,
         // one recommendation: the G6.1 finding carries the large-weight evidence, no separate G6.3.
         QVERIFY(run.findings("G6.3").empty());

@@ -3,7 +3,7 @@
 // an edit), a click on a bar or a roofline point selects its node everywhere, the selection is marked.
 #include "WorkbenchFixture.h"
 
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/charts/RankedBarChart.h"
 #include "ui/charts/RooflineChart.h"
@@ -176,7 +176,7 @@ private slots:
     void chartsFollowEdits() {
         show(ChartsPanel::Latency);
         const double before = charts_->latencyChart()->series().items.front().value;
-        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson({{"op", "set_batch"}, {"batch", 4}})));
+        w_->whatIf()->push(editFromJson({{"op", "set_batch"}, {"batch", 4}}));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.cost.batch == 4; }));
         QVERIFY(charts_->isCurrent(ChartsPanel::Latency));   // the visible chart follows at once
         QVERIFY(!charts_->isCurrent(ChartsPanel::Roofline)); // hidden ones catch up when shown

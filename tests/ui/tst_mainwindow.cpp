@@ -4,7 +4,7 @@
 // bad file both leaving the open model as it was.
 #include "WorkbenchFixture.h"
 
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "ui/charts/QCustomPlotInclude.h"
 #include "ui/graph/GraphScene.h"
 #include "ui/graph/LegendWidget.h"
@@ -235,7 +235,7 @@ private slots:
         const QStringList before = fixture::numbers(*w_);
         QCOMPARE(before, loadedNumbers_); // a reload reproduces the first load exactly
         QVERIFY(w_->deltaLabel()->text().isEmpty());
-        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson(nlohmann::json::parse(edit.toStdString()))));
+        w_->whatIf()->push(editFromJson(nlohmann::json::parse(edit.toStdString())));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
         const QStringList edited = fixture::numbers(*w_);
         QVERIFY(edited != before);
@@ -327,7 +327,7 @@ private slots:
         QCOMPARE(w_->controller()->undoStack()->count(), 1); // one step for the whole drag
         // ... and one edit in the list a project saves: the drag's last value.
         QCOMPARE(w_->snapshot()->edits.size(), size_t(1));
-        QCOMPARE(w_->snapshot()->edits[0].value("channels", 0), c1);
+        QCOMPARE(w_->snapshot()->edits[0]->toJson().value("channels", 0), c1);
         QVERIFY(fixture::numbers(*w_) != before);
 
         // A second drag of the same dim is a step of its own.
@@ -426,7 +426,7 @@ private slots:
         QCOMPARE(fixture::numbers(*w_), numbers);
         QVERIFY(!w_->lastMessage()); // cancelling is no error
         // Still fully usable: an edit applies to the model that stayed.
-        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson({{"op", "set_batch"}, {"batch", 2}})));
+        w_->whatIf()->push(editFromJson({{"op", "set_batch"}, {"batch", 2}}));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.cost.batch == 2; }));
         QVERIFY(w_->snapshot()->modelPath.endsWith(QLatin1String("yolov8n.onnx")));
         w_->controller()->undoStack()->undo();

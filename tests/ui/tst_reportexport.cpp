@@ -4,7 +4,7 @@
 // formats), a PDF is written off the GUI thread, Cancel leaves no file, and a bad path or format is an error.
 #include "WorkbenchFixture.h"
 
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "ui/main/ReportExporter.h"
 #include "ui/whatif/WhatIfActions.h"
 
@@ -74,7 +74,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
         w_->openModel(fixture::sample("yolov8n.onnx"));
         QVERIFY(fixture::waitSettled(*w_));
-        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson(nlohmann::json::parse(kEdit))));
+        w_->whatIf()->push(editFromJson(nlohmann::json::parse(kEdit)));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "FindingsPanel.h"
 
+#include "core/edit/EditList.h"
 #include "core/target/TargetProfile.h"
 #include "ui/main/SelectionHub.h"
 
@@ -69,8 +70,8 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
         if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
             return;
         const Finding& f = snap_->analysis.findings[current_];
-        if (!f.fix.is_null())
-            emit applyFix(f.fix, QString::fromStdString(f.title));
+        if (!f.fix.empty())
+            emit applyFix(editListToJson(f.fix), QString::fromStdString(f.title));
     });
 }
 
@@ -131,10 +132,10 @@ void FindingsPanel::showDetails(int index) {
         h += esc(g.node(id).name) + QStringLiteral("; ");
     }
     h += QStringLiteral("</p>");
-    if (!f.fix.is_null())
-        h += QStringLiteral("<p><b>Fix (what-if):</b> <code>%1</code></p>").arg(esc(f.fix.dump()));
+    if (!f.fix.empty())
+        h += QStringLiteral("<p><b>Fix (what-if):</b> <code>%1</code></p>").arg(esc(editListToJson(f.fix).dump()));
     details_->setHtml(h);
-    apply_->setEnabled(!f.fix.is_null());
+    apply_->setEnabled(!f.fix.empty());
     if (!f.nodes.empty())
         hub_->select(f.nodes.front(), this);
 }

@@ -156,7 +156,7 @@ int ShapeEditor::currentValue() const {
     return 0;
 }
 
-std::shared_ptr<Edit> ShapeEditor::makeEdit(int v) const {
+EditPtr ShapeEditor::makeEdit(int v) const {
     if (!snap_)
         return nullptr;
     const Graph& g = *snap_->graph;
@@ -252,7 +252,7 @@ void ShapeEditor::sweep() {
     }
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
-    std::vector<std::pair<int, std::shared_ptr<Edit>>> edits;
+    std::vector<std::pair<int, EditPtr>> edits;
     for (int x : values)
         if (auto e = makeEdit(x))
             edits.emplace_back(x, e);

@@ -38,7 +38,7 @@ public:
 
 signals:
     /// An edit to push on the undo stack; `final` is false while the slider is held.
-    void editRequested(std::shared_ptr<bpu::Edit> edit, bool final);
+    void editRequested(bpu::EditPtr edit, bool final);
 
 private:
     enum class Target { None, Channels, InputH, InputW };
@@ -48,7 +48,7 @@ private:
     /// estimate.
     void showCurrent(int v);
     void valueChosen(int v, bool final);
-    std::shared_ptr<Edit> makeEdit(int v) const;
+    EditPtr makeEdit(int v) const;
     int currentValue() const;
     int alignmentUnit() const;
 

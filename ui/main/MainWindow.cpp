@@ -171,7 +171,7 @@ void MainWindow::buildUi() {
                 whatIf_->pushFix(fix, tr("Fix: %1").arg(title));
             });
     connect(inspector_->shapeEditor(), &ShapeEditor::editRequested, whatIf_,
-            [this](std::shared_ptr<Edit> e, bool final) { whatIf_->push(std::move(e), final); });
+            [this](EditPtr e, bool final) { whatIf_->push(std::move(e), final); });
     connect(hub_, &SelectionHub::changed, this, [this](NodeId id, QObject* sender) {
         if (sender == hotspots_ || sender == charts_)
             graph_->zoomToNode(id);

@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 
 #include "SessionController.h"
+#include "core/edit/EditList.h"
 #include "ui/whatif/ProjectFile.h"
 
 #include <QCloseEvent>
@@ -47,7 +48,7 @@ void MainWindow::saveProjectAs() {
     p.modelPath = QFileInfo(s->modelPath).absoluteFilePath();
     p.sha256 = fileSha256(p.modelPath);
     p.target = controller_->targetName();
-    p.edits = s->edits;
+    p.edits = editListToJson(s->edits)["edits"];
     const QString err = saveProject(path, p);
     if (!err.isEmpty())
         showMessage(QMessageBox::Critical, tr("Save project"), err);

@@ -150,7 +150,6 @@ void ReportExporter::build(const QString& path, Format format, std::shared_ptr<R
                 in.session = src->current.get();
                 in.baseline = src->baseline.get();
                 in.edits = src->edits;
-                in.editDescriptions = src->editDescriptions;
                 auto doc = std::make_shared<report::ReportDocument>(report::buildReport(in, progress));
                 progress.checkCancel();
                 switch (format) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "SessionController.h"
 
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "core/edit/EditError.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
@@ -11,7 +11,7 @@
 #include <QUndoStack>
 #include <QVariant>
 #include <algorithm>
-#include <unordered_set>
+#include <unordered_map>
 
 namespace bpu::ui {
 
@@ -22,29 +22,11 @@ struct SessionController::Live {
         , pristine(std::make_shared<const Session>(session)) {}
     Session session;
     std::shared_ptr<const Session> pristine;  ///< before any edit: the report's baseline
-    std::unordered_set<const Edit*> applied;  ///< edits whose apply succeeded
-    std::vector<std::shared_ptr<Edit>> order; ///< the same, in order
+    std::unordered_map<const Edit*, UndoToken> applied; ///< edits whose apply succeeded, with their undo
+    EditList order;                                      ///< the same, in order
     bool gainsFresh = false;                  ///< the findings' gains match the session's state
 };
 
-namespace {
-
-/// The applied edits as a list to save or report: a run of edits of one control (one merge key: the steps
-/// of a drag) is its last step, since those edits set an absolute value. Applying the list to the loaded
-/// model gives the same state as the steps did.
-std::vector<const Edit*> netEdits(const std::vector<std::shared_ptr<Edit>>& order) {
-    std::vector<const Edit*> out;
-    for (const auto& e : order) {
-        const std::string key = e->mergeKey();
-        if (!out.empty() && !key.empty() && out.back()->mergeKey() == key)
-            out.back() = e.get();
-        else
-            out.push_back(e.get());
-    }
-    return out;
-}
-
-} // namespace
 
 SessionController::SessionController(QObject* parent)
     : QObject(parent)
@@ -169,15 +151,14 @@ void SessionController::setTarget(const QString& target) {
     });
 }
 
-void SessionController::applyEdit(std::shared_ptr<Edit> edit, bool final) {
+void SessionController::applyEdit(EditPtr edit, bool final) {
     auto live = live_;
     if (!live)
         return;
     const uint64_t gen = ++requested_;
     runOnWorker([this, live, edit, final, gen] {
         try {
-            edit->apply(live->session);
-            live->applied.insert(edit.get());
+            live->applied[edit.get()] = edit->apply(live->session);
             live->order.push_back(edit);
             live->gainsFresh = false;
             const QString line = QString::fromStdString(edit->describe());
@@ -197,19 +178,21 @@ void SessionController::applyEdit(std::shared_ptr<Edit> edit, bool final) {
     });
 }
 
-void SessionController::revertEdit(std::shared_ptr<Edit> edit) {
+void SessionController::revertEdit(EditPtr edit) {
     auto live = live_;
     if (!live)
         return;
     const uint64_t gen = ++requested_;
     runOnWorker([this, live, edit, gen] {
-        if (!live->applied.erase(edit.get())) {
+        auto it = live->applied.find(edit.get());
+        if (it == live->applied.end()) {
             // Never applied (rejected): nothing to revert, but earlier snapshots may have been dropped as
             // stale in favour of this request, so publish the state as it is.
             publish(live, gen, true);
             return;
         }
-        edit->revert(live->session);
+        it->second.revert(live->session);
+        live->applied.erase(it);
         live->order.erase(std::remove(live->order.begin(), live->order.end(), edit), live->order.end());
         live->gainsFresh = false;
         QMetaObject::invokeMethod(this, [this, live] {
@@ -267,10 +250,7 @@ void SessionController::reportSources(std::function<void(std::shared_ptr<ReportS
                 }
                 src->baseline = live->pristine;
             }
-            for (const Edit* e : netEdits(live->order)) {
-                src->edits.push_back(e->toJson());
-                src->editDescriptions.push_back(e->describe());
-            }
+            src->edits = netEdits(live->order);
         } catch (const std::exception&) {
             src = std::make_shared<ReportSources>(); // no current session: the caller reports the failure
         }
@@ -297,8 +277,7 @@ void SessionController::publish(const std::shared_ptr<Live>& live, uint64_t gen,
     snap->target = s.targetPtr();
     snap->analysis = s.analysis();
     snap->cost = s.cost();
-    for (const Edit* e : netEdits(live->order))
-        snap->edits.push_back(e->toJson());
+    snap->edits = netEdits(live->order);
     QMetaObject::invokeMethod(this, [this, live, snap] {
         if (live != live_)
             return; // another model was opened meanwhile

@@ -26,8 +26,7 @@ struct ReportSources {
     std::shared_ptr<Session> current; ///< a private copy: the report thread may estimate its finding gains
     bool gainsEstimated = false;      ///< `current` already carries its finding gains
     std::shared_ptr<const Session> baseline;
-    nlohmann::json edits = nlohmann::json::array();
-    std::vector<std::string> editDescriptions;
+    EditList edits;
 };
 
 /// Owns the live what-if session and runs every operation on it on one worker thread (serialised, so the
@@ -51,8 +50,8 @@ public:
 
     /// Applies / reverts an edit (owned by the undo command) on the worker. `reason` of a rejected apply
     /// arrives through editRejected and the undo stack entry is dropped by the caller.
-    void applyEdit(std::shared_ptr<Edit> edit, bool final = true);
-    void revertEdit(std::shared_ptr<Edit> edit);
+    void applyEdit(EditPtr edit, bool final = true);
+    void revertEdit(EditPtr edit);
     /// Makes the current state the baseline the status bar and compare panel measure against.
     void setBaseline();
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/AnalysisResult.h"
+#include "core/edit/EditFwd.h"
 #include "core/cost/CostEstimate.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
@@ -29,7 +30,7 @@ struct Snapshot {
     AnalysisSummary baselineSummary;
     std::vector<double> baselineNodeUs; ///< per node, for per-node deltas
     QStringList editHistory;
-    nlohmann::json edits = nlohmann::json::array(); ///< the applied edit list, in order (project files)
+    EditList edits;                 ///< the applied edit list, in order (project files)
     bool findingsReady = false;     ///< findings and their gains computed for this state
 };
 

@@ -23,7 +23,7 @@ int idForKey(const std::string& key) {
 }
 } // namespace
 
-EditCommand::EditCommand(SessionController* controller, std::shared_ptr<Edit> edit, bool final)
+EditCommand::EditCommand(SessionController* controller, EditPtr edit, bool final)
     : controller_(controller)
     , mergeId_(idForKey(edit->mergeKey()))
     , final_(final) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/edit/EditFwd.h"
+
 #include <QUndoCommand>
 #include <memory>
 #include <vector>
@@ -17,7 +19,7 @@ class SessionController;
 /// merge into one step: undo reverts them all, newest first.
 class EditCommand : public QUndoCommand {
 public:
-    EditCommand(SessionController* controller, std::shared_ptr<Edit> edit, bool final = true);
+    EditCommand(SessionController* controller, EditPtr edit, bool final = true);
 
     void redo() override;
     void undo() override;
@@ -26,7 +28,7 @@ public:
 
 private:
     SessionController* controller_;
-    std::vector<std::shared_ptr<Edit>> edits_;
+    std::vector<EditPtr> edits_;
     int mergeId_ = -1;
     bool final_ = true;
     bool firstRedo_ = true;

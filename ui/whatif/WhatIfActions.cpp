@@ -2,7 +2,7 @@
 #include "WhatIfActions.h"
 
 #include "EditCommand.h"
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "core/edit/EditError.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
@@ -163,14 +163,14 @@ void WhatIfActions::updateEnabled() {
     placeOnCpu->setEnabled(n != nullptr);
 }
 
-void WhatIfActions::push(std::shared_ptr<Edit> edit, bool final) {
+void WhatIfActions::push(EditPtr edit, bool final) {
     controller_->undoStack()->push(new EditCommand(controller_, std::move(edit), final));
 }
 
 void WhatIfActions::pushFix(const nlohmann::json& fix, const QString& title) {
-    std::vector<std::unique_ptr<Edit>> edits;
+    EditList edits;
     try {
-        edits = editsFromJson(fix);
+        edits = editListFromJson(fix);
     } catch (const EditError& e) {
         QMessageBox::warning(parent_, tr("Apply fix"), QString::fromStdString(e.what()));
         return;
@@ -178,7 +178,7 @@ void WhatIfActions::pushFix(const nlohmann::json& fix, const QString& title) {
     QUndoStack* stack = controller_->undoStack();
     stack->beginMacro(title);
     for (auto& e : edits)
-        stack->push(new EditCommand(controller_, std::shared_ptr<Edit>(std::move(e))));
+        stack->push(new EditCommand(controller_, std::move(e)));
     stack->endMacro();
 }
 

@@ -30,7 +30,7 @@ public:
     void addTo(QMenu* menu, QToolBar* toolbar) const;
     void setSnapshot(SnapshotPtr s);
     /// Pushes one edit (a drag step when final is false: it merges with the previous one of the same key).
-    void push(std::shared_ptr<Edit> edit, bool final = true);
+    void push(EditPtr edit, bool final = true);
     /// Pushes an edit list ({"edits": [...]}: a finding's fix, an edit file) as one undo step named `title`.
     void pushFix(const nlohmann::json& fix, const QString& title);
 
