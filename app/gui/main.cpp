@@ -5,12 +5,11 @@
 // With --screenshot it loads, applies the edits, selects a node (the top hotspot unless --select names one),
 // renders the window (offscreen works) to OUT.png and exits.
 #include "core/model/Graph.h"
+#include "core/edit/EditList.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/graph/GraphView.h"
-#include "ui/inspector/InspectorPanel.h"
-#include "ui/inspector/ShapeEditor.h"
 #include "ui/main/MainWindow.h"
-#include "ui/main/SelectionHub.h"
+#include "ui/session/SelectionHub.h"
 
 #include <QTabWidget>
 
@@ -78,17 +77,14 @@ int main(int argc, char** argv) {
         w.charts()->tabs()->setCurrentIndex(i);
     }
     if (parser.isSet(edits)) {
-        QFile f(parser.value(edits));
-        nlohmann::json doc;
+        bpu::EditList list;
         try {
-            if (!f.open(QIODevice::ReadOnly))
-                throw std::runtime_error("cannot open the edit file");
-            doc = nlohmann::json::parse(f.readAll().toStdString());
+            list = bpu::loadEditFile(parser.value(edits).toStdString()); // names the file and the problem
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "bpuscope: error: %s: %s\n", qPrintable(parser.value(edits)), e.what());
+            std::fprintf(stderr, "bpuscope: error: %s\n", e.what());
             return 3;
         }
-        w.applyEditList(doc, QFileInfo(parser.value(edits)).fileName());
+        w.applyEditList(std::move(list), QFileInfo(parser.value(edits)).fileName());
     }
     w.show();
     const QStringList args = parser.positionalArguments();
@@ -107,17 +103,15 @@ int main(int argc, char** argv) {
         });
     }
     if (!shotPath.isEmpty()) {
-        // Wait until the model, the edits, the finding gains and the graph layout have all landed.
-        auto* poll = new QTimer(&w);
-        QObject::connect(poll, &QTimer::timeout, &w,
-                         [&w, shotPath, poll, pending = parser.isSet(edits)]() mutable {
+        // Shoot once everything asked of the window has landed: the model, the edits, the finding gains, the
+        // graph layout and the inspector's curve (the job tracker's one "settled" signal).
+        QObject::connect(&w, &bpu::ui::MainWindow::settled, &w,
+                         [&w, shotPath, done = false]() mutable {
+                             // An --edits list applies with the load, before its first snapshot.
                              auto s = w.snapshot();
-                             if (!s || !s->findingsReady || w.graphView()->isLayoutPending() ||
-                                 w.isLoading() || w.inspector()->shapeEditor()->isSweepPending())
+                             if (done || !s || !s->findingsReady)
                                  return;
-                             if (pending && s->edits.empty())
-                                 return;
-                             poll->stop();
+                             done = true;
                              QTimer::singleShot(300, &w, [&w, shotPath] {
                                  const bool ok = w.grab().save(shotPath);
                                  std::fprintf(ok ? stdout : stderr,
@@ -137,7 +131,6 @@ int main(int argc, char** argv) {
                                           qPrintable(file), qPrintable(why));
                              QApplication::exit(3);
                          });
-        poll->start(100);
     }
     if (!args.isEmpty()) {
         if (args.first().endsWith(QLatin1String(".bpuscope")))

@@ -77,11 +77,11 @@ void findPaddingIssues(AnalysisContext& c) {
     for (const auto& it : items) {
         const Tensor& t = g.tensor(it.t);
         const PaddedShape& p = r.tensors[it.t.value].padded;
-        if (p.rule == "input") {
+        if (p.rule == PadRule::Input) {
             r.findings.push_back(imageInputFinding(c, t, p));
             continue;
         }
-        const bool conv = p.rule == "G4.2";
+        const bool conv = p.rule == PadRule::ConvLike;
         if (perRule[conv] >= kMaxPerRule)
             continue;
         ++perRule[conv];

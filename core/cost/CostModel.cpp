@@ -8,11 +8,28 @@ namespace bpu {
 
 namespace {
 
-double pipelined(double compute, double memory, double overlap) {
-    return std::max(compute, memory) + (1.0 - overlap) * std::min(compute, memory);
+} // namespace
+
+double CostModel::pipelinedUs(double compute, double memory, const TargetProfile& t) {
+    return std::max(compute, memory) + (1.0 - t.loadComputeOverlap.value) * std::min(compute, memory);
 }
 
-} // namespace
+std::vector<NodeId> CostModel::layerMembers(const AnalysisResult& r, NodeId id) {
+    const FusedGroup* grp = r.group(r.nodes[id.value].fusionGroup);
+    return grp ? grp->nodes : std::vector<NodeId>{id};
+}
+
+NodeId CostModel::qdqOwner(const Graph& g, const QdqPass& p) {
+    const Tensor& tensor = g.tensor(p.tensor);
+    return p.node.valid()                                      ? p.node
+           : p.kind == "dequantize" && tensor.producer.valid() ? tensor.producer
+           : !tensor.consumers.empty()                         ? tensor.consumers.front()
+                                                               : tensor.producer;
+}
+
+bool CostModel::runsOnCpu(const Node& n) {
+    return n.opType != "QuantizeLinear" && n.opType != "DequantizeLinear";
+}
 
 CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const TargetProfile& t) {
     CostEstimate e;
@@ -22,7 +39,6 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         if (g.tensor(in).shape.rank() == 4 && g.tensor(in).shape.dims[0] > 0) // NCHW images carry the batch
             e.batch = static_cast<int>(std::max<int64_t>(e.batch, g.tensor(in).shape.dims[0]));
 
-    const double overlap = t.loadComputeOverlap.value;
     const double layerFixed = t.layerFixedUs(); // layer_fixed_cycles at the BPU clock
     // BPU layers: fused groups as one layer, every other BPU node its own.
     std::vector<bool> done(g.nodes.size(), false);
@@ -40,7 +56,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
             c += r.nodes[mem.value].computeUs;
             m += r.nodes[mem.value].memoryUs;
         }
-        const double layer = pipelined(c, m, overlap) + layerFixed;
+        const double layer = pipelinedUs(c, m, t) + layerFixed;
         // Attribute the layer to its members by their share of its raw work (the head takes the fixed cost),
         // folded members included: a fused group's Relu that writes its output to DDR has memory time of its
         // own, and the members' latencies add up to the layer's.
@@ -61,8 +77,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
     const double cpuFlops = t.cpuGflops.value * 1e9, cpuBw = t.cpuBandwidthGBs.value * 1e9;
     for (size_t i = 0; i < r.nodes.size(); ++i) {
         const NodeAnalysis& a = r.nodes[i];
-        if (a.placement != Placement::CPU || a.assumedFree || g.nodes[i].opType == "QuantizeLinear" ||
-            g.nodes[i].opType == "DequantizeLinear")
+        if (a.placement != Placement::CPU || a.assumedFree || !runsOnCpu(g.nodes[i]))
             continue;
         const NodeMetrics& m = r.metrics[i];
         NodeCost& nc = e.nodes[i];
@@ -76,11 +91,7 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
     for (const auto& p : r.qdq) {
         const double us = double(p.elements) / t.qdqElementsPerUs.value;
         e.qdqUs += us;
-        const Tensor& tensor = g.tensor(p.tensor);
-        NodeId owner = p.node.valid()                                      ? p.node
-                       : p.kind == "dequantize" && tensor.producer.valid() ? tensor.producer
-                       : !tensor.consumers.empty()                         ? tensor.consumers.front()
-                                                                           : tensor.producer;
+        const NodeId owner = qdqOwner(g, p);
         if (owner.valid()) {
             e.nodes[owner.value].qdqUs += us;
             e.nodes[owner.value].latencyUs += us;

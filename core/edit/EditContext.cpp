@@ -23,6 +23,10 @@ AnalysisOptions& EditContext::mutableOptions() {
     return s_.mutableOptions();
 }
 
+void EditContext::replaceGraph(Graph g) {
+    token_.swaps_.emplace_back(token_.patches_.size(), s_.replaceGraph(std::make_shared<Graph>(std::move(g))));
+}
+
 void EditContext::recordPatch(GraphPatch patch, const std::vector<NodeId>& dirty) {
     token_.patches_.push_back(std::move(patch));
     token_.dirty_.insert(token_.dirty_.end(), dirty.begin(), dirty.end());

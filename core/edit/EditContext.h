@@ -25,6 +25,10 @@ public:
     AnalysisOptions& mutableOptions();
     /// A graph change that applied: its patch (to revert) and the nodes whose metrics it changed.
     void recordPatch(GraphPatch patch, const std::vector<NodeId>& dirty);
+    /// A structural edit (one that adds or drops nodes or tensors, which a GraphPatch cannot record) hands
+    /// over the whole new graph; the old one is kept to revert (shared, not copied), and the session is
+    /// re-estimated from scratch.
+    void replaceGraph(Graph g);
 
     /// The record so far; the caller (applyEditList) re-estimates, or restores on failure.
     UndoToken& token() { return token_; }

@@ -49,7 +49,10 @@ UndoToken applyEditList(Session& s, const EditList& edits) {
     }
     UndoToken token = std::move(ctx.token());
     token.normalise();
-    s.reestimate(token.dirty_);
+    if (token.structural())
+        s.fullReestimate(); // node and tensor ids changed: nothing incremental holds
+    else
+        s.reestimate(token.dirty_);
     return token;
 }
 

@@ -37,6 +37,11 @@ Graph& Session::mutableGraph() {
     return *graph_;
 }
 
+std::shared_ptr<Graph> Session::replaceGraph(std::shared_ptr<Graph> g) {
+    std::swap(graph_, g);
+    return g;
+}
+
 const OpTable& Session::ops() {
     if (!ops_ || !ops_->fits(*graph_, *target_))
         ops_ = OpTable::build(*graph_, *target_);
@@ -84,7 +89,7 @@ double Session::trialGainMs(const EditList& fix) const {
     return (perImageBase - perImageTrial) / 1000.0;
 }
 
-void Session::estimateFindingGains(unsigned threads) {
+void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
     findings();
     // Findings often share a fix (one remove_boundary_qdq for every boundary pass): estimate each fix once.
     std::map<std::string, size_t> slotOf;
@@ -106,8 +111,13 @@ void Session::estimateFindingGains(unsigned threads) {
     std::vector<std::variant<double, std::string>> outcome(fixes.size());
     std::vector<std::exception_ptr> crashed(fixes.size());
     std::atomic<size_t> next{0};
+    std::atomic<bool> stopped{false};
     auto work = [&] {
         for (size_t i; (i = next.fetch_add(1)) < fixes.size();) {
+            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
+                stopped = true;
+                break;
+            }
             try {
                 outcome[i] = trialGainMs(*fixes[i]);
             } catch (const EditListError& e) {
@@ -130,6 +140,8 @@ void Session::estimateFindingGains(unsigned threads) {
     for (const auto& e : crashed)
         if (e)
             std::rethrow_exception(e);
+    if (stopped)
+        throw Cancelled();
     for (size_t i = 0; i < analysis_.findings.size(); ++i) {
         if (findingSlot[i] == SIZE_MAX)
             continue;

@@ -164,7 +164,7 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
                              out.valid() && r.tensors[out.value].padded.applies ? dimsJson(r.tensors[out.value].padded.dims)
                                                                                 : nlohmann::json(nullptr)},
                             {"padding_rule", out.valid() && r.tensors[out.value].padded.applies
-                                                 ? nlohmann::json(r.tensors[out.value].padded.rule)
+                                                 ? nlohmann::json(padRuleName(r.tensors[out.value].padded.rule))
                                                  : nlohmann::json(nullptr)},
                             {"padded_dims", padRules},
                             {"padding_waste_bytes", row.waste},

@@ -184,7 +184,7 @@ private slots:
 
         const bpu::PaddedShape& y = run.tensor("y").padded;
         QVERIFY(y.applies);
-        QCOMPARE(y.rule, std::string("G4.2"));
+        QCOMPARE(y.rule, bpu::PadRule::ConvLike);
         QCOMPARE(y.dims, (std::vector<int64_t>{1, 64, 8, 16}));
         QCOMPARE(y.elements, int64_t(33 * 7 * 7));        // 1617
         QCOMPARE(y.paddedElements, int64_t(64 * 8 * 16)); // 8192
@@ -235,7 +235,7 @@ private slots:
         b.output("y");
         Run run = analyze(b, "image_input.onnx");
         const bpu::PaddedShape& in = run.tensor("img").padded;
-        QCOMPARE(in.rule, std::string("input"));
+        QCOMPARE(in.rule, bpu::PadRule::Input);
         QCOMPARE(in.dims, (std::vector<int64_t>{1, 3, 64, 64})); // W 40 -> 64 (x32); C and H as they are
         QVERIFY(in.dimRules[1].empty() && in.dimRules[2].empty());
         QVERIFY2(in.dimRules[3].rfind("W 40->64 (x32, model input)", 0) == 0, in.dimRules[3].c_str());
@@ -282,7 +282,7 @@ private slots:
         b.output("y");
         Run run = analyze(b, "conv_layout.onnx");
         for (const char* t : {"c", "s", "m"}) {
-            QCOMPARE(run.tensor(t).padded.rule, std::string("G4.2"));
+            QCOMPARE(run.tensor(t).padded.rule, bpu::PadRule::ConvLike);
             QCOMPARE(run.tensor(t).padded.dims, (std::vector<int64_t>{1, 256, 24, 32}));
         }
         QCOMPARE(run.tensor("y").padded.dims, (std::vector<int64_t>{1, 512, 24, 32}));
@@ -331,7 +331,7 @@ private slots:
 
         // [1,3,5]: 3 -> 4, 5 -> 8 (powers of two below the unit); 15 of 32 elements real.
         const bpu::PaddedShape& a = run.tensor("a_out").padded;
-        QCOMPARE(a.rule, std::string("G4.1"));
+        QCOMPARE(a.rule, bpu::PadRule::General);
         QCOMPARE(a.dims, (std::vector<int64_t>{1, 4, 8}));
         QVERIFY(std::abs(a.wasteRatio() - (1.0 - 15.0 / 32.0)) < 1e-12);
         QVERIFY(a.dimRules[0].empty());

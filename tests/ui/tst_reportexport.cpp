@@ -11,7 +11,6 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QUndoStack>
 
 #include <nlohmann/json.hpp>
 
@@ -74,7 +73,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
         w_->openModel(fixture::sample("yolov8n.onnx"));
         QVERIFY(fixture::waitSettled(*w_));
-        w_->whatIf()->push(editFromJson(nlohmann::json::parse(kEdit)));
+        w_->whatIf()->apply({editFromJson(nlohmann::json::parse(kEdit))}, QStringLiteral("test edit"));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
     }
 

@@ -20,11 +20,19 @@ public:
     QString title() const { return title_; }
     const QVector<QPair<QString, QColor>>& rows() const { return rows_; }
     QSize sizeHint() const override;
+    /// Only the title (a click toggles): a small window keeps its graph visible.
+    void setCollapsed(bool collapsed);
+    bool isCollapsed() const { return collapsed_; }
+
+signals:
+    void collapsedChanged(bool collapsed);
 
 protected:
     void paintEvent(QPaintEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
 
 private:
+    bool collapsed_ = false;
     QString title_;
     QVector<QPair<QString, QColor>> rows_;
 };

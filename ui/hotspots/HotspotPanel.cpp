@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "HotspotPanel.h"
 
-#include "ui/main/SelectionHub.h"
+#include "ui/session/SelectionHub.h"
 
 #include <QHeaderView>
 #include <QLineEdit>
@@ -46,6 +46,12 @@ HotspotPanel::HotspotPanel(SelectionHub* hub, QWidget* parent)
 void HotspotPanel::setSnapshot(SnapshotPtr s) {
     model_->setSnapshot(std::move(s));
     follow(hub_->current(), nullptr);
+}
+
+void HotspotPanel::reset() {
+    filter_->clear();
+    QSignalBlocker block(view_->selectionModel());
+    view_->selectionModel()->clear();
 }
 
 void HotspotPanel::follow(NodeId id, QObject* sender) {

@@ -1,31 +1,49 @@
 // SPDX-License-Identifier: MIT
 #include "ComparePanel.h"
 
+#include "ui/session/SessionController.h"
+#include "ui/style/Palette.h"
+
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QTableWidget>
-#include <QUndoView>
 #include <QVBoxLayout>
 
 namespace bpu::ui {
 
-ComparePanel::ComparePanel(QUndoStack* stack, QWidget* parent)
-    : QWidget(parent), table_(new QTableWidget(0, 4, this)), history_(new QUndoView(stack, this)) {
+ComparePanel::ComparePanel(SessionController* controller, QWidget* parent)
+    : QWidget(parent)
+    , controller_(controller)
+    , table_(new QTableWidget(0, 4, this))
+    , baseline_(new QLabel(this))
+    , history_(new QListWidget(this)) {
     table_->setHorizontalHeaderLabels({tr("Metric"), tr("Baseline"), tr("Current"), tr("Delta")});
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    history_->setEmptyLabel(tr("<loaded model>"));
+    baseline_->setWordWrap(true);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(baseline_);
     lay->addWidget(table_, 2);
-    lay->addWidget(new QLabel(tr("Edit history (click to go back):"), this));
+    lay->addWidget(new QLabel(tr("Edit history (click a step to go back to it):"), this));
     lay->addWidget(history_, 1);
+    // Row 0 is the model as loaded; row k the state after k steps. Undone steps stay listed, greyed.
+    connect(history_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        controller_->goToStep(size_t(history_->row(item)));
+    });
 }
 
 void ComparePanel::setSnapshot(SnapshotPtr s) {
     if (!s)
         return;
+    baseline_->setText(s->baselineStep == 0
+                           ? tr("Baseline: the model as loaded, on %1.")
+                                 .arg(QString::fromStdString(s->target->name))
+                           : tr("Baseline: the state after step %1 (Set baseline), on %2.")
+                                 .arg(s->baselineStep)
+                                 .arg(QString::fromStdString(s->target->name)));
     struct Row {
         QString name;
         double base, cur;
@@ -54,9 +72,18 @@ void ComparePanel::setSnapshot(SnapshotPtr s) {
         table_->setItem(i, 2, new QTableWidgetItem(QString::number(r.cur, 'f', r.decimals)));
         auto* di = new QTableWidgetItem(std::abs(d) < 1e-9 ? QString() : QString::number(d, 'f', r.decimals));
         if (std::abs(d) > 1e-9)
-            di->setForeground((d < 0) == r.lowerIsBetter ? QColor(0x00, 0x80, 0x40) : QColor(0xc0, 0x30, 0x30));
+            di->setForeground((d < 0) == r.lowerIsBetter ? style::better() : style::worse());
         table_->setItem(i, 3, di);
     }
+    QSignalBlocker block(history_);
+    history_->clear();
+    history_->addItem(tr("<model as loaded>"));
+    for (const QString& label : s->history)
+        history_->addItem(label);
+    const QColor undone = palette().color(QPalette::Disabled, QPalette::Text);
+    for (int i = int(s->historyPosition) + 1; i < history_->count(); ++i)
+        history_->item(i)->setForeground(undone);
+    history_->setCurrentRow(int(s->historyPosition));
 }
 
 } // namespace bpu::ui
