@@ -543,8 +543,8 @@ void GraphView::placeOverlays() {
     // (it comes back when the view grows, unless switched off in the View menu).
     const bool small = vp.width() < 640 || vp.height() < 480;
     legend_->setVisible(legendAction_ && legendAction_->isChecked() && !legend_->title().isEmpty());
-    if (small && !legend_->isCollapsed())
-        legend_->setCollapsed(true);
+    if (!legend_->userChose() && legend_->isCollapsed() != small)
+        legend_->setCollapsed(small);
     minimap_->setVisible(minimapAction_ && minimapAction_->isChecked() && !small);
     legend_->resize(legend_->sizeHint());
     legend_->move(vp.left() + m, vp.top() + m);

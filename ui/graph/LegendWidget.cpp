@@ -30,6 +30,7 @@ void LegendWidget::setCollapsed(bool collapsed) {
 }
 
 void LegendWidget::mousePressEvent(QMouseEvent*) {
+    userChose_ = true;
     setCollapsed(!collapsed_);
 }
 

@@ -35,7 +35,7 @@ HotspotPanel::HotspotPanel(SelectionHub* hub, QWidget* parent)
     lay->addWidget(filter_);
     lay->addWidget(view_);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
-        if (!cur.isValid())
+        if (!cur.isValid() || following_)
             return;
         const NodeId id = model_->nodeAt(proxy_->mapToSource(cur).row());
         hub_->select(id, this);
@@ -50,22 +50,27 @@ void HotspotPanel::setSnapshot(SnapshotPtr s) {
 
 void HotspotPanel::reset() {
     filter_->clear();
-    QSignalBlocker block(view_->selectionModel());
+    following_ = true;
     view_->selectionModel()->clear();
+    following_ = false;
 }
 
 void HotspotPanel::follow(NodeId id, QObject* sender) {
     if (sender == this)
         return;
+    // Following is no user's choice: the row handler must not select again. (Blocking the selection
+    // model's signals instead would keep the view from repainting the row it leaves.)
+    following_ = true;
     const int row = model_->rowOf(id);
-    if (row < 0)
-        return;
-    const QModelIndex idx = proxy_->mapFromSource(model_->index(row, 0));
-    if (!idx.isValid())
-        return;
-    QSignalBlocker block(view_->selectionModel());
-    view_->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    view_->scrollTo(idx);
+    const QModelIndex idx = row < 0 ? QModelIndex() : proxy_->mapFromSource(model_->index(row, 0));
+    if (idx.isValid()) {
+        view_->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
+                                                          QItemSelectionModel::Rows);
+        view_->scrollTo(idx);
+    } else {
+        view_->selectionModel()->clear(); // nothing selected, or a row the filter hides
+    }
+    following_ = false;
 }
 
 } // namespace bpu::ui

@@ -34,6 +34,7 @@ private:
     QSortFilterProxyModel* proxy_;
     QTableView* view_;
     QLineEdit* filter_;
+    bool following_ = false; ///< the selection is being set from the hub
 };
 
 } // namespace bpu::ui

@@ -96,8 +96,14 @@ void MainWindow::connectSession() {
                 if (t >= 0)
                     targetBox_->setCurrentIndex(t);
                 warnings_ = warnings;
+                // Open input dims make every number uncertain: a warning. Other import notes (a graph-only
+                // model's absent weights) are information.
+                int open = 0;
+                for (const QString& w : warnings)
+                    open += w.contains(QLatin1String("unresolved")) || w.contains(QLatin1String("has no shape"));
                 warning_->setVisible(!warnings.isEmpty());
-                warning_->setText(tr("\u26a0 %n import warning(s)", nullptr, int(warnings.size())));
+                warning_->setText(open ? tr("\u26a0 %n input dim(s) unresolved", nullptr, open)
+                                       : tr("\u24d8 %n import note(s)", nullptr, int(warnings.size())));
                 warning_->setToolTip(warnings.join(QLatin1Char('\n')));
                 // One message for everything the load has to say: why the edits may not all fit, and which
                 // did not.
