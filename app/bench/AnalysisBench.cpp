@@ -21,8 +21,8 @@
 
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
-#include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -369,9 +369,9 @@ void BM_Incremental(benchmark::State& state, const std::string& path, const std:
     double revertMs = 0;
     for (auto _ : state) {
         const auto t0 = std::chrono::steady_clock::now();
-        e->apply(s);
+        bpu::UndoToken token = e->apply(s);
         const auto t1 = std::chrono::steady_clock::now();
-        e->revert(s);
+        token.revert(s);
         const auto t2 = std::chrono::steady_clock::now();
         state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
         revertMs = std::chrono::duration<double, std::milli>(t2 - t1).count();
@@ -447,7 +447,7 @@ void BM_FindingGains(benchmark::State& state, const std::string& file, unsigned 
     bpu::Session s(*g, std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100")));
     size_t fixes = 0;
     for (const auto& f : s.findings())
-        fixes += !f.fix.is_null();
+        fixes += !f.fix.empty();
     for (auto _ : state) {
         s.estimateFindingGains(threads);
         benchmark::DoNotOptimize(s.analysis().findings.data());

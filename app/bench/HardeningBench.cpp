@@ -6,8 +6,9 @@
 //                          API: import was quadratic in control-flow nodes (every If was inferred against
 //                          every tensor of the model; 8,000 took 33 s). Linear means us_per_if stays flat as
 //                          N doubles.
-//   edits/batch/<N>        N placement overrides applied as one EditBatch (what the GUI does with an edit
-//   edits/sequential/<N>   list) against N separate applies, each re-estimating; on mobilenet_v2. The batch
+//   edits/batch/<N>        N placement overrides applied as one edit list (applyEditList) (what the GUI does
+//   with an edit edits/sequential/<N>   list) against N separate applies, each re-estimating; on
+//   mobilenet_v2. The batch
 //                          re-estimates once: its time per edit falls as N grows, the sequential one does
 //                          not.
 //
@@ -15,7 +16,7 @@
 #include "BenchSupport.h"
 
 #include "core/edit/Edit.h"
-#include "core/edit/EditBatch.h"
+#include "core/edit/EditList.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
@@ -98,8 +99,8 @@ void BM_IfChainImport(benchmark::State& state) {
 }
 
 /// N placement overrides cycling over the sample's nodes, alternating BPU and CPU.
-std::vector<std::shared_ptr<bpu::Edit>> overrides(const bpu::Graph& g, int n) {
-    std::vector<std::shared_ptr<bpu::Edit>> out;
+bpu::EditList overrides(const bpu::Graph& g, int n) {
+    bpu::EditList out;
     for (int i = 0; i < n; ++i)
         out.push_back(
             std::make_shared<bpu::SetPlacementEdit>(g.nodes[size_t(i * 7919) % g.nodes.size()].name,
@@ -121,7 +122,7 @@ void BM_EditList(benchmark::State& state, bool batch) {
         auto edits = overrides(*g, n);
         state.ResumeTiming();
         if (batch) {
-            bpu::EditBatch(edits, "bench").apply(s);
+            bpu::applyEditList(s, edits); // one composite, one re-estimate
         } else {
             for (auto& e : edits)
                 e->apply(s);

@@ -16,7 +16,8 @@
 #include "ui/inspector/ShapeEditor.h"
 #include "ui/main/ColorModes.h"
 #include "ui/main/MainWindow.h"
-#include "ui/main/SelectionHub.h"
+#include "ui/session/JobTracker.h"
+#include "ui/session/SelectionHub.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -115,8 +116,8 @@ void settle(bpu::ui::MainWindow& w, const std::function<bool(const bpu::ui::Snap
     t.start();
     while (t.elapsed() < 120000) {
         const auto s = w.snapshot();
-        if (s && (s->findingsReady || !gains) && !w.isLoading() && !w.graphView()->isLayoutPending() &&
-            !w.inspector()->shapeEditor()->isSweepPending() && (!also || also(*s)))
+        // The job tracker is idle in every lane (load, session, sweep, layout, export).
+        if (s && (s->findingsReady || !gains) && w.jobs()->isSettled() && (!also || also(*s)))
             return;
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     }

@@ -4,8 +4,7 @@
 
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
-#include "core/edit/Edit.h"
-#include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/io/AnalysisJson.h"
 #include "core/io/VendorTables.h"
@@ -71,25 +70,20 @@ int runAnalyze(const CliArgs& args) {
     if (args.positional.size() != 1)
         throw UsageError("analyze takes exactly one MODEL");
     const ModelSetup setup = loadModelSetup(args);
-    std::vector<std::unique_ptr<Edit>> edits;
+    EditList edits;
     if (auto file = args.get("edits"))
         edits = loadEditFile(*file);
     AnalysisOptions options;
     options.deploy = setup.deploy;
     Session session(ModelImporter::load(args.positional[0], args.importOptions()), setup.target, options);
     const CostEstimate baseline = session.cost();
-    nlohmann::json applied = nlohmann::json::array();
-    for (size_t i = 0; i < edits.size(); ++i) {
-        try {
-            edits[i]->apply(session);
-        } catch (const EditError& e) {
-            throw std::runtime_error(*args.get("edits") + ": edit " + std::to_string(i + 1) + " (" +
-                                     edits[i]->describe() + "): " + e.what());
-        }
-        applied.push_back(edits[i]->toJson());
+    try {
+        applyEditList(session, edits); // all or nothing, one re-estimate
+    } catch (const EditError& e) {
+        throw std::runtime_error(*args.get("edits") + ": " + e.what());
     }
     session.estimateFindingGains();
-    const nlohmann::json doc = sessionJson(session, baseline, applied);
+    const nlohmann::json doc = sessionJson(session, baseline, edits);
     if (auto json = args.get("json"))
         writeOutput(*json, doc.dump(2) + "\n");
     if (auto csv = args.get("csv"))

@@ -6,8 +6,7 @@
 #include "DocumentOutput.h"
 #include "ModelSetup.h"
 
-#include "core/edit/Edit.h"
-#include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/report/ReportBuilder.h"
@@ -75,7 +74,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     StageLog log(args.has("progress"));
     log(0.0, "import");
     const ModelSetup setup = loadModelSetup(args);
-    std::vector<std::unique_ptr<Edit>> edits;
+    EditList edits;
     if (auto file = args.get("edits"))
         edits = loadEditFile(*file);
     Graph graph = ModelImporter::load(args.positional[0], args.importOptions());
@@ -87,16 +86,12 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     report::ReportInput input;
     if (!edits.empty())
         baseline.emplace(session);
-    for (size_t i = 0; i < edits.size(); ++i) {
-        try {
-            edits[i]->apply(session);
-        } catch (const EditError& e) {
-            throw std::runtime_error(*args.get("edits") + ": edit " + std::to_string(i + 1) + " (" +
-                                     edits[i]->describe() + "): " + e.what());
-        }
-        input.edits.push_back(edits[i]->toJson());
-        input.editDescriptions.push_back(edits[i]->describe());
+    try {
+        applyEditList(session, edits); // all or nothing, one re-estimate
+    } catch (const EditError& e) {
+        throw std::runtime_error(*args.get("edits") + ": " + e.what());
     }
+    input.edits = edits;
     log(0.2, "finding gains");
     session.estimateFindingGains();
     input.session = &session;

@@ -4,15 +4,13 @@
 //            [--chart KIND] [--screenshot OUT.png]
 // With --screenshot it loads, applies the edits, selects a node (the top hotspot unless --select names one),
 // renders the window (offscreen works) to OUT.png and exits.
+#include "core/edit/EditList.h"
 #include "core/model/Graph.h"
-#include "core/util/JsonFile.h"
 #include "core/util/PrintableText.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/graph/GraphView.h"
-#include "ui/inspector/InspectorPanel.h"
-#include "ui/inspector/ShapeEditor.h"
 #include "ui/main/MainWindow.h"
-#include "ui/main/SelectionHub.h"
+#include "ui/session/SelectionHub.h"
 #include "ui/whatif/ModelComparer.h"
 
 #include <QTabWidget>
@@ -23,6 +21,8 @@
 #include <QIcon>
 #include <QTimer>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 int main(int argc, char** argv) {
@@ -88,16 +88,14 @@ int main(int argc, char** argv) {
         w.charts()->tabs()->setCurrentIndex(i);
     }
     if (parser.isSet(edits)) {
-        nlohmann::json doc;
+        bpu::EditList list;
         try {
-            // A FIFO, a device or a huge file is refused before a byte is read.
-            doc =
-                bpu::readJsonFile(parser.value(edits).toStdString(), {"edit file", bpu::file_limits::kJson});
+            list = bpu::loadEditFile(parser.value(edits).toStdString()); // names the file and the problem
         } catch (const std::exception& e) {
             std::fprintf(stderr, "bpuscope: error: %s\n", bpu::printable(e.what()).c_str());
             return 3;
         }
-        w.applyEditList(doc, QFileInfo(parser.value(edits)).fileName());
+        w.applyEditList(std::move(list), QFileInfo(parser.value(edits)).fileName());
     }
     w.show();
     const QStringList args = parser.positionalArguments();
@@ -125,29 +123,27 @@ int main(int argc, char** argv) {
             });
     }
     if (!shotPath.isEmpty()) {
-        // Wait until the model, the edits, the finding gains, the comparison and the graph layout have all
-        // landed.
-        auto* poll = new QTimer(&w);
-        QObject::connect(poll, &QTimer::timeout, &w,
-                         [&w, shotPath, poll, pending = parser.isSet(edits),
-                          comparing = parser.isSet(compare)]() mutable {
-                             auto s = w.snapshot();
-                             if (!s || !s->findingsReady || w.graphView()->isLayoutPending() ||
-                                 w.isLoading() || w.inspector()->shapeEditor()->isSweepPending())
-                                 return;
-                             if (pending && s->edits.empty())
-                                 return;
-                             if (comparing && (w.comparer()->isBusy() || !w.comparer()->comparison()))
-                                 return;
-                             poll->stop();
-                             QTimer::singleShot(300, &w, [&w, shotPath] {
-                                 const bool ok = w.grab().save(shotPath);
-                                 std::fprintf(ok ? stdout : stderr,
-                                              ok ? "wrote %s\n" : "bpuscope: error: %s: cannot write\n",
-                                              qPrintable(shotPath));
-                                 QApplication::exit(ok ? 0 : 3);
-                             });
-                         });
+        // Shoot once everything asked of the window has landed: the model, the edits, the finding gains, the
+        // graph layout and the inspector's curve (the job tracker's one "settled" signal), and a comparison
+        // (its own worker: its "updated" signal asks again).
+        auto shoot = std::make_shared<std::function<void()>>();
+        *shoot = [&w, shotPath, done = false, comparing = parser.isSet(compare)]() mutable {
+            // An --edits list applies with the load, before its first snapshot.
+            auto s = w.snapshot();
+            if (done || !s || !s->findingsReady)
+                return;
+            if (comparing && (w.comparer()->isBusy() || !w.comparer()->comparison()))
+                return;
+            done = true;
+            QTimer::singleShot(300, &w, [&w, shotPath] {
+                const bool ok = w.grab().save(shotPath);
+                std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "bpuscope: error: %s: cannot write\n",
+                             qPrintable(shotPath));
+                QApplication::exit(ok ? 0 : 3);
+            });
+        };
+        QObject::connect(&w, &bpu::ui::MainWindow::settled, &w, [shoot] { (*shoot)(); });
+        QObject::connect(w.comparer(), &bpu::ui::ModelComparer::updated, &w, [shoot] { (*shoot)(); });
         // Likewise a comparison that fails (the other file cannot be read) never lands.
         QObject::connect(w.comparer(), &bpu::ui::ModelComparer::failed, &w, [](const QString& why) {
             std::fprintf(stderr, "bpuscope: error: %s\n", qPrintable(why));
@@ -165,7 +161,6 @@ int main(int argc, char** argv) {
                                           bpu::printable(why.toStdString()).c_str());
                              QApplication::exit(3);
                          });
-        poll->start(100);
     }
     if (!args.isEmpty()) {
         // Opened from inside the event loop: a failure that asks the application to exit (--screenshot)

@@ -30,6 +30,8 @@ struct AnalysisOptions {
     std::set<std::string> assumeAligned;   ///< tensors without padding (G4 fixed)
     std::set<std::string> assumeRemoved;   ///< nodes that cost nothing (G6.6 chains merged)
     int64_t filterOutputsKeep = 0;         ///< >0: detection outputs dequantize only this many candidates (G1.1)
+
+    bool operator==(const AnalysisOptions&) const = default;
 };
 
 } // namespace bpu

@@ -30,6 +30,20 @@ const char* precisionName(Precision p) {
     return "int8";
 }
 
+const char* padRuleName(PadRule r) {
+    switch (r) {
+    case PadRule::None:
+        return "";
+    case PadRule::Input:
+        return "input";
+    case PadRule::ConvLike:
+        return "G4.2";
+    case PadRule::General:
+        return "G4.1";
+    }
+    return "";
+}
+
 std::optional<Placement> parsePlacement(const std::string& s) {
     if (s == "BPU" || s == "bpu")
         return Placement::BPU;

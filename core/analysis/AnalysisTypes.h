@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/edit/EditFwd.h"
 #include "core/model/Ids.h"
 
 #include <nlohmann/json.hpp>
@@ -16,16 +17,24 @@ namespace bpu {
 enum class Placement { BPU, CPU, Folded };
 enum class Bound { None, Compute, Memory };
 enum class Precision { Int8, Int16, Float };
+/// Which alignment rule pads a tensor on the BPU (guide G4).
+enum class PadRule {
+    None,     ///< not padded (off the BPU, unknown shape, a constant)
+    Input,    ///< an image model input, laid out by the runtime: H and W to the input units, C kept
+    ConvLike, ///< G4.2: a conv-like NCHW / NCW tensor, C, H, W to the conv units
+    General,  ///< G4.1: every other tensor, each dim to a power of two up to the general unit
+};
 
 const char* placementName(Placement p); ///< "BPU", "CPU", "folded"
 const char* boundName(Bound b);         ///< "-", "compute", "memory"
 const char* precisionName(Precision p); ///< "int8", "int16", "float"
+const char* padRuleName(PadRule r);     ///< "input", "G4.2", "G4.1"; "" for None
 std::optional<Placement> parsePlacement(const std::string& s);
 
 /// A tensor's shape after BPU alignment (guide G4) and which rule padded which dim.
 struct PaddedShape {
     bool applies = false;           ///< false: not on the BPU, unknown shape, or a compile-time constant
-    std::string rule;               ///< "G4.2" (conv-like NCHW), "G4.1" (general) or "input" (image input)
+    PadRule rule = PadRule::None;
     std::vector<int64_t> dims;      ///< padded dims
     std::vector<std::string> dimRules; ///< per dim, e.g. "C 33->64 (x32)"; empty where unchanged
     int64_t elements = 0, paddedElements = 0;
@@ -97,7 +106,8 @@ struct Finding {
     std::vector<NodeId> nodes;
     nlohmann::json evidence = nlohmann::json::object();
     std::string recommendation;
-    nlohmann::json fix;                 ///< a what-if edit list that applies the recommendation, or null
+    EditList fix;            ///< the what-if edits that apply the recommendation; empty when there is none
+    EditList alternativeFix; ///< another way to apply it the user may prefer (its gain is not estimated)
     std::optional<double> estimatedGainMs; ///< filled by the cost engine; null until then
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // G1.1 (quantize/dequantize passes) and G1.2 (CPU operators inside the model).
 #include "FindingUtil.h"
+#include "core/edit/OptionEdits.h"
+#include "core/edit/ShapeEdits.h"
 #include "core/util/CheckedMath.h"
 
 #include <algorithm>
@@ -36,13 +38,13 @@ void findPlacementIssues(AnalysisContext& c) {
                       {"bpu_segments", r.summary.bpuSegments},
                       {"output_elements", elements}};
         f.severity = r.summary.bpuSegments > 1 ? "high" : severityByShare(double(ids.size()), total);
-        f.recommendation = "Replace " + op + " with operators from the BPU constraint list (or compose an "
-                           "equivalent from them) so the model runs as one BPU segment; every CPU<->BPU switch "
-                           "also adds a quantize/dequantize pass.";
-        nlohmann::json edits = nlohmann::json::array();
+        f.recommendation =
+            "Replace " + op +
+            " with operators from the BPU constraint list (or compose an "
+            "equivalent from them) so the model runs as one BPU segment; every CPU<->BPU switch "
+            "also adds a quantize/dequantize pass.";
         for (NodeId id : ids)
-            edits.push_back({{"op", "set_placement"}, {"node", g.node(id).name}, {"placement", "BPU"}});
-        f.fix = {{"edits", edits}};
+            f.fix.push_back(std::make_shared<SetPlacementEdit>(g.node(id).name, Placement::BPU));
         r.findings.push_back(std::move(f));
     }
 }
@@ -81,7 +83,7 @@ void findQdqIssues(AnalysisContext& c) {
         f.severity = severityByShare(double(ioElements), allElements) == "high" ? "medium" : "low";
         f.recommendation = "Remove the boundary quantize/dequantize from the model and fold the arithmetic into "
                            "pre-processing (normalisation) and post-processing, saving one pass over the data.";
-        f.fix = {{"edits", nlohmann::json::array({{{"op", "remove_boundary_qdq"}}})}};
+        f.fix = {std::make_shared<RemoveBoundaryQdqEdit>()};
         r.findings.push_back(std::move(f));
     }
     if (!edgeList.empty()) {
@@ -92,15 +94,13 @@ void findQdqIssues(AnalysisContext& c) {
         f.nodes = edgeNodes;
         f.evidence = {{"passes", edgeList}, {"elements", edgeElements}};
         f.severity = "high";
-        f.recommendation = "Each CPU<->BPU switch quantizes or dequantizes a whole tensor; move the CPU operators "
-                           "to the BPU (G1.2) to remove these passes.";
-        nlohmann::json edits = nlohmann::json::array();
+        f.recommendation =
+            "Each CPU<->BPU switch quantizes or dequantizes a whole tensor; move the CPU operators "
+            "to the BPU (G1.2) to remove these passes.";
         for (const auto& n : g.nodes)
             if (r.nodes[n.id.value].placement == Placement::CPU && n.opType != "QuantizeLinear" &&
                 n.opType != "DequantizeLinear")
-                edits.push_back({{"op", "set_placement"}, {"node", n.name}, {"placement", "BPU"}});
-        if (!edits.empty())
-            f.fix = {{"edits", edits}};
+                f.fix.push_back(std::make_shared<SetPlacementEdit>(n.name, Placement::BPU));
         r.findings.push_back(std::move(f));
     }
 
@@ -153,7 +153,7 @@ void findQdqIssues(AnalysisContext& c) {
         f.recommendation = "In post-processing, threshold the int8 scores (and top-k) first, then dequantize only "
                            "the surviving candidates: saves " + std::to_string(bigElements - keptElements) +
                            " element dequantizations per image.";
-        f.fix = {{"edits", nlohmann::json::array({{{"op", "filter_outputs"}, {"keep", keep}}})}};
+        f.fix = {std::make_shared<FilterOutputsEdit>(keep)};
         r.findings.push_back(std::move(f));
     }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // G3: fuse what can be fused.
 #include "FindingUtil.h"
+#include "core/edit/OptionEdits.h"
+#include "core/edit/ShapeEdits.h"
 
 namespace bpu {
 
@@ -19,7 +21,7 @@ void findFusionIssues(AnalysisContext& c) {
         f.severity = "medium";
         f.recommendation = "Restructure so the chain fuses (" + m.reason +
                            "); an unfused operator pays its own load/store and layer cost.";
-        f.fix = {{"edits", nlohmann::json::array({{{"op", "fuse"}, {"node", g.node(m.nodes.front()).name}}})}};
+        f.fix = {std::make_shared<FuseEdit>(g.node(m.nodes.front()).name, true)};
         r.findings.push_back(std::move(f));
     }
     // Groups kept apart by the user (or an unfused export) cost per-layer overhead.
@@ -39,7 +41,7 @@ void findFusionIssues(AnalysisContext& c) {
         f.severity = "high";
         f.recommendation = "Fuse everything that can be fused (JIT mode fuses automatically); check a fusion "
                            "undone for accuracy against what it costs.";
-        f.fix = {{"edits", nlohmann::json::array({{{"op", "fuse_all"}}})}};
+        f.fix = {std::make_shared<FuseAllEdit>()};
         r.findings.push_back(std::move(f));
     }
 }

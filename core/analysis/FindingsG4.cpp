@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // G4.1 / G4.2 / G4.3: alignment padding that wastes compute and bytes.
 #include "FindingUtil.h"
+#include "core/edit/OptionEdits.h"
+#include "core/edit/ShapeEdits.h"
 
 #include <algorithm>
 
@@ -43,7 +45,7 @@ Finding imageInputFinding(const AnalysisContext& c, const Tensor& t, const Padde
         "on the BPU: choose an input width that is a multiple of " +
         std::to_string(int64_t(al.inputW.value)) + " and a height that is a multiple of " +
         std::to_string(int64_t(al.inputH.value)) + " to avoid the copy.";
-    f.fix = nullptr;
+    f.fix.clear();
     return f;
 }
 
@@ -75,11 +77,11 @@ void findPaddingIssues(AnalysisContext& c) {
     for (const auto& it : items) {
         const Tensor& t = g.tensor(it.t);
         const PaddedShape& p = r.tensors[it.t.value].padded;
-        if (p.rule == "input") {
+        if (p.rule == PadRule::Input) {
             r.findings.push_back(imageInputFinding(c, t, p));
             continue;
         }
-        const bool conv = p.rule == "G4.2";
+        const bool conv = p.rule == PadRule::ConvLike;
         if (perRule[conv] >= kMaxPerRule)
             continue;
         ++perRule[conv];
@@ -104,7 +106,7 @@ void findPaddingIssues(AnalysisContext& c) {
                                                                c.target.alignment.generalMaxUnit.value))}};
         f.severity = severityByShare(double(p.wasteBytes), totalWaste);
         // The gain is what this tensor's padding costs: re-estimated as if it were aligned.
-        f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_aligned"}, {"tensors", {t.name}}}})}};
+        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, std::vector<std::string>{t.name})};
         const bool bigCSmallHW = conv && t.shape.rank() == 4 && t.shape.dims[1] >= 4 * unitC &&
                                  (t.shape.dims[2] < unitH || t.shape.dims[3] < unitW) &&
                                  p.wasteRatio() >= 0.5;
@@ -128,10 +130,7 @@ void findPaddingIssues(AnalysisContext& c) {
             // A conv's output channels are the one dim the user can change directly.
             if (conv && owner.valid() && g.node(owner).opType == "Conv" && t.shape.dims[1] % unitC != 0) {
                 int64_t up = roundUp(t.shape.dims[1], unitC);
-                f.evidence["alternative_fix"] = {
-                    {"edits",
-                     nlohmann::json::array(
-                         {{{"op", "set_channels"}, {"node", g.node(owner).name}, {"channels", up}}})}};
+                f.alternativeFix = {std::make_shared<SetChannelsEdit>(g.node(owner).name, up)};
                 f.recommendation += " Here: " + std::to_string(t.shape.dims[1]) + " -> " +
                                     std::to_string(up) + " channels uses the padding for real work.";
             }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // G6.1 - G6.6: raise the compute-to-memory ratio.
 #include "FindingUtil.h"
+#include "core/edit/OptionEdits.h"
+#include "core/edit/ShapeEdits.h"
 
 #include <algorithm>
 #include <set>
@@ -96,8 +98,7 @@ void findGroupConv(AnalysisContext& c) {
         f.recommendation = "Use group convolution (groups " + groups.dump() +
                            " keep C/groups a multiple of " + std::to_string(unitC) +
                            ") to cut weight traffic as channels grow.";
-        f.fix = {{"edits",
-                  nlohmann::json::array({{{"op", "set_group"}, {"node", n.name}, {"group", groups[0]}}})}};
+        f.fix = {std::make_shared<SetGroupEdit>(n.name, groups[0].get<int64_t>())};
         r.findings.push_back(std::move(f));
     }
 }
@@ -139,7 +140,7 @@ void findFeatureMaps(AnalysisContext& c) {
         f.recommendation =
             "Use smaller feature maps between blocks (downsample earlier or fewer channels at the "
             "boundary) to cut DDR<->SRAM traffic.";
-        f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_resident"}, {"tensors", {t.name}}}})}};
+        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Resident, std::vector<std::string>{t.name})};
         r.findings.push_back(std::move(f));
     }
 }
@@ -209,8 +210,7 @@ void findLargeWeights(AnalysisContext& c) {
             for (int64_t gr : {2, 4, 8})
                 if (w.size() > 1 && w[0] % gr == 0 && w[1] % gr == 0 && (w[0] / gr) % unitC == 0 &&
                     (w[1] / gr) % unitC == 0) {
-                    f.fix = {{"edits", nlohmann::json::array(
-                                           {{{"op", "set_group"}, {"node", n.name}, {"group", gr}}})}};
+                    f.fix = {std::make_shared<SetGroupEdit>(n.name, gr)};
                     break;
                 }
         }
@@ -259,7 +259,7 @@ void findShortcuts(AnalysisContext& c) {
             "Keep shortcuts short: a long-lived feature map occupies SRAM and may be dumped to DDR "
             "and reloaded; reorder the branch or downsample before the skip.";
         if (ta.spillsToDdr)
-            f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_resident"}, {"tensors", {t.name}}}})}};
+            f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Resident, std::vector<std::string>{t.name})};
         r.findings.push_back(std::move(f));
     }
 }
@@ -291,7 +291,7 @@ void findBatchMode(AnalysisContext& c) {
         f.recommendation =
             "The S100 is strongest on large inputs; for resolutions <= " + std::to_string(small) +
             " run several images per inference so the weights load once per batch.";
-        f.fix = {{"edits", nlohmann::json::array({{{"op", "set_batch"}, {"batch", 8}}})}};
+        f.fix = {std::make_shared<SetBatchEdit>(8)};
         r.findings.push_back(std::move(f));
         break;
     }
@@ -358,11 +358,11 @@ void findTransforms(AnalysisContext& c) {
             "Reshape/Transpose cost time on the BPU's multi-dimensional layouts; merge the chain and "
             "change as few dimensions as possible.";
         // What merging would save: every step after the first costs nothing.
-        nlohmann::json merged = nlohmann::json::array();
+        std::vector<std::string> merged;
         for (size_t k = 1; k < ch.nodes.size(); ++k)
             merged.push_back(g.node(ch.nodes[k]).name);
         if (!merged.empty())
-            f.fix = {{"edits", nlohmann::json::array({{{"op", "assume_removed"}, {"nodes", merged}}})}};
+            f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, std::move(merged))};
         r.findings.push_back(std::move(f));
     }
 }

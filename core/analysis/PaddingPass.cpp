@@ -2,6 +2,7 @@
 // G4: the BPU computes in aligned units and pads what does not fit. Conv-like NCHW tensors pad H to 8,
 // W to 16 and C to 32 (G4.2); other tensors pad each dim to a power of two, capped at the profile's
 // general unit (G4.1). Units come from the target profile.
+#include "Alignment.h"
 #include "Passes.h"
 #include "core/util/CheckedMath.h"
 
@@ -18,17 +19,6 @@ int64_t roundUp(int64_t v, int64_t unit) {
     if (v > kCountMax - unit)
         return kCountMax; // a saturated count stays saturated
     return (v + unit - 1) / unit * unit;
-}
-
-int64_t generalAlign(int64_t v, int64_t maxUnit) {
-    if (v <= 0)
-        return v;
-    if (v >= maxUnit)
-        return roundUp(v, maxUnit);
-    int64_t p = 1;
-    while (p < v)
-        p <<= 1;
-    return p;
 }
 
 // "C 33->64 (x32, G4.2)", "d2 5->8 (pow2/x16, G4.1)", "W 50->64 (x32, model input)", written into `s` in one
@@ -62,7 +52,7 @@ void writeDimRule(std::string& s, const char* dim, int64_t before, int64_t after
 /// caller only when the tensor stays unpadded, so a padded one reuses the strings it had).
 void clearPadded(PaddedShape& p) {
     p.applies = false;
-    p.rule.clear();
+    p.rule = PadRule::None;
     p.dims.clear();
     p.elements = p.paddedElements = p.wasteBytes = 0;
 }
@@ -76,12 +66,9 @@ void runPadding(AnalysisContext& c) {
     const OpTable& ops = ix.ops();
     const auto& al = c.target.alignment;
     r.tensors.resize(g.tensors.size());
-    const int64_t unitH = static_cast<int64_t>(al.convH.value), unitW = static_cast<int64_t>(al.convW.value),
-                  unitC = static_cast<int64_t>(al.convC.value),
+    const int64_t unitC = static_cast<int64_t>(al.convC.value),
                   unitG = static_cast<int64_t>(al.generalMaxUnit.value);
-    const int64_t inputCMax = static_cast<int64_t>(al.inputCMax.value),
-                  inputH = static_cast<int64_t>(al.inputH.value),
-                  inputW = static_cast<int64_t>(al.inputW.value);
+    const int64_t inputCMax = static_cast<int64_t>(al.inputCMax.value);
 
     // Which tensors are conv-like (G4.2): written by a conv-like op (a fused group writes in its head's
     // layout) or read by one on the BPU, and then every feature map that elementwise, LUT and data-movement
@@ -154,40 +141,20 @@ void runPadding(AnalysisContext& c) {
         // An image input (rank 4, at most input_c_max channels) is laid out by the runtime, not by the conv
         // that reads it: C stays as it is, H and W align to the input units.
         const bool image = ops.graphInput(id) && rank == 4 && p.dims[1] <= inputCMax;
-        p.rule = image ? "input" : conv ? "G4.2" : "G4.1";
+        p.rule = image ? PadRule::Input : conv ? PadRule::ConvLike : PadRule::General;
         const bool aligned = anyAligned && c.options.assumeAligned.count(t.name) > 0; // what-if: reshaped
-        const char* ruleText = image ? "model input" : conv ? "G4.2" : "G4.1";
-        auto pad = [&](size_t d, int64_t unit, const char* dimName, bool general) {
+        const char* ruleText = image ? "model input" : padRuleName(p.rule);
+        // Each dim by the rule's unit (Alignment.h: the what-if editor steps by the same units).
+        for (size_t d = 0; d < rank; ++d) {
+            const DimAlignment da = dimAlignment(p.rule, rank, d, al);
             const int64_t before = p.dims[d];
-            const int64_t after = aligned   ? before
-                                  : general ? generalAlign(before, unit)
-                                            : roundUp(before, unit);
+            const int64_t after = aligned ? before : da.align(before);
             if (after != before) {
-                writeDimRule(p.dimRules[d], dimName, before, after, unit, general, ruleText);
+                writeDimRule(p.dimRules[d], da.dimName, before, after, da.unit, da.powerOfTwo, ruleText);
                 p.dims[d] = after;
             } else {
                 p.dimRules[d].clear();
             }
-        };
-        if (rank > 0)
-            p.dimRules[0].clear();
-        if (image) {
-            p.dimRules[1].clear();
-            pad(2, inputH, "H", false);
-            pad(3, inputW, "W", false);
-        } else if (conv) {
-            // NCHW (or NCW): batch untouched.
-            pad(1, unitC, "C", false);
-            if (rank == 4) {
-                pad(2, unitH, "H", false);
-                pad(3, unitW, "W", false);
-            } else {
-                pad(2, unitW, "W", false);
-            }
-        } else {
-            static const char* names[] = {"d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7"};
-            for (size_t d = rank >= 2 ? 1 : 0; d < rank; ++d)
-                pad(d, unitG, d < 8 ? names[d] : "d", true);
         }
         p.elements = elements;
         int64_t padded = 1;
@@ -245,7 +212,7 @@ void runPadding(AnalysisContext& c) {
             // output channel (the channels padding adds form extra groups, already counted in the padded
             // output).
             const int64_t cinPerGroup = groups == 1 ? cinPadded : std::max<int64_t>(1, cin / groups);
-            if (kind == OpKind::Conv && groups == 1 && pin.applies && pin.rule == "input") {
+            if (kind == OpKind::Conv && groups == 1 && pin.applies && pin.rule == PadRule::Input) {
                 // An image input keeps its few channels in memory: the conv reading it packs them with the
                 // kernel taps into one reduction aligned to the C unit (3 x 3 x 3 = 27 -> 32), not C -> 32
                 // repeated per tap (docs/analysis.md, section 3).
@@ -271,7 +238,8 @@ void runPadding(AnalysisContext& c) {
                 if (kind == OpKind::Gemm && n.attrIntOr("transA", 0) && xs.rank() == 2)
                     k = xs.dims[0];
             }
-            double kGrowth = double(generalAlign(k, unitG)) / double(k);
+            const DimAlignment general{unitG, "", true, ""};
+            double kGrowth = double(general.align(k)) / double(k);
             a.paddedMacs = clampToInt64(double(a.macs) * outGrowth * kGrowth);
         }
     }

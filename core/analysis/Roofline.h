@@ -2,7 +2,11 @@
 #pragma once
 
 #include "AnalysisTypes.h"
+#include "core/model/Node.h"
 #include "core/target/TargetProfile.h"
+
+#include <string>
+#include <vector>
 
 namespace bpu {
 
@@ -14,6 +18,20 @@ namespace bpu {
 ///   clock) transforms and data movement: padded output elements / (transform_elements_per_cycle x clock)
 /// int16 divides the throughput by int16_throughput_factor.
 double bpuComputeUs(const NodeAnalysis& a, bool grouped, int64_t movedElements, const TargetProfile& t);
+
+/// What bounds a BPU node's compute, as bpuComputeUs uses it: the work it counts and the rate the profile
+/// gives that work, with the formula and its parameters named (the inspector prints them).
+struct ComputeRate {
+    enum class Work { PaddedMacs, PaddedOps, MovedElements };
+    Work work = Work::PaddedOps;
+    const char* workName = "";       ///< "padded MACs", "padded ops", "padded output elements"
+    double perSecond = 0;            ///< work units per second
+    std::string formula;             ///< "padded MACs / (peak_int8_tops / 2 x dense_conv_efficiency)"
+    std::vector<const char*> params; ///< the profile keys the rate reads
+};
+ComputeRate bpuComputeRate(const NodeAnalysis& a, bool grouped, const TargetProfile& t);
+/// A Conv with group > 1 (the grouped-conv efficiency applies).
+bool isGroupedConv(const Node& n);
 /// Time to move `bytes` over DDR at the effective bandwidth (ddr_bandwidth_gbs x ddr_effective_fraction).
 double ddrUs(int64_t bytes, const TargetProfile& t);
 

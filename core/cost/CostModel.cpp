@@ -11,12 +11,7 @@ namespace bpu {
 
 namespace {
 
-double pipelined(double compute, double memory, double overlap) {
-    return std::max(compute, memory) + (1.0 - overlap) * std::min(compute, memory);
-}
-
 void costBpuLayers(const Graph& g, const AnalysisResult& r, const TargetProfile& t, CostEstimate& e) {
-    const double overlap = t.loadComputeOverlap.value;
     const double layerFixed = t.layerFixedUs(); // layer_fixed_cycles at the BPU clock
     // BPU layers: fused groups as one layer, every other BPU node its own.
     std::vector<bool> done(g.nodes.size(), false);
@@ -34,7 +29,7 @@ void costBpuLayers(const Graph& g, const AnalysisResult& r, const TargetProfile&
             c += r.nodes[mem.value].computeUs;
             m += r.nodes[mem.value].memoryUs;
         }
-        const double layer = pipelined(c, m, overlap) + layerFixed;
+        const double layer = CostModel::pipelinedUs(c, m, t) + layerFixed;
         // Attribute the layer to its members by their share of its raw work (the head takes the fixed cost),
         // folded members included: a fused group's Relu that writes its output to DDR has memory time of its
         // own, and the members' latencies add up to the layer's.
@@ -56,9 +51,7 @@ void costCpuNodes(const Graph& g, const AnalysisResult& r, const TargetProfile& 
     const double cpuFlops = t.cpuGflops.value * 1e9, cpuBw = t.cpuBandwidthGBs.value * 1e9;
     for (size_t i = 0; i < r.nodes.size(); ++i) {
         const NodeAnalysis& a = r.nodes[i];
-        // Q/DQ nodes on the CPU are costed as passes (CostRows), not as operators.
-        if (a.placement != Placement::CPU || a.assumedFree || g.nodes[i].opType == "QuantizeLinear" ||
-            g.nodes[i].opType == "DequantizeLinear")
+        if (a.placement != Placement::CPU || a.assumedFree || !CostModel::runsOnCpu(g.nodes[i]))
             continue;
         const NodeMetrics& m = r.metrics[i];
         NodeCost& nc = e.nodes[i];
@@ -70,6 +63,27 @@ void costCpuNodes(const Graph& g, const AnalysisResult& r, const TargetProfile& 
 }
 
 } // namespace
+
+double CostModel::pipelinedUs(double compute, double memory, const TargetProfile& t) {
+    return std::max(compute, memory) + (1.0 - t.loadComputeOverlap.value) * std::min(compute, memory);
+}
+
+std::vector<NodeId> CostModel::layerMembers(const AnalysisResult& r, NodeId id) {
+    const FusedGroup* grp = r.group(r.nodes[id.value].fusionGroup);
+    return grp ? grp->nodes : std::vector<NodeId>{id};
+}
+
+NodeId CostModel::qdqOwner(const Graph& g, const QdqPass& p) {
+    const Tensor& tensor = g.tensor(p.tensor);
+    return p.node.valid()                                      ? p.node
+           : p.kind == "dequantize" && tensor.producer.valid() ? tensor.producer
+           : !tensor.consumers.empty()                         ? tensor.consumers.front()
+                                                               : tensor.producer;
+}
+
+bool CostModel::runsOnCpu(const Node& n) {
+    return n.opType != "QuantizeLinear" && n.opType != "DequantizeLinear";
+}
 
 double twoThreadPeriodUs(double bpuUs, double otherUs, double threadOverlap) {
     // Two threads share the one BPU core; each inference's CPU-side work (on its own CPU core) can run while

@@ -33,6 +33,15 @@ class CostModel {
 public:
     static CostEstimate estimate(const Graph& g, const AnalysisResult& r, const TargetProfile& t,
                                  const DeploySettings& deploy);
+    // The pieces estimate() is made of, for what explains it (CostTerms.h).
+    /// A BPU layer's pipelined time: max(C, M) + (1 - load_compute_overlap) x min(C, M).
+    static double pipelinedUs(double computeUs, double memoryUs, const TargetProfile& t);
+    /// The members of the BPU layer `id` runs in: its fused group (head first), or itself.
+    static std::vector<NodeId> layerMembers(const AnalysisResult& r, NodeId id);
+    /// The node a Q/DQ pass is charged to: the explicit Q/DQ node, else the node next to the boundary.
+    static NodeId qdqOwner(const Graph& g, const QdqPass& p);
+    /// A CPU-placed node the cost model times (Q/DQ nodes are timed as passes instead).
+    static bool runsOnCpu(const Node& n);
 };
 
 /// Two threads on one BPU core: the time between finished inferences (CostModel.h).

@@ -1,37 +1,42 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "EditFwd.h"
+#include "UndoToken.h"
+
 #include <nlohmann/json.hpp>
 
-#include <memory>
 #include <string>
-#include <vector>
 
 namespace bpu {
 
+class EditContext;
 class Session;
 
-/// A what-if edit as a command: apply() changes the session (graph or analysis options) and re-estimates,
-/// revert() restores it exactly. apply() throws EditError for an illegal edit, leaving the session untouched.
-/// The JSON form is the edit vocabulary shared by `--edits`, project files and the GUI (docs/edits.md).
+/// A what-if edit: an immutable description of one change to a session's graph or analysis options. The
+/// kinds are listed in EditRegistry.cpp; the JSON form is the vocabulary shared by `--edits`, project files,
+/// the GUI and findings' fixes (docs/edits.md), and is written only at I/O.
 class Edit {
 public:
     virtual ~Edit() = default;
-    virtual void apply(Session& s) = 0;
-    virtual void revert(Session& s) = 0;
+
+    /// Applies the edit and re-estimates the session; returns what reverts it. Throws EditError for an
+    /// illegal edit, leaving the session exactly as it was (applyEditList of this one edit).
+    UndoToken apply(Session& s) const;
+
     /// {"op": ..., ...} as read by editFromJson.
     virtual nlohmann::json toJson() const = 0;
-    /// One line for the edit history ("set_group conv5 -> 4").
+    /// One line for the edit history ("set_group node=conv5 group=4").
     virtual std::string describe() const;
-    /// For merging consecutive drags of one control into a single undo step: same key = same target.
+    /// For merging consecutive steps of one control (a drag) into one undo step: same key = same target,
+    /// and the later edit sets an absolute value that supersedes the earlier one.
     virtual std::string mergeKey() const { return {}; }
-};
 
-/// Parses one edit; throws EditError naming the problem (unknown op, missing or mistyped field).
-std::unique_ptr<Edit> editFromJson(const nlohmann::json& j);
-/// Parses {"edits": [...]} (or a bare array).
-std::vector<std::unique_ptr<Edit>> editsFromJson(const nlohmann::json& doc);
-/// Reads an edit file; throws std::runtime_error naming the file.
-std::vector<std::unique_ptr<Edit>> loadEditFile(const std::string& path);
+protected:
+    friend UndoToken applyEditList(Session&, const EditList&);
+    /// Makes the change through `ctx` without re-estimating (the caller re-estimates once for a whole list).
+    /// Throws EditError naming the problem; what it changed before throwing is undone by the caller.
+    virtual void change(EditContext& ctx) const = 0;
+};
 
 } // namespace bpu

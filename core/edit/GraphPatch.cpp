@@ -89,6 +89,28 @@ std::vector<TensorId> GraphPatch::savedTensors() const {
     return out;
 }
 
+bool GraphPatch::unchanged(const Graph& g, const std::vector<GraphPatch>& patches) {
+    std::unordered_map<uint32_t, const TensorState*> tensors;
+    std::unordered_map<uint32_t, const NodeState*> nodes;
+    for (const auto& p : patches) {
+        for (const auto& [id, s] : p.tensors_)
+            tensors.try_emplace(id, &s);
+        for (const auto& [id, s] : p.nodes_)
+            nodes.try_emplace(id, &s);
+    }
+    for (const auto& [id, s] : tensors) {
+        const Tensor& t = g.tensors[id];
+        if (t.dtype != s->dtype || !(t.shape == s->shape) || t.value != s->value)
+            return false;
+    }
+    for (const auto& [id, s] : nodes) {
+        const Node& n = g.nodes[id];
+        if (n.proto != s->proto || n.shapeError != s->shapeError || n.dataDependentOn != s->dataDependentOn)
+            return false;
+    }
+    return true;
+}
+
 void GraphPatch::restore(Graph& g) const {
     for (const auto& [id, s] : tensors_) {
         Tensor& t = g.tensors[id];

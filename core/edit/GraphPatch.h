@@ -28,6 +28,9 @@ public:
     bool empty() const { return tensors_.empty() && nodes_.empty(); }
     /// The tensors saved so far (the ones the edit changed or may have changed), in no particular order.
     std::vector<TensorId> savedTensors() const;
+    /// True when restoring `patches` (applied in this order) would leave `g` as it is: every tensor and node
+    /// they saved is, in its earliest saved state, what `g` holds now.
+    static bool unchanged(const Graph& g, const std::vector<GraphPatch>& patches);
 
 private:
     /// A tensor's shape before the edit (the saved one if the edit changed it).

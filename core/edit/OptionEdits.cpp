@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "OptionEdits.h"
 
+#include "EditContext.h"
 #include "EditError.h"
-#include "Session.h"
+#include "EditJson.h"
 
 namespace bpu {
 
@@ -15,39 +16,40 @@ const Node& requireNode(const Graph& g, const std::string& name) {
 }
 } // namespace
 
-void OptionEdit::apply(Session& s) {
-    applyDeferred(s);
-    s.reestimate({});
+void OptionEdit::change(EditContext& ctx) const {
+    // In place: a fix of hundreds of placement overrides must not copy the options per edit. The context
+    // saved them once for the whole list.
+    changeOptions(ctx.mutableOptions(), ctx.graph());
 }
 
-void OptionEdit::applyDeferred(Session& s) {
-    AnalysisOptions next = s.options();
-    change(next, s.graph());
-    saved_ = s.options();
-    s.mutableOptions() = std::move(next);
+EditPtr FuseAllEdit::fromJson(const nlohmann::json&) {
+    return std::make_shared<FuseAllEdit>();
 }
 
-void OptionEdit::applyToScratch(Session& s) const {
-    change(s.mutableOptions(), s.graph());
-}
-
-void OptionEdit::revert(Session& s) {
-    s.mutableOptions() = saved_;
-    s.reestimate({});
-}
-
-void FuseAllEdit::change(AnalysisOptions& o, const Graph&) const {
+void FuseAllEdit::changeOptions(AnalysisOptions& o, const Graph&) const {
     o.fuse = true;
     o.unfusedHeads.clear();
 }
 
-void UnfuseAllEdit::change(AnalysisOptions& o, const Graph&) const {
+EditPtr UnfuseAllEdit::fromJson(const nlohmann::json&) {
+    return std::make_shared<UnfuseAllEdit>();
+}
+
+void UnfuseAllEdit::changeOptions(AnalysisOptions& o, const Graph&) const {
     o.fuse = false;
     o.fusedHeads.clear();
     o.forceFusedHeads.clear();
 }
 
-void FuseEdit::change(AnalysisOptions& o, const Graph& g) const {
+EditPtr FuseEdit::fuseFromJson(const nlohmann::json& j) {
+    return std::make_shared<FuseEdit>(editjson::str(j, "node"), true);
+}
+
+EditPtr FuseEdit::unfuseFromJson(const nlohmann::json& j) {
+    return std::make_shared<FuseEdit>(editjson::str(j, "node"), false);
+}
+
+void FuseEdit::changeOptions(AnalysisOptions& o, const Graph& g) const {
     const Node& n = requireNode(g, node_);
     if (n.opType != "Conv" && n.opType != "ConvTranspose")
         throw EditError("'" + node_ + "' is a " + n.opType +
@@ -63,10 +65,27 @@ void FuseEdit::change(AnalysisOptions& o, const Graph& g) const {
     }
 }
 
-void RemoveBoundaryQdqEdit::change(AnalysisOptions& o, const Graph&) const {
+EditPtr RemoveBoundaryQdqEdit::fromJson(const nlohmann::json&) {
+    return std::make_shared<RemoveBoundaryQdqEdit>();
+}
+
+void RemoveBoundaryQdqEdit::changeOptions(AnalysisOptions& o, const Graph&) const {
     // The deployment's remove_node_type gains Quantize and Dequantize: pre/post-processing does the passes.
     o.deploy.removeNodeTypes.insert(BoundaryOp::Quantize);
     o.deploy.removeNodeTypes.insert(BoundaryOp::Dequantize);
+}
+
+EditPtr SetPrecisionEdit::fromJson(const nlohmann::json& j) {
+    const std::string p = editjson::str(j, "precision");
+    if (p != "int8" && p != "int16")
+        throw EditError("set_precision: precision must be int8 or int16");
+    std::vector<std::string> nodes, types;
+    if (j.contains("nodes"))
+        nodes = editjson::strings(j, "nodes");
+    if (j.contains("op_types"))
+        types = editjson::strings(j, "op_types");
+    return std::make_shared<SetPrecisionEdit>(p == "int16" ? Precision::Int16 : Precision::Int8, nodes,
+                                              types);
 }
 
 nlohmann::json SetPrecisionEdit::toJson() const {
@@ -78,7 +97,7 @@ nlohmann::json SetPrecisionEdit::toJson() const {
     return j;
 }
 
-void SetPrecisionEdit::change(AnalysisOptions& o, const Graph& g) const {
+void SetPrecisionEdit::changeOptions(AnalysisOptions& o, const Graph& g) const {
     if (precision_ != Precision::Int8 && precision_ != Precision::Int16)
         throw EditError("set_precision: precision must be int8 or int16");
     if (nodes_.empty() && opTypes_.empty()) {
@@ -102,13 +121,32 @@ void SetPrecisionEdit::change(AnalysisOptions& o, const Graph& g) const {
     }
 }
 
+EditPtr SetPlacementEdit::fromJson(const nlohmann::json& j) {
+    const auto p = parsePlacement(editjson::str(j, "placement"));
+    if (!p)
+        throw EditError("set_placement: placement must be BPU, CPU or folded");
+    return std::make_shared<SetPlacementEdit>(editjson::str(j, "node"), *p);
+}
+
 nlohmann::json SetPlacementEdit::toJson() const {
     return {{"op", "set_placement"}, {"node", node_}, {"placement", placementName(placement_)}};
 }
 
-void SetPlacementEdit::change(AnalysisOptions& o, const Graph& g) const {
+void SetPlacementEdit::changeOptions(AnalysisOptions& o, const Graph& g) const {
     requireNode(g, node_);
     o.placementOverrides[node_] = placement_;
+}
+
+EditPtr AssumeEdit::residentFromJson(const nlohmann::json& j) {
+    return std::make_shared<AssumeEdit>(Resident, editjson::strings(j, "tensors"));
+}
+
+EditPtr AssumeEdit::alignedFromJson(const nlohmann::json& j) {
+    return std::make_shared<AssumeEdit>(Aligned, editjson::strings(j, "tensors"));
+}
+
+EditPtr AssumeEdit::removedFromJson(const nlohmann::json& j) {
+    return std::make_shared<AssumeEdit>(Removed, editjson::strings(j, "nodes"));
 }
 
 nlohmann::json AssumeEdit::toJson() const {
@@ -116,7 +154,7 @@ nlohmann::json AssumeEdit::toJson() const {
     return {{"op", ops[kind_]}, {kind_ == Removed ? "nodes" : "tensors", names_}};
 }
 
-void AssumeEdit::change(AnalysisOptions& o, const Graph& g) const {
+void AssumeEdit::changeOptions(AnalysisOptions& o, const Graph& g) const {
     for (const auto& n : names_) {
         if (kind_ == Removed) {
             requireNode(g, n);
@@ -129,7 +167,11 @@ void AssumeEdit::change(AnalysisOptions& o, const Graph& g) const {
     }
 }
 
-void FilterOutputsEdit::change(AnalysisOptions& o, const Graph&) const {
+EditPtr FilterOutputsEdit::fromJson(const nlohmann::json& j) {
+    return std::make_shared<FilterOutputsEdit>(editjson::integer(j, "keep"));
+}
+
+void FilterOutputsEdit::changeOptions(AnalysisOptions& o, const Graph&) const {
     if (keep_ <= 0)
         throw EditError("filter_outputs: keep must be positive");
     o.filterOutputsKeep = keep_;

@@ -4,9 +4,9 @@
 #include "Edit.h"
 #include "core/analysis/AnalysisOptions.h"
 
-#include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace bpu {
 
@@ -14,39 +14,29 @@ class Graph;
 
 /// An edit of the analysis options (fusion, placement, boundary Q/DQ, what-if assumptions): no shape changes.
 class OptionEdit : public Edit {
-public:
-    void apply(Session& s) override;
-    void revert(Session& s) override;
-    /// apply() without the re-estimate, so a run of option edits re-estimates once: the session's analysis
-    /// is stale until the caller runs Session::reestimate({}) (or a graph edit re-estimates).
-    void applyDeferred(Session& s);
-    /// applyDeferred() that keeps nothing to revert with: for a throw-away session (a finding's trial), where
-    /// copying the options per edit would make a fix of N placement overrides cost O(N^2). On EditError the
-    /// options may be half changed: discard the session.
-    void applyToScratch(Session& s) const;
-
 protected:
-    /// Changes `o`; throws EditError if the edit does not fit the graph (unknown node, wrong op).
-    virtual void change(AnalysisOptions& o, const Graph& g) const = 0;
-
-private:
-    AnalysisOptions saved_;
+    void change(EditContext& ctx) const final;
+    /// Changes `o` in place; throws EditError if the edit does not fit the graph (unknown node, wrong op).
+    /// A throw may leave `o` half changed: applyEditList restores the options.
+    virtual void changeOptions(AnalysisOptions& o, const Graph& g) const = 0;
 };
 
 class FuseAllEdit : public OptionEdit {
 public:
+    static EditPtr fromJson(const nlohmann::json&);
     nlohmann::json toJson() const override { return {{"op", "fuse_all"}}; }
 
 protected:
-    void change(AnalysisOptions& o, const Graph& g) const override;
+    void changeOptions(AnalysisOptions& o, const Graph& g) const override;
 };
 
 class UnfuseAllEdit : public OptionEdit {
 public:
+    static EditPtr fromJson(const nlohmann::json&);
     nlohmann::json toJson() const override { return {{"op", "unfuse_all"}}; }
 
 protected:
-    void change(AnalysisOptions& o, const Graph& g) const override;
+    void changeOptions(AnalysisOptions& o, const Graph& g) const override;
 };
 
 /// fuse / unfuse one group by its head node. `fuse` also forces a chain the graph blocks (what-if for a
@@ -56,10 +46,12 @@ public:
     FuseEdit(std::string node, bool fuse)
         : node_(std::move(node))
         , fuse_(fuse) {}
+    static EditPtr fuseFromJson(const nlohmann::json& j);
+    static EditPtr unfuseFromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override { return {{"op", fuse_ ? "fuse" : "unfuse"}, {"node", node_}}; }
 
 protected:
-    void change(AnalysisOptions& o, const Graph& g) const override;
+    void changeOptions(AnalysisOptions& o, const Graph& g) const override;
 
 private:
     std::string node_;
@@ -68,10 +60,11 @@ private:
 
 class RemoveBoundaryQdqEdit : public OptionEdit {
 public:
+    static EditPtr fromJson(const nlohmann::json&);
     nlohmann::json toJson() const override { return {{"op", "remove_boundary_qdq"}}; }
 
 protected:
-    void change(AnalysisOptions& o, const Graph& g) const override;
+    void changeOptions(AnalysisOptions& o, const Graph& g) const override;
 };
 
 /// set_precision: the whole model (no node list), named nodes, or every node of some op types at int8 or
@@ -82,10 +75,11 @@ public:
         : precision_(p)
         , nodes_(std::move(nodes))
         , opTypes_(std::move(opTypes)) {}
+    static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override;
 
 protected:
-    void change(AnalysisOptions& o, const Graph& g) const override;
+    void changeOptions(AnalysisOptions& o, const Graph& g) const override;
 
 private:
     Precision precision_;
@@ -97,11 +91,12 @@ public:
     SetPlacementEdit(std::string node, Placement p)
         : node_(std::move(node))
         , placement_(p) {}
+    static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override;
     std::string mergeKey() const override { return "placement:" + node_; }
 
 protected:
-    void change(AnalysisOptions& o, const Graph& g) const override;
+    void changeOptions(AnalysisOptions& o, const Graph& g) const override;
 
 private:
     std::string node_;
@@ -115,10 +110,13 @@ public:
     AssumeEdit(Kind k, std::vector<std::string> names)
         : kind_(k)
         , names_(std::move(names)) {}
+    static EditPtr residentFromJson(const nlohmann::json& j);
+    static EditPtr alignedFromJson(const nlohmann::json& j);
+    static EditPtr removedFromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override;
 
 protected:
-    void change(AnalysisOptions& o, const Graph& g) const override;
+    void changeOptions(AnalysisOptions& o, const Graph& g) const override;
 
 private:
     Kind kind_;
@@ -129,10 +127,11 @@ class FilterOutputsEdit : public OptionEdit {
 public:
     explicit FilterOutputsEdit(int64_t keep)
         : keep_(keep) {}
+    static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override { return {{"op", "filter_outputs"}, {"keep", keep_}}; }
 
 protected:
-    void change(AnalysisOptions& o, const Graph& g) const override;
+    void changeOptions(AnalysisOptions& o, const Graph& g) const override;
 
 private:
     int64_t keep_;

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "Session.h"
 
-#include "Edit.h"
-#include "EditError.h"
-#include "OptionEdits.h"
+#include "EditList.h"
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
 
@@ -44,6 +42,11 @@ Graph& Session::mutableGraph() {
     return *graph_;
 }
 
+std::shared_ptr<Graph> Session::replaceGraph(std::shared_ptr<Graph> g) {
+    std::swap(graph_, g);
+    return g;
+}
+
 const OpTable& Session::ops() {
     if (!ops_ || !ops_->fits(*graph_, *target_))
         ops_ = OpTable::build(*graph_, *target_);
@@ -81,41 +84,30 @@ const std::vector<Finding>& Session::findings() {
     return analysis_.findings;
 }
 
-double Session::trialGainMs(const nlohmann::json& fix) const {
+double Session::trialGainMs(const EditList& fix) const {
     Session trial = *this;
-    auto edits = editsFromJson(fix);
-    // A fix may hold hundreds of option edits (a placement override per CPU node): apply their option
-    // changes and re-estimate once, not after each (the same end state: an option edit depends only on the
-    // options and the graph).
-    bool stale = false;
-    for (auto& e : edits) {
-        if (const auto* o = dynamic_cast<const OptionEdit*>(e.get())) {
-            o->applyToScratch(trial);
-            stale = true;
-        } else {
-            e->apply(trial); // re-estimates with every option change so far
-            stale = false;
-        }
-    }
-    if (stale)
-        trial.reestimate({});
+    // One re-estimate for the whole fix, however many edits it holds (a placement override per CPU node).
+    applyEditList(trial, fix);
     // Per image: a batch edit changes how many images one inference serves.
     const double perImageBase = cost_.totalUs / cost_.batch;
     const double perImageTrial = trial.cost_.totalUs / trial.cost_.batch;
     return (perImageBase - perImageTrial) / 1000.0;
 }
 
-void Session::estimateFindingGains(unsigned threads) {
+void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
     findings();
     // Findings often share a fix (one remove_boundary_qdq for every boundary pass): estimate each fix once.
     std::map<std::string, size_t> slotOf;
-    std::vector<const nlohmann::json*> fixes;
+    std::vector<const EditList*> fixes;
     std::vector<size_t> findingSlot(analysis_.findings.size(), SIZE_MAX);
     for (size_t i = 0; i < analysis_.findings.size(); ++i) {
         const Finding& f = analysis_.findings[i];
-        if (f.fix.is_null() || !f.fix.contains("edits"))
+        if (f.fix.empty())
             continue;
-        auto [it, fresh] = slotOf.try_emplace(f.fix.dump(), fixes.size());
+        std::string key; // the fix's identity: its edits in order
+        for (const auto& e : f.fix)
+            key += e->describe() + '\n';
+        auto [it, fresh] = slotOf.try_emplace(std::move(key), fixes.size());
         if (fresh)
             fixes.push_back(&f.fix);
         findingSlot[i] = it->second;
@@ -124,10 +116,18 @@ void Session::estimateFindingGains(unsigned threads) {
     std::vector<std::variant<double, std::string>> outcome(fixes.size());
     std::vector<std::exception_ptr> crashed(fixes.size());
     std::atomic<size_t> next{0};
+    std::atomic<bool> stopped{false};
     auto work = [&] {
         for (size_t i; (i = next.fetch_add(1)) < fixes.size();) {
+            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
+                stopped = true;
+                break;
+            }
             try {
                 outcome[i] = trialGainMs(*fixes[i]);
+            } catch (const EditListError& e) {
+                // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
+                outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());
             } catch (const EditError& e) {
                 outcome[i] = std::string(e.what());
             } catch (...) {
@@ -145,6 +145,8 @@ void Session::estimateFindingGains(unsigned threads) {
     for (const auto& e : crashed)
         if (e)
             std::rethrow_exception(e);
+    if (stopped)
+        throw Cancelled();
     for (size_t i = 0; i < analysis_.findings.size(); ++i) {
         if (findingSlot[i] == SIZE_MAX)
             continue;

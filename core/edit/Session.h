@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "EditFwd.h"
 #include "core/analysis/AnalysisIndex.h"
 #include "core/analysis/AnalysisOptions.h"
 #include "core/analysis/AnalysisResult.h"
 #include "core/cost/CostEstimate.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
+#include "core/util/Progress.h"
 
 #include <memory>
 #include <vector>
@@ -40,6 +42,9 @@ public:
     /// The graph to change; a graph still shared with a copy or a sharedGraph() holder is copied first.
     /// References from an earlier graph() may then point at the old copy.
     Graph& mutableGraph();
+    /// Puts `g` in place of the graph and returns the one it replaces, without re-estimating (a structural
+    /// edit, or its revert; fullReestimate follows).
+    std::shared_ptr<Graph> replaceGraph(std::shared_ptr<Graph> g);
     AnalysisOptions& mutableOptions() { return options_; }
     /// After shapes changed on `dirty` nodes (re-inferred) or options changed: re-measures the dirty nodes,
     /// re-runs the linear analysis sweeps and the cost; findings are refreshed lazily (refreshFindings).
@@ -50,14 +55,15 @@ public:
     const std::vector<Finding>& findings();
     /// Fills estimated_gain_ms of every finding by applying its fix to a copy of the session; the distinct
     /// fixes are tried on `threads` threads (0: one per hardware thread).
-    void estimateFindingGains(unsigned threads = 0);
+    /// `progress`'s cancel flag stops it between trials (Cancelled is thrown; the findings keep no gain).
+    void estimateFindingGains(unsigned threads = 0, const Progress& progress = {});
     bool findingsStale() const { return findingsStale_; }
 
 private:
     void runAnalysis(bool withFindings);
     /// Per-image latency saved by applying `fix` to a copy of this session; throws EditError if it does not
     /// apply. Reads this session only, so trials may run concurrently.
-    double trialGainMs(const nlohmann::json& fix) const;
+    double trialGainMs(const EditList& fix) const;
     const OpTable& ops();
 
     std::shared_ptr<Graph> graph_; ///< never null; shared between session copies until one edits it

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ShapeEdits.h"
 
+#include "EditContext.h"
 #include "EditError.h"
+#include "EditJson.h"
 #include "Session.h"
 #include "core/model/ImportOptions.h"
 
@@ -116,13 +118,13 @@ void adaptToInput(Graph& g, GraphPatch& patch, NodeId id) {
 
 } // namespace
 
-void ShapeEdit::apply(Session& s) {
+void ShapeEdit::change(EditContext& ctx) const {
     GraphPatch patch;
     std::vector<TensorId> changed;
     std::vector<NodeId> touched;
-    Graph& g = s.mutableGraph();
+    Graph& g = ctx.mutableGraph();
     try {
-        change(g, patch, changed, touched);
+        changeGraph(g, patch, changed, touched);
     } catch (...) {
         patch.restore(g);
         throw;
@@ -152,20 +154,19 @@ void ShapeEdit::apply(Session& s) {
                                 "' shares but the new shape does not reach");
             }
     }
-    dirty_.clear();
+    std::vector<NodeId> nodes;
+    nodes.reserve(dirty.size());
     for (uint32_t v : dirty)
-        dirty_.push_back(NodeId{v});
-    patch_ = std::move(patch);
-    s.reestimate(dirty_);
+        nodes.push_back(NodeId{v});
+    ctx.recordPatch(std::move(patch), nodes);
 }
 
-void ShapeEdit::revert(Session& s) {
-    patch_.restore(s.mutableGraph());
-    s.reestimate(dirty_);
+EditPtr SetGroupEdit::fromJson(const nlohmann::json& j) {
+    return std::make_shared<SetGroupEdit>(editjson::str(j, "node"), editjson::integer(j, "group"));
 }
 
-void SetGroupEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
-                          std::vector<NodeId>& touched) {
+void SetGroupEdit::changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                               std::vector<NodeId>& touched) const {
     Node& n = requireConv(g, node_);
     const TensorId wid = n.inputs[1];
     const auto& w = g.tensor(wid).shape.dims;
@@ -183,7 +184,12 @@ void SetGroupEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& ch
     touched.push_back(n.id);
 }
 
-void SetBatchEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed, std::vector<NodeId>&) {
+EditPtr SetBatchEdit::fromJson(const nlohmann::json& j) {
+    return std::make_shared<SetBatchEdit>(editjson::integer(j, "batch"));
+}
+
+void SetBatchEdit::changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                               std::vector<NodeId>&) const {
     if (batch_ <= 0 || batch_ > kMaxBatch)
         throw EditError("batch must be in 1.." + std::to_string(kMaxBatch) + ", got " +
                         std::to_string(batch_));
@@ -211,9 +217,9 @@ void SetBatchEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& ch
     }
 }
 
-void SetBatchEdit::apply(Session& s) {
+void SetBatchEdit::change(EditContext& ctx) const {
     try {
-        ShapeEdit::apply(s);
+        ShapeEdit::change(ctx);
     } catch (const EditError& e) {
         const std::string why = e.what();
         if (why.find("breaks downstream node") == std::string::npos)
@@ -225,8 +231,13 @@ void SetBatchEdit::apply(Session& s) {
     }
 }
 
-void SetInputShapeEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
-                               std::vector<NodeId>&) {
+EditPtr SetInputShapeEdit::fromJson(const nlohmann::json& j) {
+    std::vector<int64_t> dims = editjson::integers(j, "shape");
+    return std::make_shared<SetInputShapeEdit>(editjson::str(j, "input"), std::move(dims));
+}
+
+void SetInputShapeEdit::changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                                    std::vector<NodeId>&) const {
     TensorId id = g.findTensor(input_);
     if (!id.valid() || !g.tensor(id).isGraphInput)
         throw EditError("no model input named '" + input_ + "'");
@@ -241,8 +252,12 @@ void SetInputShapeEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId
     changed.push_back(id);
 }
 
-void SetChannelsEdit::change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
-                             std::vector<NodeId>& touched) {
+EditPtr SetChannelsEdit::fromJson(const nlohmann::json& j) {
+    return std::make_shared<SetChannelsEdit>(editjson::str(j, "node"), editjson::integer(j, "channels"));
+}
+
+void SetChannelsEdit::changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                                  std::vector<NodeId>& touched) const {
     Node& n = requireConv(g, node_);
     if (channels_ <= 0 || channels_ > 65536)
         throw EditError("channels must be in 1..65536, got " + std::to_string(channels_));

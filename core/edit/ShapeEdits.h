@@ -12,19 +12,13 @@ namespace bpu {
 /// An edit of the graph itself (an attribute, a weight shape, an input shape): shapes downstream are
 /// re-derived incrementally and weights resized where the new channel count reaches them.
 class ShapeEdit : public Edit {
-public:
-    void apply(Session& s) override;
-    void revert(Session& s) override;
-
 protected:
+    /// Changes the graph, re-derives shapes downstream and records the patch and the nodes to re-measure.
+    void change(EditContext& ctx) const override;
     /// Mutates the graph through `patch` (saving what it changes) and returns the changed tensors and touched
-    /// nodes to re-infer from; throws EditError, leaving the graph untouched, if illegal.
-    virtual void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
-                        std::vector<NodeId>& touched) = 0;
-
-private:
-    GraphPatch patch_;
-    std::vector<NodeId> dirty_;
+    /// nodes to re-infer from; throws EditError if illegal (the caller restores the patch).
+    virtual void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                             std::vector<NodeId>& touched) const = 0;
 };
 
 class SetGroupEdit : public ShapeEdit {
@@ -32,14 +26,15 @@ public:
     SetGroupEdit(std::string node, int64_t group)
         : node_(std::move(node))
         , group_(group) {}
+    static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override {
         return {{"op", "set_group"}, {"node", node_}, {"group", group_}};
     }
     std::string mergeKey() const override { return "group:" + node_; }
 
 protected:
-    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
-                std::vector<NodeId>& touched) override;
+    void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                     std::vector<NodeId>& touched) const override;
 
 private:
     std::string node_;
@@ -50,13 +45,14 @@ class SetBatchEdit : public ShapeEdit {
 public:
     explicit SetBatchEdit(int64_t batch)
         : batch_(batch) {}
-    void apply(Session& s) override;
+    static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override { return {{"op", "set_batch"}, {"batch", batch_}}; }
     std::string mergeKey() const override { return "batch"; }
 
 protected:
-    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
-                std::vector<NodeId>& touched) override;
+    void change(EditContext& ctx) const override;
+    void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                     std::vector<NodeId>& touched) const override;
 
 private:
     int64_t batch_;
@@ -67,14 +63,15 @@ public:
     SetInputShapeEdit(std::string input, std::vector<int64_t> dims)
         : input_(std::move(input))
         , dims_(std::move(dims)) {}
+    static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override {
         return {{"op", "set_input_shape"}, {"input", input_}, {"shape", dims_}};
     }
     std::string mergeKey() const override { return "input:" + input_; }
 
 protected:
-    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
-                std::vector<NodeId>& touched) override;
+    void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                     std::vector<NodeId>& touched) const override;
 
 private:
     std::string input_;
@@ -88,14 +85,15 @@ public:
     SetChannelsEdit(std::string node, int64_t channels)
         : node_(std::move(node))
         , channels_(channels) {}
+    static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override {
         return {{"op", "set_channels"}, {"node", node_}, {"channels", channels_}};
     }
     std::string mergeKey() const override { return "channels:" + node_; }
 
 protected:
-    void change(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
-                std::vector<NodeId>& touched) override;
+    void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
+                     std::vector<NodeId>& touched) const override;
 
 private:
     std::string node_;

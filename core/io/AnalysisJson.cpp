@@ -4,6 +4,7 @@
 #include "InfoJson.h"
 #include "core/cost/CostEstimate.h"
 #include "core/deploy/DeployJson.h"
+#include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 
 #include <sstream>
@@ -94,14 +95,19 @@ nlohmann::json targetJson(const TargetProfile& t) {
 }
 
 nlohmann::json findingJson(const Graph& g, const Finding& f) {
+    // The typed fixes become the edit-list JSON here (an --edits file's form); no fix is null.
+    nlohmann::json evidence = f.evidence;
+    if (!f.alternativeFix.empty())
+        evidence["alternative_fix"] = editListToJson(f.alternativeFix);
     return {{"rule", f.rule},
             {"severity", f.severity},
             {"title", f.title},
             {"nodes", nodeNames(g, f.nodes)},
-            {"evidence", f.evidence},
+            {"evidence", std::move(evidence)},
             {"recommendation", f.recommendation},
-            {"fix", f.fix},
-            {"estimated_gain_ms", f.estimatedGainMs ? nlohmann::json(*f.estimatedGainMs) : nlohmann::json(nullptr)}};
+            {"fix", f.fix.empty() ? nlohmann::json(nullptr) : editListToJson(f.fix)},
+            {"estimated_gain_ms",
+             f.estimatedGainMs ? nlohmann::json(*f.estimatedGainMs) : nlohmann::json(nullptr)}};
 }
 
 nlohmann::json costSummaryJson(const CostEstimate& c) {
@@ -178,35 +184,37 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
             for (const auto& d : r.tensors[out.value].padded.dimRules)
                 if (!d.empty())
                     padRules.push_back(d);
-        nlohmann::json j = {{"name", row.name},
-                            {"op", row.op},
-                            {"placement", row.placement},
-                            {"placement_reason", row.reason},
-                            {"op_class", a.opClass},
-                            {"precision", precisionName(a.precision)},
-                            {"segment", a.segment},
-                            {"macs", row.macs},
-                            {"padded_macs", row.paddedMacs},
-                            {"ops", a.ops},
-                            {"input_bytes", row.inBytes},
-                            {"output_bytes", row.outBytes},
-                            {"weight_bytes", row.weightBytes},
-                            {"ddr_bytes", a.ddrBytes},
-                            {"output_shape", out.valid() ? dimsJson(g.tensor(out).shape.dims) : nlohmann::json(nullptr)},
-                            {"padded_output_shape",
-                             out.valid() && r.tensors[out.value].padded.applies ? dimsJson(r.tensors[out.value].padded.dims)
-                                                                                : nlohmann::json(nullptr)},
-                            {"padding_rule", out.valid() && r.tensors[out.value].padded.applies
-                                                 ? nlohmann::json(r.tensors[out.value].padded.rule)
-                                                 : nlohmann::json(nullptr)},
-                            {"padded_dims", padRules},
-                            {"padding_waste_bytes", row.waste},
-                            {"intensity", a.intensity},
-                            {"compute_us", a.computeUs},
-                            {"memory_us", a.memoryUs},
-                            {"bound", row.bound},
-                            {"fusion_group", a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr)},
-                            {"saturated", r.metrics[id.value].saturated}};
+        nlohmann::json j = {
+            {"name", row.name},
+            {"op", row.op},
+            {"placement", row.placement},
+            {"placement_reason", row.reason},
+            {"op_class", a.opClass},
+            {"precision", precisionName(a.precision)},
+            {"segment", a.segment},
+            {"macs", row.macs},
+            {"padded_macs", row.paddedMacs},
+            {"ops", a.ops},
+            {"input_bytes", row.inBytes},
+            {"output_bytes", row.outBytes},
+            {"weight_bytes", row.weightBytes},
+            {"ddr_bytes", a.ddrBytes},
+            {"output_shape", out.valid() ? dimsJson(g.tensor(out).shape.dims) : nlohmann::json(nullptr)},
+            {"padded_output_shape", out.valid() && r.tensors[out.value].padded.applies
+                                        ? dimsJson(r.tensors[out.value].padded.dims)
+                                        : nlohmann::json(nullptr)},
+            {"padding_rule", out.valid() && r.tensors[out.value].padded.applies
+                                 ? nlohmann::json(padRuleName(r.tensors[out.value].padded.rule))
+                                 : nlohmann::json(nullptr)},
+            {"padded_dims", padRules},
+            {"padding_waste_bytes", row.waste},
+            {"intensity", a.intensity},
+            {"compute_us", a.computeUs},
+            {"memory_us", a.memoryUs},
+            {"bound", row.bound},
+            {"fusion_group",
+             a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr)},
+            {"saturated", r.metrics[id.value].saturated}};
         if (cost) {
             j["latency_us"] = row.latencyUs;
             j["latency_share"] = row.share;
@@ -249,7 +257,7 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
     return doc;
 }
 
-nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const nlohmann::json& edits) {
+nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const EditList& edits) {
     s.findings();
     nlohmann::json doc = analysisJson(s.graph(), s.target(), s.analysis(), &s.cost(), &s.options().deploy);
     doc["baseline"] = {{"bpu_ms", baseline.bpuMs},
@@ -257,7 +265,7 @@ nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const nlohm
                        {"fps", baseline.fps},
                        {"fps_by_threads", {{"1", baseline.fpsByThreads[0]}, {"2", baseline.fpsByThreads[1]}}},
                        {"batch", baseline.batch}};
-    doc["edits"] = edits;
+    doc["edits"] = editListToJson(edits)["edits"];
     return doc;
 }
 

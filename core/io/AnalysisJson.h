@@ -29,7 +29,7 @@ nlohmann::json findingJson(const Graph& g, const Finding& f);
 nlohmann::json targetJson(const TargetProfile& t);
 /// The analysis of a what-if session: analysisJson of its current state plus `baseline` {latency_ms, fps}
 /// (the estimate before the edits) and `edits` (the applied edit list).
-nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const nlohmann::json& edits);
+nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const EditList& edits);
 /// One CSV row per node with the same columns as nodes[] in the JSON.
 std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstimate* cost = nullptr);
 

@@ -117,7 +117,8 @@ int64_t countCrossings(const LayeredGraph& g) {
     return total;
 }
 
-int reduceCrossings(LayeredGraph& g, int maxSweeps, int patience, int64_t& initial, int64_t& final) {
+int reduceCrossings(LayeredGraph& g, int maxSweeps, int patience, int64_t& initial, int64_t& final,
+                    const Progress& progress) {
     initial = countCrossings(g);
     int64_t best = initial;
     auto bestOrder = g.order;
@@ -126,6 +127,7 @@ int reduceCrossings(LayeredGraph& g, int maxSweeps, int patience, int64_t& initi
     const int layers = static_cast<int>(g.order.size());
     std::vector<std::pair<double, int>> keyed;
     for (int s = 0; s < maxSweeps && best > 0; ++s) {
+        progress.checkCancel();
         ++sweeps;
         if (s % 2 == 0) {
             for (int l = 1; l < layers; ++l)

@@ -25,6 +25,7 @@ Result layeredLayout(const Input& input, const Options& options) {
     if (n == 0)
         return r;
 
+    options.progress.checkCancel();
     auto t0 = std::chrono::steady_clock::now();
     const EdgeSet edges = orientEdges(n, input.edges);
     const std::vector<int> layerOf = assignLayers(n, edges.edges, options.pullDown);
@@ -36,8 +37,10 @@ Result layeredLayout(const Input& input, const Options& options) {
 
     t0 = std::chrono::steady_clock::now();
     initialOrder(g, options.initialOrder, options.shuffleSeed);
+    options.progress.checkCancel();
     r.stats.sweeps = reduceCrossings(g, options.maxSweeps, options.patience, r.stats.crossingsInitial,
-                                     r.stats.crossingsFinal);
+                                     r.stats.crossingsFinal, options.progress);
+    options.progress.checkCancel();
     r.stats.msOrdering = msSince(t0);
 
     t0 = std::chrono::steady_clock::now();

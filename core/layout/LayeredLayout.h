@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/util/Progress.h"
+
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -55,6 +57,9 @@ struct Options {
     bool pullDown = true; ///< move nodes with more outgoing than incoming edges down towards their consumers
     InitialOrder initialOrder = InitialOrder::Dfs;
     uint32_t shuffleSeed = 1;
+    /// Its cancel flag stops the layout between phases and crossing-reduction sweeps (Cancelled is thrown):
+    /// a layout superseded by a newer request stops instead of finishing for nothing.
+    Progress progress;
 };
 
 /// Figures about one run, for benchmarks and tests.

@@ -55,7 +55,8 @@ void initialOrder(LayeredGraph& g, InitialOrder kind, uint32_t seed);
 int64_t countCrossings(const LayeredGraph& g);
 
 /// Barycenter layer sweeps; keeps the order with the fewest crossings. Returns the number of sweeps run.
-int reduceCrossings(LayeredGraph& g, int maxSweeps, int patience, int64_t& initial, int64_t& final);
+int reduceCrossings(LayeredGraph& g, int maxSweeps, int patience, int64_t& initial, int64_t& final,
+                    const Progress& progress = {});
 
 /// Brandes-Koepf x coordinate (centre) of every vertex.
 std::vector<double> assignX(const LayeredGraph& g, const Options& options);

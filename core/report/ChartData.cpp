@@ -131,14 +131,14 @@ BarSeries paddingWastePerLayer(const Graph& g, const AnalysisResult& r, size_t n
     for (const Entry& e : entries) {
         if (s.items.size() >= n)
             break;
-        std::string rule;
+        PadRule rule = PadRule::None;
         for (TensorId t : g.node(e.id).outputs)
-            if (t.valid() && r.tensors[t.value].padded.applies && rule.empty())
+            if (t.valid() && r.tensors[t.value].padded.applies && rule == PadRule::None)
                 rule = r.tensors[t.value].padded.rule;
         BarItem b;
         b.label = g.node(e.id).name;
         b.value = double(e.waste) / 1024.0;
-        b.category = rule == "G4.1" ? 1 : 0;
+        b.category = rule == PadRule::General ? 1 : 0;
         b.detail = fmt::percent(nodeWasteRatio(g, r, e.id));
         b.node = e.id;
         s.items.push_back(std::move(b));

@@ -3,6 +3,7 @@
 
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/edit/EditList.h"
 
 #include <algorithm>
 #include <cmath>
@@ -191,7 +192,7 @@ nlohmann::json factsOf(const Context& c) {
           {"padding_waste_ratio", c.r.summary.paddingWasteRatio},
           {"fused_groups", c.r.summary.fusedGroups},
           {"missed_fusions", c.r.summary.missedFusions}}},
-        {"edits", c.in.edits},
+        {"edits", editListToJson(c.in.edits)["edits"]},
         {"baseline", nullptr}};
     if (c.in.baseline) {
         const CostEstimate& b = c.in.baseline->cost();

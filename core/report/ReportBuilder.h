@@ -3,6 +3,7 @@
 
 #include "GuideRules.h"
 #include "ReportDocument.h"
+#include "core/edit/EditFwd.h"
 #include "core/util/Progress.h"
 
 #include <nlohmann/json.hpp>
@@ -21,8 +22,10 @@ namespace bpu::report {
 struct ReportInput {
     const Session* session = nullptr;  ///< the model as reported (after the edits)
     const Session* baseline = nullptr; ///< the same model before the edits; null when none were applied
-    nlohmann::json edits = nlohmann::json::array(); ///< the applied edit list (as in --edits files)
-    std::vector<std::string> editDescriptions;      ///< one line per applied edit (Edit::describe)
+    EditList edits;                    ///< the edits from `baseline` to `session`, in order
+    /// What the baseline is when it is not the model as imported (the GUI's "Set baseline": "the model with
+    /// 2 edits: ..."); empty = as imported.
+    std::string baselineNote;
     std::string generatedAt;      ///< shown date; empty = now (or SOURCE_DATE_EPOCH when set)
     GuideRules rules;             ///< empty = loadGuideRules()
     bool calibration = true;      ///< evaluate the calibration set for section 7 (loads its models)

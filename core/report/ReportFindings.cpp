@@ -5,7 +5,6 @@
 #include "ReportSections.h"
 #include "core/cost/Hotspots.h"
 #include "core/edit/Edit.h"
-#include "core/edit/EditError.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,17 +25,9 @@ std::string nodeList(const Graph& g, const std::vector<NodeId>& ids, size_t show
 
 /// The fix's edits as text. Long fixes (a placement override per CPU node: hundreds of edits) are summarised
 /// per kind of edit: "set_placement placement=BPU on 185 nodes: a, b, c, ... 182 more".
-std::string fixText(const nlohmann::json& fix) {
-    if (fix.is_null() || !fix.is_object() || !fix.contains("edits"))
-        return "no automatic what-if fix";
-    std::vector<std::unique_ptr<Edit>> edits;
-    try {
-        edits = editsFromJson(fix);
-    } catch (const EditError& e) {
-        return std::string("not applicable: ") + e.what();
-    }
+std::string fixText(const EditList& edits) {
     if (edits.empty())
-        return "none";
+        return "no automatic what-if fix";
     constexpr size_t kListed = 4; // edits spelled out before they are summarised
     if (edits.size() <= kListed) {
         std::string out;
@@ -83,10 +74,7 @@ std::string fixText(const nlohmann::json& fix) {
     return out;
 }
 
-/// An evidence value; an alternative fix (an object holding "edits") reads like the what-if fix above it.
 std::string evidenceText(const nlohmann::json& v) {
-    if (v.is_object() && v.contains("edits"))
-        return fixText(v);
     return fmt::jsonText(v, 6);
 }
 
@@ -171,10 +159,16 @@ Section findingsSection(const Context& c) {
                     {"Recommendation", f.recommendation},
                     {"What-if fix", fixText(f.fix)}};
         sec.blocks.push_back(kv);
-        if (f.evidence.is_object() && !f.evidence.empty()) {
+        // An alternative fix reads like the what-if fix above it, in the evidence as `analyze --json` has it.
+        nlohmann::json evidence = f.evidence;
+        if (!f.alternativeFix.empty())
+            evidence["alternative_fix"] = nullptr;
+        if (evidence.is_object() && !evidence.empty()) {
             KeyValues ev{"Evidence", {}};
-            for (auto it = f.evidence.begin(); it != f.evidence.end(); ++it)
-                ev.items.push_back({it.key(), evidenceText(it.value())});
+            for (auto it = evidence.begin(); it != evidence.end(); ++it)
+                ev.items.push_back({it.key(), it.key() == "alternative_fix" && !f.alternativeFix.empty()
+                                                  ? fixText(f.alternativeFix)
+                                                  : evidenceText(it.value())});
             sec.blocks.push_back(ev);
         }
         auto q = quotedAt.find(f.rule);

@@ -112,7 +112,7 @@ Section summarySection(const Context& c) {
                 " FPS with 2 threads; BPU " + "time alone (static, as hbm_perf reports it) " +
                 fmt::ms(e.bpuMs) + " ms. Deployment: " + describeDeploy(c.s.options().deploy, c.g) + ".";
     if (c.in.baseline)
-        headline += " Before the " + std::to_string(c.in.editDescriptions.size()) +
+        headline += " Before the " + std::to_string(c.in.edits.size()) +
                     " what-if edit(s): " + fmt::ms(c.in.baseline->cost().latencyMs) + " ms board, " +
                     fmt::fps(c.in.baseline->cost().fps) + " FPS.";
     if (!c.r.findings.empty() && c.r.findings.front().estimatedGainMs)

@@ -3,6 +3,7 @@
 #include "ChartData.h"
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/edit/EditList.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,9 +55,10 @@ Section whatIfSection(const Context& c) {
     const CostEstimate& bc = base.cost();
 
     sec.blocks.push_back(Paragraph{
-        std::to_string(c.in.editDescriptions.size()) + " edit(s) applied in order. Estimated FPS " +
-        fmt::fps(bc.fps) + " -> " + fmt::fps(c.c.fps) + ", latency per image " + fmt::ms(bc.perImageMs) +
-        " -> " + fmt::ms(c.c.perImageMs) + " ms (" +
+        std::to_string(c.in.edits.size()) + " edit(s) applied in order" +
+        (c.in.baselineNote.empty() ? std::string() : " to the baseline, " + c.in.baselineNote) +
+        ". Estimated FPS " + fmt::fps(bc.fps) + " -> " + fmt::fps(c.c.fps) + ", latency per image " +
+        fmt::ms(bc.perImageMs) + " -> " + fmt::ms(c.c.perImageMs) + " ms (" +
         (bc.perImageMs > 0 ? fmt::signedPercent((c.c.perImageMs - bc.perImageMs) / bc.perImageMs) : "-") +
         ")."});
 
@@ -64,9 +66,9 @@ Section whatIfSection(const Context& c) {
     edits.caption = "Applied edits";
     edits.table = makeTable({"#", "Edit", "JSON"}, {Align::Right, Align::Left, Align::Left});
     edits.table.widths = {0.4, 3, 4};
-    for (size_t i = 0; i < c.in.editDescriptions.size(); ++i)
-        edits.table.rows.push_back({std::to_string(i + 1), c.in.editDescriptions[i],
-                                    i < c.in.edits.size() ? editJson(c.in.edits[i]) : ""});
+    for (size_t i = 0; i < c.in.edits.size(); ++i)
+        edits.table.rows.push_back(
+            {std::to_string(i + 1), c.in.edits[i]->describe(), editJson(c.in.edits[i]->toJson())});
     sec.blocks.push_back(edits);
 
     // With a batch edit a node's latency covers a different number of images before and after: compare per

@@ -5,6 +5,7 @@
 #include "OnnxFixtures.h"
 
 #include "core/analysis/Analyzer.h"
+#include "core/edit/Edit.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -191,7 +192,7 @@ private slots:
 
         const bpu::PaddedShape& y = run.tensor("y").padded;
         QVERIFY(y.applies);
-        QCOMPARE(y.rule, std::string("G4.2"));
+        QCOMPARE(y.rule, bpu::PadRule::ConvLike);
         QCOMPARE(y.dims, (std::vector<int64_t>{1, 64, 8, 16}));
         QCOMPARE(y.elements, int64_t(33 * 7 * 7));        // 1617
         QCOMPARE(y.paddedElements, int64_t(64 * 8 * 16)); // 8192
@@ -227,8 +228,8 @@ private slots:
                                [](const bpu::Finding* f) { return f->evidence["tensor"] == "y"; });
         QVERIFY(it != g42.end());
         QCOMPARE((*it)->evidence["padded_shape"].get<std::string>(), std::string("1x64x8x16"));
-        QCOMPARE((*it)->fix["edits"][0]["op"].get<std::string>(), std::string("assume_aligned"));
-        QCOMPARE((*it)->evidence["alternative_fix"]["edits"][0]["channels"].get<int64_t>(), int64_t(64));
+        QCOMPARE((*it)->fix.at(0)->toJson()["op"].get<std::string>(), std::string("assume_aligned"));
+        QCOMPARE((*it)->alternativeFix.at(0)->toJson()["channels"].get<int64_t>(), int64_t(64));
     }
 
     // An image input (C <= alignment.input_c_max) is laid out by the runtime: C kept, H -> 16, W -> 32. Its
@@ -242,7 +243,7 @@ private slots:
         b.output("y");
         Run run = analyze(b, "image_input.onnx");
         const bpu::PaddedShape& in = run.tensor("img").padded;
-        QCOMPARE(in.rule, std::string("input"));
+        QCOMPARE(in.rule, bpu::PadRule::Input);
         QCOMPARE(in.dims, (std::vector<int64_t>{1, 3, 64, 64})); // W 40 -> 64 (x32); C and H as they are
         QVERIFY(in.dimRules[1].empty() && in.dimRules[2].empty());
         QVERIFY2(in.dimRules[3].rfind("W 40->64 (x32, model input)", 0) == 0, in.dimRules[3].c_str());
@@ -256,7 +257,7 @@ private slots:
         QCOMPARE(onInput.size(), size_t(1)); // 37.5% padding > padding_finding_ratio
         QCOMPARE(onInput[0]->severity, std::string("low"));
         QVERIFY(onInput[0]->evidence["model_input"].get<bool>());
-        QVERIFY(onInput[0]->fix.is_null());
+        QVERIFY(onInput[0]->fix.empty());
         QVERIFY2(onInput[0]->title.rfind("Model input 'img'", 0) == 0, onInput[0]->title.c_str());
     }
 
@@ -289,7 +290,7 @@ private slots:
         b.output("y");
         Run run = analyze(b, "conv_layout.onnx");
         for (const char* t : {"c", "s", "m"}) {
-            QCOMPARE(run.tensor(t).padded.rule, std::string("G4.2"));
+            QCOMPARE(run.tensor(t).padded.rule, bpu::PadRule::ConvLike);
             QCOMPARE(run.tensor(t).padded.dims, (std::vector<int64_t>{1, 256, 24, 32}));
         }
         QCOMPARE(run.tensor("y").padded.dims, (std::vector<int64_t>{1, 512, 24, 32}));
@@ -338,7 +339,7 @@ private slots:
 
         // [1,3,5]: 3 -> 4, 5 -> 8 (powers of two below the unit); 15 of 32 elements real.
         const bpu::PaddedShape& a = run.tensor("a_out").padded;
-        QCOMPARE(a.rule, std::string("G4.1"));
+        QCOMPARE(a.rule, bpu::PadRule::General);
         QCOMPARE(a.dims, (std::vector<int64_t>{1, 4, 8}));
         QVERIFY(std::abs(a.wasteRatio() - (1.0 - 15.0 / 32.0)) < 1e-12);
         QVERIFY(a.dimRules[0].empty());
@@ -991,7 +992,7 @@ private slots:
         QCOMPARE(g65[0]->title, std::string("Small input 1x3x224x224 at batch 1: run in batch mode"));
         QCOMPARE(g65[0]->evidence["small_input_max"].get<int64_t>(), int64_t(256));
         QCOMPARE(g65[0]->evidence["weight_bytes_per_inference"].get<int64_t>(), int64_t(16 * 3 * 3 * 3));
-        QCOMPARE(g65[0]->fix["edits"][0]["op"].get<std::string>(), std::string("set_batch"));
+        QCOMPARE(g65[0]->fix.at(0)->toJson()["op"].get<std::string>(), std::string("set_batch"));
         QVERIFY(analyze(model(1, 256), "g65_256.onnx").findings("G6.5").size() == 1); // <= 256 inclusive
         QVERIFY(analyze(model(1, 320), "g65_320.onnx").findings("G6.5").empty());
         QVERIFY(analyze(model(4, 224), "g65_b4.onnx").findings("G6.5").empty());
@@ -1027,7 +1028,7 @@ private slots:
         QCOMPARE(g61.size(), size_t(1));
         // 512/g must stay a multiple of 32: g = 2, 4, 8, 16 (512/32 = 16 is not).
         QCOMPARE(g61[0]->evidence["groups_keeping_alignment"], nlohmann::json({2, 4, 8, 16}));
-        QCOMPARE(g61[0]->fix["edits"][0]["group"].get<int>(), 2);
+        QCOMPARE(g61[0]->fix.at(0)->toJson()["group"].get<int>(), 2);
         // 2.25 MiB of weights >= large_weight_bytes (1 MiB): G6.3 would say "use group conv" too. One layer,
         // one recommendation: the G6.1 finding carries the large-weight evidence, no separate G6.3.
         QVERIFY(run.findings("G6.3").empty());

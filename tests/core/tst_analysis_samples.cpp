@@ -237,7 +237,7 @@ private slots:
         const bpu::TensorId in = g.findTensor(input.toStdString());
         QVERIFY(in.valid() && g.tensor(in).isGraphInput);
         const bpu::PaddedShape& p = r.tensors[in.value].padded;
-        QCOMPARE(p.rule, std::string("input"));
+        QCOMPARE(p.rule, bpu::PadRule::Input);
         QCOMPARE(p.dims[1], int64_t(3));
         for (const auto& f : r.findings)
             QVERIFY2(f.evidence.value("tensor", std::string()) != input.toStdString(), f.title.c_str());

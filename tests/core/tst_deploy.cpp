@@ -8,7 +8,9 @@
 #include "core/deploy/DeployYaml.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
 #include "core/edit/Session.h"
+#include "core/edit/UndoToken.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
 
@@ -315,10 +317,10 @@ void TestDeploy::setPrecisionWholeModelAndNodes() {
     auto edit = bpu::editFromJson(
         {{"op", "set_precision"}, {"precision", "int16"}, {"nodes", {"/model.0/conv/Conv"}}});
     bpu::Session one = base;
-    edit->apply(one);
+    bpu::UndoToken token = edit->apply(one);
     QCOMPARE(one.analysis().nodes[one.graph().findNode("/model.0/conv/Conv").value].precision,
              bpu::Precision::Int16);
-    edit->revert(one);
+    token.revert(one);
     QCOMPARE(one.cost().totalUs, base.cost().totalUs);
     bpu::editFromJson({{"op", "set_precision"}, {"precision", "int16"}, {"nodes", {"/model.0/conv/Conv"}}})
         ->apply(one);

@@ -8,6 +8,8 @@
 #include "core/deploy/DeployJson.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
+#include "core/edit/EditRegistry.h"
 #include "core/edit/Session.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
@@ -25,6 +27,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 
 using fixtures::ModelBuilder;
 using nlohmann::json;
@@ -576,6 +579,10 @@ private slots:
     void jsonRoundTrip();
     void incrementalEqualsFull_data();
     void incrementalEqualsFull();
+    void editListIsAtomic();
+    void editListEqualsOneByOne_data();
+    void editListEqualsOneByOne();
+    void editKindsAreRegisteredOnce();
 };
 
 void TestEdits::revertRestoresExactly_data() {
@@ -603,10 +610,10 @@ void TestEdits::revertRestoresExactly() {
         applyEdit(s, e);
     const json before = dump(s);
     auto edit = bpu::editFromJson(*c.edit);
-    edit->apply(s);
+    bpu::UndoToken token = edit->apply(s);
     const json applied = dump(s);
     QVERIFY2(applied != before, ("the edit changed nothing: " + c.edit->dump()).c_str());
-    edit->revert(s);
+    token.revert(s);
     const json after = dump(s);
     QVERIFY2(after == before,
              (c.edit->dump() + " did not revert exactly: " + firstDiff(before, after)).c_str());
@@ -620,22 +627,21 @@ void TestEdits::revertRestoresExactly() {
 void TestEdits::revertSeriesInReverseOrder() {
     bpu::Session s(sampleGraph("resnet50.onnx"), s100());
     const json original = dump(s);
-    std::vector<std::unique_ptr<bpu::Edit>> stack;
+    std::vector<bpu::UndoToken> stack;
     for (const auto& kind : kEditKinds) {
         EditCase c = editCase(kind, s);
         if (!c.edit)
             continue;
         auto e = bpu::editFromJson(*c.edit);
         try {
-            e->apply(s);
+            stack.push_back(e->apply(s));
         } catch (const bpu::EditError&) {
             continue; // an earlier edit of the series made this instance illegal
         }
-        stack.push_back(std::move(e));
     }
     QVERIFY(stack.size() >= 10);
     for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-        (*it)->revert(s);
+        it->revert(s);
     const json after = dump(s);
     QVERIFY2(after == original, firstDiff(original, after).c_str());
 }
@@ -752,7 +758,7 @@ void TestEdits::setChannelsRederivesDownstream() {
     const json before = dump(s);
     QCOMPARE(metricsOf(s, "conv2").macs, int64_t{1179648});
     auto e = bpu::editFromJson({{"op", "set_channels"}, {"node", "conv1"}, {"channels", 24}});
-    e->apply(s);
+    bpu::UndoToken token = e->apply(s);
     QCOMPARE(dimsOf(s, "w1"), (std::vector<int64_t>{24, 3, 3, 3}));
     QCOMPARE(dimsOf(s, "b1"), (std::vector<int64_t>{24}));
     QCOMPARE(dimsOf(s, "r1"), (std::vector<int64_t>{1, 24, 32, 32}));
@@ -771,7 +777,7 @@ void TestEdits::setChannelsRederivesDownstream() {
     // conv1 itself: 24x32x32 outputs x 3x3x3 = 663,552 MACs.
     QCOMPARE(metricsOf(s, "conv1").macs, int64_t{663552});
     QVERIFY2(compareWithFull(s).empty(), compareWithFull(s).c_str());
-    e->revert(s);
+    token.revert(s);
     QVERIFY2(dump(s) == before, firstDiff(before, dump(s)).c_str());
 }
 
@@ -864,14 +870,15 @@ void TestEdits::jsonRoundTrip() {
         {"op":"set_placement","node":"topk","placement":"BPU"},{"op":"assume_resident","tensors":["a","b"]},
         {"op":"assume_aligned","tensors":["t"]},{"op":"assume_removed","nodes":["n"]},
         {"op":"filter_outputs","keep":300}]})");
-    auto edits = bpu::editsFromJson(doc);
+    auto edits = bpu::editListFromJson(doc);
     QCOMPARE(edits.size(), doc["edits"].size());
     for (size_t i = 0; i < edits.size(); ++i)
         QCOMPARE(edits[i]->toJson(), doc["edits"][i]);
-    QCOMPARE(bpu::editsFromJson(doc["edits"]).size(), edits.size()); // a bare array too
+    QCOMPARE(bpu::editListFromJson(doc["edits"]).size(), edits.size()); // a bare array too
+    QCOMPARE(bpu::editListToJson(edits), doc);
     QCOMPARE(QString::fromStdString(edits[4]->describe()), QString("set_group group=4 node=conv5"));
     try {
-        bpu::editsFromJson(json::parse(R"({"edits":[{"op":"fuse_all"},{"op":"nope"}]})"));
+        bpu::editListFromJson(json::parse(R"({"edits":[{"op":"fuse_all"},{"op":"nope"}]})"));
         QFAIL("accepted an unknown op");
     } catch (const bpu::EditError& e) {
         QCOMPARE(QString(e.what()), QString("edit 2: unknown edit op 'nope'"));
@@ -897,14 +904,14 @@ void TestEdits::incrementalEqualsFull() {
     bpu::Session s(sampleGraph(file.toStdString()), s100());
     const json original = dump(s);
     std::mt19937 rng(seed);
-    std::vector<std::unique_ptr<bpu::Edit>> applied;
+    std::vector<bpu::UndoToken> applied;
     int rejected = 0;
     std::string history;
     for (int step = 0; step < 10; ++step) {
         const json e = randomEdit(rng, s);
         auto edit = bpu::editFromJson(e);
         try {
-            edit->apply(s);
+            applied.push_back(edit->apply(s));
         } catch (const bpu::EditError&) {
             ++rejected;
             continue;
@@ -912,15 +919,91 @@ void TestEdits::incrementalEqualsFull() {
         history += "\n  " + e.dump();
         const std::string diff = compareWithFull(s);
         QVERIFY2(diff.empty(), (file.toStdString() + " after:" + history + "\n" + diff).c_str());
-        applied.push_back(std::move(edit));
     }
     QVERIFY2(applied.size() >= 3, ("only " + std::to_string(applied.size()) + " edits applied").c_str());
     for (auto it = applied.rbegin(); it != applied.rend(); ++it)
-        (*it)->revert(s);
+        it->revert(s);
     const json after = dump(s);
     QVERIFY2(after == original,
              (file.toStdString() + ":" + history + "\nreverted: " + firstDiff(original, after)).c_str());
     qInfo("%s: %zu edits applied, %d rejected", qPrintable(file), applied.size(), rejected);
+}
+
+// applyEditList is all or nothing: the third edit of this list does not apply (group 3 does not divide 16
+// and 8, worked out in illegalEditsAreRejected), so the two before it, which did apply on their own, leave
+// no trace, and the error names the third edit by its position and description.
+void TestEdits::editListIsAtomic() {
+    bpu::Session s = session(chainModel());
+    const json before = dump(s);
+    const bpu::EditList list = bpu::editListFromJson(json::parse(
+        R"([{"op":"unfuse_all"},{"op":"set_channels","node":"conv1","channels":24},
+            {"op":"set_group","node":"conv2","group":3},{"op":"remove_boundary_qdq"}])"));
+    try {
+        bpu::applyEditList(s, list);
+        QFAIL("the list applied");
+    } catch (const bpu::EditListError& e) {
+        QCOMPARE(e.index(), size_t(2));
+        QCOMPARE(QString::fromStdString(e.edit()), QString("set_group group=3 node=conv2"));
+        // conv2 reads conv1's new 24 channels by then: the reason is about the edited model.
+        QCOMPARE(QString::fromStdString(e.reason()),
+                 QString("group 3 does not divide the channels of 'conv2' (in 24, out 8)"));
+        QCOMPARE(QString(e.what()), QString("edit 3 (set_group group=3 node=conv2): group 3 does not "
+                                            "divide the channels of 'conv2' (in 24, out 8)"));
+    }
+    const json after = dump(s);
+    QVERIFY2(after == before, ("the failed list left a trace: " + firstDiff(before, after)).c_str());
+    // The first two alone apply, and their token reverts them together.
+    bpu::UndoToken token = bpu::applyEditList(s, {list[0], list[1]});
+    QVERIFY(dump(s) != before);
+    token.revert(s);
+    QVERIFY2(dump(s) == before, firstDiff(before, dump(s)).c_str());
+}
+
+void TestEdits::editListEqualsOneByOne_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"resnet50.onnx", "mobilenet_v2.onnx", "yolov8n.onnx"})
+        QTest::addRow("%s", f) << QString(f);
+}
+
+// A list applied at once (one re-estimate over every node the edits dirtied) reaches exactly the state the
+// same edits reach one at a time (a re-estimate each), and that state equals a full recompute.
+void TestEdits::editListEqualsOneByOne() {
+    QFETCH(QString, file);
+    bpu::Session one(sampleGraph(file.toStdString()), s100());
+    const json original = dump(one);
+    bpu::EditList list;
+    for (const auto& kind : kEditKinds) {
+        EditCase c = editCase(kind, one);
+        if (!c.edit)
+            continue;
+        auto e = bpu::editFromJson(*c.edit);
+        try {
+            e->apply(one); // legal after the ones before it: keep it
+        } catch (const bpu::EditError&) {
+            continue;
+        }
+        list.push_back(e);
+    }
+    QVERIFY(list.size() >= 8);
+    bpu::Session all(sampleGraph(file.toStdString()), s100());
+    bpu::UndoToken token = bpu::applyEditList(all, list);
+    const json a = dump(one), b = dump(all);
+    QVERIFY2(a == b, firstDiff(a, b).c_str());
+    QVERIFY2(compareWithFull(all).empty(), compareWithFull(all).c_str());
+    token.revert(all);
+    QVERIFY2(dump(all) == original, firstDiff(original, dump(all)).c_str());
+}
+
+// One registry: every op of the vocabulary (docs/edits.md) parses through it, once, and writes itself back.
+void TestEdits::editKindsAreRegisteredOnce() {
+    std::set<std::string> ops;
+    for (const auto& k : bpu::editKinds())
+        QVERIFY2(ops.insert(std::string(k.op)).second, std::string(k.op).c_str());
+    for (const auto& kind : kEditKinds)
+        QVERIFY2(ops.count(kind), kind.c_str());
+    QCOMPARE(ops.size(), kEditKinds.size());
+    QVERIFY(bpu::findEditKind("set_batch"));
+    QVERIFY(!bpu::findEditKind("set_batc"));
 }
 
 QTEST_GUILESS_MAIN(TestEdits)

@@ -4,7 +4,7 @@
 // with edits both the baseline and the edited FPS; every table is well formed; the HTML is self-contained.
 #include "OnnxFixtures.h"
 
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/report/ReportBuilder.h"
@@ -55,11 +55,8 @@ Built build(const std::string& model, const nlohmann::json& edits = nullptr, boo
     bpu::report::ReportInput in;
     if (!edits.is_null()) {
         b.baseline.emplace(*b.session);
-        for (auto& e : bpu::editsFromJson(edits)) {
-            e->apply(*b.session);
-            in.edits.push_back(e->toJson());
-            in.editDescriptions.push_back(e->describe());
-        }
+        in.edits = bpu::editListFromJson(edits);
+        bpu::applyEditList(*b.session, in.edits);
         in.baseline = &*b.baseline;
     }
     b.session->estimateFindingGains();

@@ -7,6 +7,8 @@
 
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
+#include "core/edit/UndoToken.h"
 #include "core/util/JsonFile.h"
 
 #include <cmath>
@@ -14,9 +16,9 @@
 using namespace bpu;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    std::vector<std::unique_ptr<Edit>> edits;
+    EditList edits;
     try {
-        edits = editsFromJson(parseJsonText(fuzz::text(data, size), "fuzz.json"));
+        edits = editListFromJson(parseJsonText(fuzz::text(data, size), "fuzz.json"));
     } catch (const FileError&) {
         return 0;
     } catch (const EditError&) {
@@ -24,11 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     Session s = fuzz::baseSession();
     const double base = s.cost().totalUs;
-    std::vector<Edit*> applied;
+    std::vector<UndoToken> applied;
     for (auto& e : edits) {
         try {
-            e->apply(s);
-            applied.push_back(e.get());
+            applied.push_back(e->apply(s));
         } catch (const EditError&) {
             continue; // refused, the session untouched: the next edit sees the same state
         }
@@ -37,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     fuzz::checkSession(s, "edits");
     for (auto it = applied.rbegin(); it != applied.rend(); ++it)
-        (*it)->revert(s);
+        it->revert(s);
     const double back = s.cost().totalUs;
     if (std::fabs(back - base) > 1e-9 * base)
         fuzz::fail("reverting the applied edits gives " + std::to_string(back) + " us, not the baseline " +

@@ -5,6 +5,8 @@
 
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
+#include "core/edit/UndoToken.h"
 #include "core/io/ProjectJson.h"
 #include "core/util/JsonFile.h"
 
@@ -18,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     try {
-        auto edits = editsFromJson(p.edits);
+        auto edits = editListFromJson(p.edits);
         Session s = fuzz::baseSession();
         for (auto& e : edits)
             try {

@@ -8,7 +8,7 @@
 #include "ui/hotspots/HotspotModel.h"
 #include "ui/hotspots/HotspotPanel.h"
 #include "ui/main/MainWindow.h"
-#include "ui/main/SessionController.h"
+#include "ui/session/SessionController.h"
 
 #include <QLabel>
 #include <QStandardPaths>
@@ -31,15 +31,15 @@ inline void isolateSettings() {
     QCoreApplication::setApplicationName(QStringLiteral("BpuScopeTests"));
 }
 
-/// True once the window shows a settled state: a snapshot with finding gains, no load, no layout running,
-/// and `also` (when given) holds for the snapshot.
+/// True once the window shows a settled state: every background job finished (the job tracker's lanes are
+/// idle: load, session, sweep, layout, export), a snapshot with finding gains, and `also` (when given) holds
+/// for it.
 inline bool waitSettled(bpu::ui::MainWindow& w, std::function<bool(const bpu::ui::Snapshot&)> also = {},
                         int timeoutMs = 60000) {
     return QTest::qWaitFor(
         [&] {
             const auto s = w.snapshot();
-            return s && s->findingsReady && !w.isLoading() && !w.graphView()->isLayoutPending() &&
-                   (!also || also(*s));
+            return s && s->findingsReady && w.jobs()->isSettled() && (!also || also(*s));
         },
         timeoutMs);
 }
@@ -102,7 +102,8 @@ inline QStringList numbers(const bpu::ui::MainWindow& w) {
         out << QStringLiteral("finding %1 %2 gain=%3")
                    .arg(QString::fromStdString(f.rule), QString::fromStdString(f.title),
                         f.estimatedGainMs ? num(*f.estimatedGainMs) : QStringLiteral("none"));
-    out << QStringLiteral("status: ") + w.estimateLabel()->text() + w.deltaLabel()->text();
+    out << QStringLiteral("status: ") + w.estimateLabel()->text() + w.breakdownLabel()->text() +
+               w.deltaLabel()->text();
     const bpu::ui::HotspotModel* hm = w.hotspots()->model();
     for (int r = 0; r < hm->rowCount(); ++r) {
         QStringList cells;

@@ -3,15 +3,14 @@
 // an edit), a click on a bar or a roofline point selects its node everywhere, the selection is marked.
 #include "WorkbenchFixture.h"
 
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/charts/RankedBarChart.h"
 #include "ui/charts/RooflineChart.h"
-#include "ui/main/SelectionHub.h"
+#include "ui/session/SelectionHub.h"
 #include "ui/whatif/WhatIfActions.h"
 
 #include <QTabWidget>
-#include <QUndoStack>
 
 #include <algorithm>
 #include <set>
@@ -176,7 +175,7 @@ private slots:
     void chartsFollowEdits() {
         show(ChartsPanel::Latency);
         const double before = charts_->latencyChart()->series().items.front().value;
-        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson({{"op", "set_batch"}, {"batch", 4}})));
+        w_->whatIf()->apply({editFromJson({{"op", "set_batch"}, {"batch", 4}})}, QStringLiteral("test edit"));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.cost.batch == 4; }));
         QVERIFY(charts_->isCurrent(ChartsPanel::Latency));   // the visible chart follows at once
         QVERIFY(!charts_->isCurrent(ChartsPanel::Roofline)); // hidden ones catch up when shown
@@ -189,7 +188,7 @@ private slots:
         show(ChartsPanel::Roofline);
         QCOMPARE(charts_->rooflineChart()->data().points.front().latencyUs,
                  s->cost.nodes[charts_->rooflineChart()->data().points.front().node.value].latencyUs);
-        w_->controller()->undoStack()->undo();
+        w_->controller()->undo();
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.cost.batch == 1; }));
         QCOMPARE(
             charts_->rooflineChart()->data().points.front().latencyUs,

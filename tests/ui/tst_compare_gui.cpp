@@ -3,6 +3,7 @@
 // the compare table must show exactly what core/compare computes for the two files (checked against a
 // comparison made here from the same files), and follow an edit of the open model.
 #include "WorkbenchFixture.h"
+#include "core/edit/EditList.h"
 
 #include "core/compare/ModelComparison.h"
 #include "core/edit/Session.h"
@@ -102,8 +103,9 @@ private slots:
         // An edit of the open model is compared again: resized to B's 256x256 input, every matched node has
         // B's shape (same network, same input), and the figures follow the edited model.
         updated.clear();
-        w.applyEditList(nlohmann::json::parse(R"({"edits": [{"op": "set_input_shape", "input": "input",
-                                                             "shape": [1, 3, 256, 256]}]})"),
+        w.applyEditList(bpu::editListFromJson(
+                            nlohmann::json::parse(R"({"edits": [{"op": "set_input_shape", "input": "input",
+                                                             "shape": [1, 3, 256, 256]}]})")),
                         QStringLiteral("test"));
         QVERIFY(fixture::waitSettled(w, [](const Snapshot& st) { return !st.edits.empty(); }));
         QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty() && !w.comparer()->isBusy(), 60000);

@@ -4,6 +4,7 @@
 // thread), and an edit list of 20,000 edits lands as one undo step and one re-estimate with the same result
 // as its net effect. The models come from make_hostile.py --big (onnx's Python helper).
 #include "WorkbenchFixture.h"
+#include "core/edit/EditList.h"
 
 #include "core/edit/Session.h"
 #include "ui/inspector/NodeDetails.h"
@@ -82,10 +83,10 @@ private slots:
             list.push_back({{"op", "set_placement"}, {"node", node}, {"placement", placement}});
             last[node] = placement;
         }
-        w.applyEditList({{"edits", list}}, QStringLiteral("big.json"));
+        w.applyEditList(bpu::editListFromJson({{"edits", list}}), QStringLiteral("big.json"));
         QVERIFY(fixture::waitSettled(
             w, [](const Snapshot& s) { return s.edits.size() == 20000; }, 240000));
-        QCOMPARE(w.controller()->undoStack()->count(), 1);
+        QCOMPARE(w.snapshot()->history.size(), 1); // one undo step for the whole list
         const double edited = w.snapshot()->cost.totalUs;
 
         nlohmann::json net = nlohmann::json::array();
@@ -94,12 +95,12 @@ private slots:
         MainWindow w2;
         w2.openModel(fixture::sample("mobilenet_v2.onnx"));
         QVERIFY(fixture::waitSettled(w2));
-        w2.applyEditList({{"edits", net}}, QStringLiteral("net.json"));
+        w2.applyEditList(bpu::editListFromJson({{"edits", net}}), QStringLiteral("net.json"));
         QVERIFY(fixture::waitSettled(w2, [&](const Snapshot& s) { return s.edits.size() == net.size(); }));
         QCOMPARE(w2.snapshot()->cost.totalUs, edited);
         QVERIFY(edited != s->cost.totalUs); // the overrides change something
 
-        w.controller()->undoStack()->undo();
+        w.controller()->undo();
         QVERIFY(fixture::waitSettled(w, [](const Snapshot& s) { return s.edits.empty(); }));
         QCOMPARE(fixture::numbers(w), baseline);
     }

@@ -4,14 +4,14 @@
 // bad file both leaving the open model as it was.
 #include "WorkbenchFixture.h"
 
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "ui/charts/QCustomPlotInclude.h"
 #include "ui/graph/GraphScene.h"
 #include "ui/graph/LegendWidget.h"
 #include "ui/graph/NodeItem.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/inspector/ShapeEditor.h"
-#include "ui/main/SelectionHub.h"
+#include "ui/session/SelectionHub.h"
 #include "ui/whatif/WhatIfActions.h"
 
 #include <QAbstractItemModelTester>
@@ -23,7 +23,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
-#include <QUndoStack>
 
 #include <map>
 #include <memory>
@@ -236,25 +235,26 @@ private slots:
         const QStringList before = fixture::numbers(*w_);
         QCOMPARE(before, loadedNumbers_); // a reload reproduces the first load exactly
         QVERIFY(w_->deltaLabel()->text().isEmpty());
-        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson(nlohmann::json::parse(edit.toStdString()))));
+        w_->whatIf()->apply({editFromJson(nlohmann::json::parse(edit.toStdString()))},
+                            QStringLiteral("test edit"));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
         const QStringList edited = fixture::numbers(*w_);
         QVERIFY(edited != before);
         QVERIFY(w_->deltaLabel()->text().contains(QStringLiteral("vs baseline")));
-        QCOMPARE(w_->controller()->undoStack()->count(), 1);
+        QCOMPARE(int(w_->snapshot()->history.size()), 1);
         QVERIFY(w_->isWindowModified()); // the title marks edits not saved in a project
 
-        w_->controller()->undoStack()->undo();
+        w_->controller()->undo();
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
         QCOMPARE(fixture::numbers(*w_), before);
         QVERIFY(w_->deltaLabel()->text().isEmpty());
         QVERIFY(!w_->isWindowModified());
 
         // Redo reproduces the edited state exactly too.
-        w_->controller()->undoStack()->redo();
+        w_->controller()->redo();
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
         QCOMPARE(fixture::numbers(*w_), edited);
-        w_->controller()->undoStack()->undo();
+        w_->controller()->undo();
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
         QCOMPARE(fixture::numbers(*w_), before);
     }
@@ -298,7 +298,7 @@ private slots:
         QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
         QSlider* slider = editor->slider();
         QCOMPARE(slider->value(), int(c0));
-        QTRY_VERIFY_WITH_TIMEOUT(!editor->isSweepPending(), 60000); // the curve is there before the drag
+        QVERIFY(fixture::waitSettled(*w_)); // the curve is there before the drag
         QVERIFY(editor->plot()->graph(0)->dataCount() > 10);
 
         auto drag = [&](int steps, int dx) {
@@ -325,23 +325,23 @@ private slots:
         QVERIFY(c1 > c0);
         QVERIFY(seen.size() >= 2); // the estimate followed the drag live
         QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return outChannels(s, conv) == c1; }));
-        QCOMPARE(w_->controller()->undoStack()->count(), 1); // one step for the whole drag
+        QCOMPARE(int(w_->snapshot()->history.size()), 1); // one step for the whole drag
         // ... and one edit in the list a project saves: the drag's last value.
         QCOMPARE(w_->snapshot()->edits.size(), size_t(1));
-        QCOMPARE(w_->snapshot()->edits[0].value("channels", 0), c1);
+        QCOMPARE(w_->snapshot()->edits[0]->toJson().value("channels", 0), c1);
         QVERIFY(fixture::numbers(*w_) != before);
 
         // A second drag of the same dim is a step of its own.
-        QTRY_VERIFY_WITH_TIMEOUT(!editor->isSweepPending(), 60000);
+        QVERIFY(fixture::waitSettled(*w_));
         drag(3, -15);
         const int c2 = slider->value();
         QVERIFY(c2 != c1);
         QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return outChannels(s, conv) == c2; }));
-        QCOMPARE(w_->controller()->undoStack()->count(), 2);
+        QCOMPARE(int(w_->snapshot()->history.size()), 2);
 
-        w_->controller()->undoStack()->undo();
+        w_->controller()->undo();
         QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return outChannels(s, conv) == c1; }));
-        w_->controller()->undoStack()->undo();
+        w_->controller()->undo();
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
         QCOMPARE(outChannels(*w_->snapshot(), conv), c0);
         QCOMPARE(fixture::numbers(*w_), before);
@@ -355,14 +355,14 @@ private slots:
         QVERIFY(conv.valid());
         w_->selection()->select(conv, this);
         ShapeEditor* editor = w_->inspector()->shapeEditor();
-        QTRY_VERIFY_WITH_TIMEOUT(!editor->isSweepPending(), 60000);
+        QVERIFY(fixture::waitSettled(*w_));
         QVERIFY(!editor->slider()->isEnabled());
         QVERIFY(!editor->spinBox()->isEnabled());
         QCOMPARE(editor->plot()->graph(0)->dataCount(), 0);
-        QCOMPARE(w_->controller()->undoStack()->count(), 0);
+        QCOMPARE(int(w_->snapshot()->history.size()), 0);
         // Another conv is draggable again.
         w_->selection()->select(w_->snapshot()->graph->findNode("/model.0/conv/Conv"), this);
-        QTRY_VERIFY_WITH_TIMEOUT(!editor->isSweepPending(), 60000);
+        QVERIFY(fixture::waitSettled(*w_));
         QVERIFY(editor->slider()->isEnabled());
         QVERIFY(editor->plot()->graph(0)->dataCount() > 10);
     }
@@ -427,10 +427,10 @@ private slots:
         QCOMPARE(fixture::numbers(*w_), numbers);
         QVERIFY(!w_->lastMessage()); // cancelling is no error
         // Still fully usable: an edit applies to the model that stayed.
-        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson({{"op", "set_batch"}, {"batch", 2}})));
+        w_->whatIf()->apply({editFromJson({{"op", "set_batch"}, {"batch", 2}})}, QStringLiteral("test edit"));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.cost.batch == 2; }));
         QVERIFY(w_->snapshot()->modelPath.endsWith(QLatin1String("yolov8n.onnx")));
-        w_->controller()->undoStack()->undo();
+        w_->controller()->undo();
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
     }
 

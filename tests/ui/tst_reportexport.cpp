@@ -4,14 +4,13 @@
 // formats), a PDF is written off the GUI thread, Cancel leaves no file, and a bad path or format is an error.
 #include "WorkbenchFixture.h"
 
-#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
 #include "ui/main/ReportExporter.h"
 #include "ui/whatif/WhatIfActions.h"
 
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QUndoStack>
 
 #include <nlohmann/json.hpp>
 
@@ -74,7 +73,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
         w_->openModel(fixture::sample("yolov8n.onnx"));
         QVERIFY(fixture::waitSettled(*w_));
-        w_->whatIf()->push(std::shared_ptr<Edit>(editFromJson(nlohmann::json::parse(kEdit))));
+        w_->whatIf()->apply({editFromJson(nlohmann::json::parse(kEdit))}, QStringLiteral("test edit"));
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
     }
 

@@ -2,31 +2,31 @@
 #include "ChartStyle.h"
 
 #include "QCustomPlotInclude.h"
-#include "ui/graph/NodeColoring.h"
+#include "ui/style/Palette.h"
 
 #include <QFontDatabase>
 
 namespace bpu::ui::charts {
 
 QColor categoryColor(int index) {
-    return palette::categorical(index);
+    return style::categorical(index);
 }
 
 QColor placementColor(int placementIndex) {
     // BPU blue, CPU orange, folded bluish green: the first three Okabe-Ito hues.
-    return palette::categorical(placementIndex);
+    return style::categorical(placementIndex);
 }
 
 QColor boundColor(Bound b) {
     switch (b) {
     case Bound::Compute:
-        return palette::categorical(0);
+        return style::computeBound();
     case Bound::Memory:
-        return palette::categorical(5);
+        return style::memoryBound();
     case Bound::None:
         break;
     }
-    return palette::unknown();
+    return style::unknown();
 }
 
 QString cjkFontFamily() {

@@ -6,7 +6,7 @@
 #include "RooflineChart.h"
 #include "core/report/ChartData.h"
 #include "core/report/ReportFormat.h"
-#include "ui/main/SelectionHub.h"
+#include "ui/session/SelectionHub.h"
 
 #include <QTabWidget>
 #include <QToolTip>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/main/Snapshot.h"
+#include "ui/session/Snapshot.h"
 
 #include <QWidget>
 #include <map>

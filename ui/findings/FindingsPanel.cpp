@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "FindingsPanel.h"
 
+#include "core/edit/Edit.h"
 #include "core/report/GuideRules.h"
-#include "ui/main/SelectionHub.h"
+#include "core/target/TargetProfile.h"
+#include "ui/session/SelectionHub.h"
 
 #include <QHeaderView>
 #include <QPushButton>
@@ -54,24 +56,38 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(split);
     apply_->setEnabled(false);
-    connect(tree_, &QTreeWidget::currentItemChanged, this,
-            [this](QTreeWidgetItem* item) { showDetails(item ? item->data(0, Qt::UserRole).toInt() : -1); });
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        showDetails(item ? item->data(0, Qt::UserRole).toInt() : -1, !refreshing_);
+    });
+    // A click on the finding already chosen is a choice too: its node is selected again.
+    connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        if (item == tree_->currentItem() && snap_ && current_ >= 0 &&
+            current_ < int(snap_->analysis.findings.size()) &&
+            !snap_->analysis.findings[current_].nodes.empty())
+            hub_->select(snap_->analysis.findings[current_].nodes.front(), this);
+    });
     connect(apply_, &QPushButton::clicked, this, [this] {
         if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
             return;
         const Finding& f = snap_->analysis.findings[current_];
-        if (!f.fix.is_null())
+        if (!f.fix.empty())
             emit applyFix(f.fix, QString::fromStdString(f.title));
     });
 }
 
 void FindingsPanel::setSnapshot(SnapshotPtr s) {
     snap_ = std::move(s);
-    const int keep = current_;
+    // Rebuilding the rows is no user's choice: nothing is selected from here.
+    refreshing_ = true;
     tree_->clear();
-    if (!snap_)
+    current_ = -1;
+    if (!snap_) {
+        refreshing_ = false;
+        showDetails(-1, false);
         return;
+    }
     const auto& fs = snap_->analysis.findings;
+    QTreeWidgetItem* again = nullptr;
     for (int i = 0; i < int(fs.size()); ++i) {
         const Finding& f = fs[i];
         auto* item = new QTreeWidgetItem(tree_);
@@ -82,16 +98,33 @@ void FindingsPanel::setSnapshot(SnapshotPtr s) {
         item->setText(3, QString::fromStdString(f.title));
         item->setData(0, Qt::UserRole, i);
         item->setToolTip(3, ruleText(QString::fromStdString(f.rule)));
+        if (chosen_ && !again && chosen_->first == f.rule && !f.nodes.empty() &&
+            f.nodes.front().value == chosen_->second)
+            again = item;
     }
-    if (keep >= 0 && keep < tree_->topLevelItemCount())
-        tree_->setCurrentItem(tree_->topLevelItem(keep));
+    if (again)
+        tree_->setCurrentItem(again);
+    else
+        showDetails(-1, false);
+    refreshing_ = false;
 }
 
-void FindingsPanel::showDetails(int index) {
+void FindingsPanel::reset() {
+    chosen_.reset();
+    refreshing_ = true;
+    tree_->setCurrentItem(nullptr);
+    tree_->clearSelection();
+    refreshing_ = false;
+    showDetails(-1, false);
+}
+
+void FindingsPanel::showDetails(int index, bool userChoice) {
     current_ = index;
     if (!snap_ || index < 0 || index >= int(snap_->analysis.findings.size())) {
         details_->clear();
         apply_->setEnabled(false);
+        if (userChoice)
+            chosen_.reset();
         return;
     }
     const Finding& f = snap_->analysis.findings[index];
@@ -122,12 +155,24 @@ void FindingsPanel::showDetails(int index) {
         h += esc(g.node(id).name) + QStringLiteral("; ");
     }
     h += QStringLiteral("</p>");
-    if (!f.fix.is_null())
-        h += QStringLiteral("<p><b>Fix (what-if):</b> <code>%1</code></p>").arg(esc(f.fix.dump()));
+    if (!f.fix.empty()) {
+        h += QStringLiteral("<p><b>Fix (what-if):</b></p><ul>");
+        for (size_t i = 0; i < f.fix.size() && i < 12; ++i)
+            h += QStringLiteral("<li><code>%1</code></li>").arg(esc(f.fix[i]->describe()));
+        if (f.fix.size() > 12)
+            h += QStringLiteral("<li>... %1 edits in all</li>").arg(f.fix.size());
+        h += QStringLiteral("</ul>");
+    }
     details_->setHtml(h);
-    apply_->setEnabled(!f.fix.is_null());
-    if (!f.nodes.empty())
-        hub_->select(f.nodes.front(), this);
+    apply_->setEnabled(!f.fix.empty());
+    if (userChoice) {
+        // The user chose this finding: remember it across snapshots and select its node, this once.
+        chosen_.reset();
+        if (!f.nodes.empty()) {
+            chosen_ = std::make_pair(f.rule, f.nodes.front().value);
+            hub_->select(f.nodes.front(), this);
+        }
+    }
 }
 
 } // namespace bpu::ui

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/main/Snapshot.h"
+#include "ui/session/Snapshot.h"
 
 #include <QWidget>
-#include <nlohmann/json.hpp>
+#include <optional>
 
 class QTreeWidget;
 class QPushButton;
@@ -14,20 +14,25 @@ namespace bpu::ui {
 
 class SelectionHub;
 
-/// Findings ranked by estimated gain, with the rule, evidence, affected nodes and a one-click fix.
+/// Findings ranked by estimated gain, with the rule, evidence, affected nodes and a one-click fix. Choosing
+/// a finding selects its first node, once: a new snapshot keeps the chosen finding (and the selection)
+/// without selecting again.
 class FindingsPanel : public QWidget {
     Q_OBJECT
 public:
     FindingsPanel(SelectionHub* hub, QWidget* parent = nullptr);
     void setSnapshot(SnapshotPtr s);
+    /// No finding chosen (a new model).
+    void reset();
     QTreeWidget* tree() const { return tree_; }
+    QPushButton* applyButton() const { return apply_; }
 
 signals:
-    /// The finding's fix as an edit list ({"edits": [...]}) to apply as one undoable what-if.
-    void applyFix(const nlohmann::json& fix, const QString& title);
+    /// The finding's fix to apply as one undo step named `title`.
+    void applyFix(const bpu::EditList& fix, const QString& title);
 
 private:
-    void showDetails(int index);
+    void showDetails(int index, bool userChoice);
 
     SelectionHub* hub_;
     SnapshotPtr snap_;
@@ -35,6 +40,9 @@ private:
     QTextBrowser* details_;
     QPushButton* apply_;
     int current_ = -1;
+    /// The chosen finding across snapshots (its index moves as gains re-rank): rule and first node.
+    std::optional<std::pair<std::string, uint32_t>> chosen_;
+    bool refreshing_ = false;
 };
 
 /// The guide's rule text for an id ("G6.1"), from resources/rules/guide-rules.json; empty if unknown.

@@ -18,7 +18,7 @@ GraphSearchBar::GraphSearchBar(GraphView* view)
     , count_(new QLabel(this)) {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
-    edit_->setPlaceholderText(tr("Find node by name or op type"));
+    edit_->setPlaceholderText(tr("Find by name or op type (op:If = exactly If)"));
     edit_->setClearButtonEnabled(true);
     edit_->setMinimumWidth(220);
     edit_->installEventFilter(this);
@@ -38,22 +38,14 @@ GraphSearchBar::GraphSearchBar(GraphView* view)
     row->addWidget(prev);
     row->addWidget(next);
     row->addWidget(close);
-    connect(edit_, &QLineEdit::textChanged, this, [this](const QString& t) {
-        view_->search(t);
-        updateCount();
-    });
-    connect(edit_, &QLineEdit::returnPressed, this, [this] {
-        view_->findNext();
-        updateCount();
-    });
-    connect(prev, &QToolButton::clicked, this, [this] {
-        view_->findPrevious();
-        updateCount();
-    });
-    connect(next, &QToolButton::clicked, this, [this] {
-        view_->findNext();
-        updateCount();
-    });
+    // The count has room for its longest text, so the bar keeps its size and its buttons stay in view.
+    count_->setMinimumWidth(count_->fontMetrics().horizontalAdvance(tr("%1 of %2").arg(88888).arg(88888)));
+    count_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    connect(edit_, &QLineEdit::textChanged, this, [this](const QString& t) { view_->search(t); });
+    connect(edit_, &QLineEdit::returnPressed, this, [this] { view_->findNext(); });
+    connect(prev, &QToolButton::clicked, this, [this] { view_->findPrevious(); });
+    connect(next, &QToolButton::clicked, this, [this] { view_->findNext(); });
+    connect(view_, &GraphView::matchesChanged, this, &GraphSearchBar::updateCount);
     connect(close, &QToolButton::clicked, this, [this] {
         edit_->clear();
         hide();
@@ -68,15 +60,20 @@ void GraphSearchBar::activate() {
     edit_->selectAll();
 }
 
+void GraphSearchBar::clear() {
+    edit_->clear();
+}
+
 void GraphSearchBar::updateCount() {
     const int n = static_cast<int>(view_->matches().size());
     if (edit_->text().trimmed().isEmpty())
         count_->clear();
+    else if (n == 0)
+        count_->setText(tr("no match"));
     else if (view_->currentMatchIndex() >= 0)
         count_->setText(tr("%1 of %2").arg(view_->currentMatchIndex() + 1).arg(n));
     else
-        count_->setText(tr("%n match(es)", nullptr, n));
-    resize(sizeHint());
+        count_->setText(n == 1 ? tr("1 match") : tr("%1 matches").arg(n));
 }
 
 bool GraphSearchBar::eventFilter(QObject* watched, QEvent* e) {
@@ -91,7 +88,6 @@ bool GraphSearchBar::eventFilter(QObject* watched, QEvent* e) {
         if ((k->key() == Qt::Key_Return || k->key() == Qt::Key_Enter) &&
             (k->modifiers() & Qt::ShiftModifier)) {
             view_->findPrevious();
-            updateCount();
             return true;
         }
     }

@@ -18,7 +18,10 @@ public:
     explicit GraphSearchBar(GraphView* view);
     /// Shows the bar and focuses the text field.
     void activate();
+    /// Empties the text field (the view's matches follow).
+    void clear();
     QLineEdit* edit() const { return edit_; }
+    QLabel* count() const { return count_; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override;

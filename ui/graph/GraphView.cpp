@@ -10,6 +10,7 @@
 #include "NodeItem.h"
 #include "PaintCache.h"
 #include "SceneData.h"
+#include "ui/session/JobTracker.h"
 
 #include <QAction>
 #include <QApplication>
@@ -67,6 +68,25 @@ GraphView::GraphView(QWidget* parent)
     addShortcut(QKeySequence::ZoomOut, [this] { zoomBy(0.8); });
     addShortcut(QKeySequence(Qt::Key_F), [this] { fitToView(); });
     addShortcut(QKeySequence(Qt::Key_1), [this] { setZoom(1.0); });
+    const std::pair<Step, QString> steps[] = {{Step::Down, tr("Next Node &Down (consumer)")},
+                                              {Step::Up, tr("Next Node &Up (producer)")},
+                                              {Step::Next, tr("Next &Sibling")},
+                                              {Step::Previous, tr("Previous S&ibling")}};
+    const Qt::Key keys[] = {Qt::Key_Down, Qt::Key_Up, Qt::Key_Right, Qt::Key_Left};
+    for (int i = 0; i < 4; ++i) {
+        QAction* a = addShortcut(QKeySequence(Qt::ALT | keys[i]), [this, s = steps[i].first] { step(s); });
+        a->setText(steps[i].second);
+        navigation_ << a;
+    }
+    legendAction_ = new QAction(tr("Show &Legend"), this);
+    legendAction_->setCheckable(true);
+    legendAction_->setChecked(true);
+    connect(legendAction_, &QAction::toggled, this, [this] { placeOverlays(); });
+    minimapAction_ = new QAction(tr("Show &Minimap"), this);
+    minimapAction_->setCheckable(true);
+    minimapAction_->setChecked(true);
+    connect(minimapAction_, &QAction::toggled, this, [this] { placeOverlays(); });
+    connect(legend_, &LegendWidget::collapsedChanged, this, [this] { placeOverlays(); });
     setColoring(nullptr);
 }
 
@@ -114,6 +134,8 @@ void GraphView::updateModel(std::shared_ptr<const Graph> graph, std::vector<int>
 
 void GraphView::clearModel() {
     ++generation_; // drop any layout still running
+    if (jobs_)
+        jobs_->cancel(JobLane::Layout);
     graph_.reset();
     groupOf_.clear();
     expanded_.clear();
@@ -127,7 +149,9 @@ void GraphView::clearModel() {
 void GraphView::requestLayout(NodeId anchor) {
     if (!graph_)
         return;
-    SceneRequest request{graph_, groupOf_, expanded_};
+    // One job of the Layout lane: a newer layout raises this one's cancel flag and the core layout stops.
+    const JobTicket ticket = jobs_ ? jobs_->begin(JobLane::Layout) : JobTicket{};
+    SceneRequest request{graph_, groupOf_, expanded_, ticket.progress()};
     QPointF anchorPos;
     if (NodeItem* item = scene_->itemForNode(anchor))
         anchorPos = mapFromScene(item->sceneBoundingRect().center());
@@ -136,25 +160,34 @@ void GraphView::requestLayout(NodeId anchor) {
     struct Outcome {
         std::shared_ptr<SceneItems> items;
         QString error;
+        bool cancelled = false;
     };
     auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, anchor, anchorPos] {
-        --pending_;
-        const Outcome out = watcher->result();
-        watcher->deleteLater();
-        if (generation != generation_) // the newest request wins; older results are dropped
-            return;
-        if (out.items)
-            adopt(*out.items, anchor, anchorPos);
-        else
-            emit layoutFailed(out.error);
-    });
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, generation, anchor, anchorPos, ticket] {
+                --pending_;
+                const Outcome out = watcher->result();
+                watcher->deleteLater();
+                const bool newest =
+                    generation == generation_; // the newest request wins; older results are dropped
+                if (newest && out.items)
+                    adopt(*out.items, anchor, anchorPos);
+                else if (newest && !out.cancelled)
+                    emit layoutFailed(out.error);
+                // Finished last, after the scene shows the result, so "settled" means the drawing is there.
+                if (jobs_)
+                    jobs_->finish(ticket, out.cancelled || !newest ? JobOutcome::Cancelled
+                                          : out.items              ? JobOutcome::Done
+                                                                   : JobOutcome::Failed);
+            });
     // Layout and item construction both run on the worker; the GUI thread only adds the finished items.
     watcher->setFuture(QtConcurrent::run([request]() -> Outcome {
         try {
-            return {std::make_shared<SceneItems>(buildSceneData(request)), {}};
+            return {std::make_shared<SceneItems>(buildSceneData(request)), {}, false};
+        } catch (const Cancelled&) {
+            return {nullptr, {}, true};
         } catch (const std::exception& e) {
-            return {nullptr, QString::fromUtf8(e.what())};
+            return {nullptr, QString::fromUtf8(e.what()), false};
         }
     }));
 }
@@ -234,7 +267,23 @@ void GraphView::setGroupExpanded(int group, bool expanded) {
 int GraphView::search(const QString& text) {
     matches_.clear();
     matchIndex_ = -1;
-    const QString needle = text.trimmed();
+    QString needle = text.trimmed();
+    if (graph_ && needle.startsWith(QLatin1String("op:"), Qt::CaseInsensitive)) {
+        // Exactly this op type ("op:If" is the If nodes, not every node whose name holds "if").
+        const QByteArray op = needle.mid(3).trimmed().toUtf8();
+        const std::string key(op.constData(), static_cast<size_t>(op.size()));
+        auto equalCi = [&key](const std::string& s) {
+            return s.size() == key.size() && std::equal(s.begin(), s.end(), key.begin(), [](char a, char b) {
+                       return std::tolower(static_cast<unsigned char>(a)) ==
+                              std::tolower(static_cast<unsigned char>(b));
+                   });
+        };
+        if (!key.empty())
+            for (NodeId id : graph_->topoOrder)
+                if (equalCi(graph_->node(id).opType))
+                    matches_.push_back(id);
+        needle.clear();
+    }
     if (graph_ && !needle.isEmpty()) {
         const QByteArray n = needle.toUtf8();
         const std::string key(n.constData(), static_cast<size_t>(n.size()));
@@ -252,7 +301,69 @@ int GraphView::search(const QString& text) {
     }
     scene_->setMatches(matches_);
     minimap_->update();
+    emit matchesChanged();
     return static_cast<int>(matches_.size());
+}
+
+void GraphView::clearSearch() {
+    searchBar_->clear();
+    search(QString());
+    searchBar_->hide();
+}
+
+NodeId GraphView::neighbour(NodeId from, Step s) const {
+    if (!graph_ || !from.valid() || from.value >= graph_->nodes.size())
+        return {};
+    const Graph& g = *graph_;
+    auto consumers = [&g](NodeId n) {
+        std::vector<NodeId> out;
+        for (TensorId t : g.node(n).outputs)
+            if (t.valid())
+                for (NodeId c : g.tensor(t).consumers)
+                    if (std::find(out.begin(), out.end(), c) == out.end())
+                        out.push_back(c);
+        return out;
+    };
+    auto producer = [&g](NodeId n) {
+        // The first input that comes from another node (weights and constants have none).
+        for (TensorId t : g.node(n).inputs)
+            if (t.valid() && g.tensor(t).producer.valid())
+                return g.tensor(t).producer;
+        return NodeId{};
+    };
+    switch (s) {
+    case Step::Down: {
+        const auto c = consumers(from);
+        return c.empty() ? NodeId{} : c.front();
+    }
+    case Step::Up:
+        return producer(from);
+    case Step::Next:
+    case Step::Previous: {
+        const NodeId p = producer(from);
+        if (!p.valid())
+            return {};
+        const auto siblings = consumers(p);
+        const auto it = std::find(siblings.begin(), siblings.end(), from);
+        if (siblings.size() < 2 || it == siblings.end())
+            return {};
+        const long n = long(siblings.size()), i = long(it - siblings.begin());
+        return siblings[size_t(((i + (s == Step::Next ? 1 : -1)) % n + n) % n)];
+    }
+    }
+    return {};
+}
+
+NodeId GraphView::step(Step s) {
+    const NodeId next = neighbour(selected_, s);
+    if (!next.valid())
+        return selected_;
+    userSelect(next);
+    if (NodeItem* item = scene_->itemForNode(next)) {
+        ensureVisible(item, 40, 40);
+        keepClearOfOverlays(item);
+    }
+    return next;
 }
 
 NodeId GraphView::findNext() {
@@ -273,9 +384,11 @@ void GraphView::stepMatch(int delta) {
     const NodeId id = matches_[matchIndex_];
     userSelect(id);
     zoomToNode(id);
+    emit matchesChanged(); // "3 of 7", however the step was asked for (Enter, F3, the arrows)
 }
 
 void GraphView::userSelect(NodeId id) {
+    // (The find bar's "n of m" follows matchesChanged.)
     if (id == selected_)
         return;
     selected_ = id;
@@ -309,6 +422,34 @@ void GraphView::zoomToNode(NodeId id) {
     if (zoom() < kReadableZoom)
         setZoom(kReadableZoom);
     centerOn(item);
+    keepClearOfOverlays(item);
+}
+
+void GraphView::keepClearOfOverlays(const NodeItem* item) {
+    // Where the box is on screen, and by how much the overlays it sits under would have to move it.
+    const QRect box = mapFromScene(item->sceneBoundingRect()).boundingRect();
+    QPoint shift;
+    for (const QWidget* overlay :
+         {static_cast<const QWidget*>(legend_), static_cast<const QWidget*>(minimap_)}) {
+        if (!overlay->isVisible())
+            continue;
+        const QRect o = overlay->geometry().translated(-viewport()->pos());
+        if (!o.intersects(box.translated(-shift)))
+            continue;
+        // Move the box right of / below the legend (top left), or left of / above the minimap (bottom
+        // right), whichever is the shorter way.
+        const bool topLeft = o.left() < viewport()->width() / 2;
+        const int dx = topLeft ? o.right() + 8 - box.left() : o.left() - 8 - box.right();
+        const int dy = topLeft ? o.bottom() + 8 - box.top() : o.top() - 8 - box.bottom();
+        if (std::abs(dx) < std::abs(dy))
+            shift.rx() -= dx;
+        else
+            shift.ry() -= dy;
+    }
+    if (shift.isNull())
+        return;
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + shift.x());
+    verticalScrollBar()->setValue(verticalScrollBar()->value() + shift.y());
 }
 
 void GraphView::zoomBy(double factor) {
@@ -401,9 +542,17 @@ void GraphView::resizeEvent(QResizeEvent* e) {
 void GraphView::placeOverlays() {
     const QRect vp = viewport()->geometry();
     constexpr int m = 8;
+    // A small view keeps its graph: the legend folds to its title (a click unfolds it) and the minimap goes
+    // (it comes back when the view grows, unless switched off in the View menu).
+    const bool small = vp.width() < 640 || vp.height() < 480;
+    legend_->setVisible(legendAction_ && legendAction_->isChecked() && !legend_->title().isEmpty());
+    if (!legend_->userChose() && legend_->isCollapsed() != small)
+        legend_->setCollapsed(small);
+    minimap_->setVisible(minimapAction_ && minimapAction_->isChecked() && !small);
     legend_->resize(legend_->sizeHint());
     legend_->move(vp.left() + m, vp.top() + m);
-    searchBar_->resize(searchBar_->sizeHint());
+    searchBar_->resize(std::min(searchBar_->sizeHint().width(), std::max(0, vp.width() - 2 * m)),
+                       searchBar_->sizeHint().height());
     searchBar_->move(vp.right() - searchBar_->width() - m, vp.top() + m);
     minimap_->resize(minimap_->sizeHint());
     minimap_->move(vp.right() - minimap_->width() - m, vp.bottom() - minimap_->height() - m);

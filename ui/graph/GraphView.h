@@ -15,6 +15,7 @@ namespace bpu::ui {
 
 class GraphScene;
 class GraphSearchBar;
+class JobTracker;
 class LegendWidget;
 class Minimap;
 class NodeColoring;
@@ -23,8 +24,10 @@ struct SceneItems;
 
 /// The model graph, laid out top to bottom (core/layout) off the GUI thread and drawn with level of detail.
 /// Wheel zooms about the cursor, dragging pans, a click selects, double-click expands a fused group (and
-/// collapses it from its frame), Ctrl+F searches by name or op type, F3 / Shift+F3 step through matches.
-/// Overlays: legend (top left), search bar (top right, on demand), minimap (bottom right).
+/// collapses it from its frame), Ctrl+F searches by name or op type (`op:If` for exactly that op type),
+/// F3 / Shift+F3 step through matches, Alt+arrows walk the edges from the selected node. Overlays: legend
+/// (top left, folds on a click), search bar (top right, on demand), minimap (bottom right); in a small view
+/// the legend folds and the minimap hides so they do not cover the graph.
 ///
 /// Selection: `nodeSelected` is emitted once per user action that changes the selection (click, search
 /// step); `selectNode()` selects and centres without emitting, so a selection hub can call it freely.
@@ -34,6 +37,9 @@ public:
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 
+    /// Layouts register with `jobs` (the Layout lane: a newer layout cancels the running one through the
+    /// core's cancel flag). Without a tracker they still run, unregistered.
+    void setJobTracker(JobTracker* jobs) { jobs_ = jobs; }
     /// Shows `graph`. `groupOf` (empty, or per node: group id or -1) draws each group as one framed box.
     /// The layout runs on a worker; `layoutReady` follows. A newer call supersedes a running one.
     void setModel(std::shared_ptr<const Graph> graph, std::vector<int> groupOf = {});
@@ -61,9 +67,12 @@ public:
     void setGroupExpanded(int group, bool expanded);
     bool isGroupExpanded(int group) const { return expanded_.count(group) != 0; }
 
-    /// Highlights every node whose name or op type contains `text` (case-insensitive); returns the count.
-    /// An empty text clears the highlight. Does not move the view.
+    /// Highlights every node whose name or op type contains `text` (case-insensitive); `op:Type` matches
+    /// the op type exactly (case-insensitive) and nothing else. Returns the count; an empty text clears the
+    /// highlight. Does not move the view.
     int search(const QString& text);
+    /// Clears the search text, the matches and the bar (a new model).
+    void clearSearch();
     const std::vector<NodeId>& matches() const { return matches_; }
     int currentMatchIndex() const { return matchIndex_; }
     /// Steps to the next / previous match (wrapping), selects it (emitting nodeSelected) and centres it.
@@ -78,6 +87,17 @@ public:
     /// Ctrl+F (opens the search bar); a main window puts this very action in its menu and widens its
     /// shortcut context, so the key is never claimed twice.
     QAction* findAction() const { return findAction_; }
+    /// Alt+Down (a consumer), Alt+Up (the producer of its first input), Alt+Right / Alt+Left (the next or
+    /// previous consumer of that producer): walking the graph along its edges from the selected node.
+    QList<QAction*> navigationActions() const { return navigation_; }
+    /// View toggles for the legend and the minimap.
+    QAction* legendAction() const { return legendAction_; }
+    QAction* minimapAction() const { return minimapAction_; }
+    enum class Step { Down, Up, Next, Previous };
+    /// The node one step along the edges from `from` (invalid when there is none).
+    NodeId neighbour(NodeId from, Step step) const;
+    /// Moves the selection one step (as the Alt+arrow keys do); returns the node selected.
+    NodeId step(Step s);
     /// The current scale (1 = one scene unit per pixel).
     double zoom() const;
     /// The node box under a viewport position, or null.
@@ -95,6 +115,8 @@ public slots:
 signals:
     /// The user selected `id` (invalid id: clicked the background).
     void nodeSelected(bpu::NodeId id);
+    /// The search matches or the current match changed (the find bar's count follows it).
+    void matchesChanged();
     /// A layout landed and the scene shows it.
     void layoutReady();
     /// The layout run failed (the previous drawing stays).
@@ -118,11 +140,17 @@ private:
     void userSelect(NodeId id);
     void stepMatch(int delta);
     void placeOverlays();
+    /// Scrolls so `item` is not under the legend or the minimap.
+    void keepClearOfOverlays(const NodeItem* item);
     void updateSceneRect();
     void zoomChangedInternal();
     double clampZoom(double s) const;
     QString toolTipFor(const NodeItem& item) const;
 
+    JobTracker* jobs_ = nullptr;
+    QList<QAction*> navigation_;
+    QAction* legendAction_ = nullptr;
+    QAction* minimapAction_ = nullptr;
     GraphScene* scene_;
     LegendWidget* legend_;
     Minimap* minimap_;

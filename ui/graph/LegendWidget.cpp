@@ -15,7 +15,23 @@ constexpr int kRow = 17;
 
 LegendWidget::LegendWidget(QWidget* parent)
     : QWidget(parent) {
-    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("Click to fold or unfold the legend"));
+}
+
+void LegendWidget::setCollapsed(bool collapsed) {
+    if (collapsed == collapsed_)
+        return;
+    collapsed_ = collapsed;
+    updateGeometry();
+    resize(sizeHint());
+    update();
+    emit collapsedChanged(collapsed);
+}
+
+void LegendWidget::mousePressEvent(QMouseEvent*) {
+    userChose_ = true;
+    setCollapsed(!collapsed_);
 }
 
 void LegendWidget::setColoring(const NodeColoring* coloring) {
@@ -34,7 +50,8 @@ QSize LegendWidget::sizeHint() const {
     const QFontMetrics fm(font());
     for (const auto& row : rows_)
         w = std::max(w, kSwatch + 6 + fm.horizontalAdvance(row.first));
-    return {w + 2 * kPad, 2 * kPad + kRow + kRow * static_cast<int>(rows_.size())};
+    const int rows = collapsed_ ? 0 : static_cast<int>(rows_.size());
+    return {w + 2 * kPad + (collapsed_ ? kSwatch : 0), 2 * kPad + kRow + kRow * rows};
 }
 
 void LegendWidget::paintEvent(QPaintEvent*) {
@@ -48,7 +65,10 @@ void LegendWidget::paintEvent(QPaintEvent*) {
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(QRect(kPad, kPad, width() - 2 * kPad, kRow), Qt::AlignLeft | Qt::AlignVCenter, title_);
+    p.drawText(QRect(kPad, kPad, width() - 2 * kPad, kRow), Qt::AlignLeft | Qt::AlignVCenter,
+               collapsed_ ? title_ + QStringLiteral(" ▸") : title_);
+    if (collapsed_)
+        return;
     p.setFont(font());
     int y = kPad + kRow;
     for (const auto& row : rows_) {

@@ -20,11 +20,22 @@ public:
     QString title() const { return title_; }
     const QVector<QPair<QString, QColor>>& rows() const { return rows_; }
     QSize sizeHint() const override;
+    /// Only the title: a small window keeps its graph visible. A click toggles it, and from then on the
+    /// user's choice holds whatever the size (userChose()).
+    void setCollapsed(bool collapsed);
+    bool isCollapsed() const { return collapsed_; }
+    bool userChose() const { return userChose_; }
+
+signals:
+    void collapsedChanged(bool collapsed);
 
 protected:
     void paintEvent(QPaintEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
 
 private:
+    bool collapsed_ = false;
+    bool userChose_ = false;
     QString title_;
     QVector<QPair<QString, QColor>> rows_;
 };

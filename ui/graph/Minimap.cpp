@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "Minimap.h"
 
+#include "ui/style/Palette.h"
+
 #include "GraphScene.h"
 #include "GraphView.h"
 #include "NodeItem.h"
@@ -75,7 +77,7 @@ void Minimap::paintEvent(QPaintEvent*) {
     p.drawImage(kBorder, kBorder, image_);
     const GraphScene* scene = view_->graphScene();
     // Matches as short ticks on both sides, the selection as a ring: visible even where boxes are sub-pixel.
-    p.setPen(QPen(QColor(0xFF, 0xD4, 0x00), 2));
+    p.setPen(QPen(style::searchMatch(), 2));
     for (NodeId id : view_->matches())
         if (const NodeItem* item = scene->itemForNode(id)) {
             const QPointF c = toMap_.map(item->data().rect.center());

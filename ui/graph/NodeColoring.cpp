@@ -2,6 +2,7 @@
 #include "NodeColoring.h"
 
 #include "OpCategory.h"
+#include "ui/style/Palette.h"
 
 #include <QHash>
 #include <QStringList>
@@ -13,39 +14,16 @@ namespace bpu::ui {
 namespace palette {
 
 QColor categorical(int index) {
-    // Okabe & Ito (2008), "Color Universal Design"; black left out (it is the text colour).
-    static const QRgb kColors[] = {0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7,
-                                   0x56B4E9, 0xD55E00, 0xF0E442, 0x999999};
-    constexpr int n = sizeof(kColors) / sizeof(kColors[0]);
-    return QColor::fromRgb(kColors[((index % n) + n) % n]);
+    return style::categorical(index);
 }
-
 QColor heat(double t) {
-    // viridis (van der Walt & Smith, matplotlib), 9 stops, linear in between.
-    static const QRgb kStops[] = {0x440154, 0x472D7B, 0x3B528B, 0x2C728E, 0x21918C,
-                                  0x28AE80, 0x5EC962, 0xADDC30, 0xFDE725};
-    constexpr int n = sizeof(kStops) / sizeof(kStops[0]);
-    if (!(t > 0))
-        t = 0; // also NaN
-    t = std::min(t, 1.0) * (n - 1);
-    const int i = std::min(static_cast<int>(t), n - 2);
-    const double f = t - i;
-    const QColor a = QColor::fromRgb(kStops[i]), b = QColor::fromRgb(kStops[i + 1]);
-    // Rounded to 8 bits per channel so a colour survives the round trip through an interned QBrush.
-    auto mix = [f](int x, int y) {
-        return static_cast<int>(std::lround(x + (y - x) * f));
-    };
-    return QColor(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue()));
+    return style::heat(t);
 }
-
 QColor unknown() {
-    return QColor::fromRgb(0xC8C8C8);
+    return style::unknown();
 }
-
 QColor textOn(const QColor& fill) {
-    // Relative luminance (sRGB approximation); the threshold favours black text on mid tones.
-    const double lum = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
-    return lum < 0.45 ? QColor(Qt::white) : QColor(Qt::black);
+    return style::textOn(fill);
 }
 
 } // namespace palette

@@ -11,7 +11,7 @@
 
 namespace bpu::ui {
 
-/// Colour-blind-safe colours: Okabe and Ito's categorical set and a viridis ramp.
+/// Colour-blind-safe colours (ui/style/Palette.h: Okabe and Ito's categorical set and a viridis ramp).
 namespace palette {
 QColor categorical(int index);     ///< 8 distinct hues (Okabe-Ito), cycling
 QColor heat(double t);             ///< viridis at t in [0, 1] (clamped)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "PaintCache.h"
 
+#include "ui/style/Palette.h"
+
 #include <QGuiApplication>
 
 namespace bpu::ui {
@@ -40,12 +42,12 @@ void PaintCache::setPalette(const QPalette& palette) {
     current_.setJoinStyle(Qt::MiterJoin);
     currentBrush_ = QBrush(palette.color(QPalette::Highlight));
     // Search matches: a thick yellow halo with a black core reads on every fill of both palettes.
-    match_ = QPen(QColor(0xFF, 0xD4, 0x00), 6);
+    match_ = QPen(style::searchMatch(), 6);
     match_.setCosmetic(true);
-    matchBrush_ = QBrush(QColor(0xFF, 0xD4, 0x00));
+    matchBrush_ = QBrush(style::searchMatch());
     mark_ = QPen(dark ? QColor(Qt::white) : QColor(Qt::black), 1);
     mark_.setCosmetic(true);
-    markBrush_ = QBrush(QColor(0xD5, 0x5E, 0x00)); // vermillion
+    markBrush_ = QBrush(style::qdqMark());
     QColor frameFill = palette.color(QPalette::Highlight);
     frameFill.setAlphaF(0.08f);
     frameBrush_ = QBrush(frameFill);

@@ -92,7 +92,9 @@ std::shared_ptr<const SceneData> buildSceneData(const SceneRequest& request) {
         return isConstantLike(g, g.node(members.front())) ? layout::Size{kConstW, kConstH}
                                                           : layout::Size{kNodeW, kNodeH};
     });
-    const layout::Result r = layout::layeredLayout(in.input);
+    layout::Options options;
+    options.progress = request.progress;
+    const layout::Result r = layout::layeredLayout(in.input, options);
     data->stats = r.stats;
     data->boxOfNode = in.boxOfNode;
 

@@ -3,6 +3,7 @@
 
 #include "core/layout/LayeredLayout.h"
 #include "core/model/Graph.h"
+#include "core/util/Progress.h"
 
 #include <QPainterPath>
 #include <QPolygonF>
@@ -57,6 +58,7 @@ struct SceneRequest {
     std::shared_ptr<const Graph> graph;
     std::vector<int> groupOf; ///< per node: group id, or -1 (empty: no groups)
     std::set<int> expanded;   ///< groups drawn as their members inside a frame instead of one box
+    Progress progress;        ///< the layout job's cancel flag (a newer layout supersedes this one)
 };
 
 /// Runs the layered layout and derives boxes, routes and frames. Thread-safe (touches no GUI state).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "HotspotModel.h"
 
+#include "ui/style/Palette.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QLocale>
@@ -132,9 +134,9 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         index.column() != Bound)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == Placement && a.placement == bpu::Placement::CPU)
-        return QBrush(QColor(0xd5, 0x5e, 0x00));
+        return QBrush(style::cpu());
     if (role == Qt::ForegroundRole && index.column() == Delta && std::abs(delta()) >= 0.005)
-        return QBrush(delta() > 0 ? QColor(0xc0, 0x30, 0x30) : QColor(0x00, 0x80, 0x40));
+        return QBrush(delta() > 0 ? style::worse() : style::better());
     if (role == Qt::ToolTipRole)
         return QString::fromStdString(a.placementReason);
     return {};

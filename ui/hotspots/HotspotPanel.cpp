@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "HotspotPanel.h"
 
-#include "ui/main/SelectionHub.h"
+#include "ui/session/SelectionHub.h"
 
 #include <QHeaderView>
 #include <QLineEdit>
@@ -34,12 +34,13 @@ HotspotPanel::HotspotPanel(SelectionHub* hub, QWidget* parent)
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(filter_);
     lay->addWidget(view_);
-    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
-        if (!cur.isValid())
-            return;
-        const NodeId id = model_->nodeAt(proxy_->mapToSource(cur).row());
-        hub_->select(id, this);
-    });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& cur) {
+                if (!cur.isValid() || following_)
+                    return;
+                const NodeId id = model_->nodeAt(proxy_->mapToSource(cur).row());
+                hub_->select(id, this);
+            });
     connect(hub_, &SelectionHub::changed, this, &HotspotPanel::follow);
 }
 
@@ -48,18 +49,29 @@ void HotspotPanel::setSnapshot(SnapshotPtr s) {
     follow(hub_->current(), nullptr);
 }
 
+void HotspotPanel::reset() {
+    filter_->clear();
+    following_ = true;
+    view_->selectionModel()->clear();
+    following_ = false;
+}
+
 void HotspotPanel::follow(NodeId id, QObject* sender) {
     if (sender == this)
         return;
+    // Following is no user's choice: the row handler must not select again. (Blocking the selection
+    // model's signals instead would keep the view from repainting the row it leaves.)
+    following_ = true;
     const int row = model_->rowOf(id);
-    if (row < 0)
-        return;
-    const QModelIndex idx = proxy_->mapFromSource(model_->index(row, 0));
-    if (!idx.isValid())
-        return;
-    QSignalBlocker block(view_->selectionModel());
-    view_->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    view_->scrollTo(idx);
+    const QModelIndex idx = row < 0 ? QModelIndex() : proxy_->mapFromSource(model_->index(row, 0));
+    if (idx.isValid()) {
+        view_->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
+                                                          QItemSelectionModel::Rows);
+        view_->scrollTo(idx);
+    } else {
+        view_->selectionModel()->clear(); // nothing selected, or a row the filter hides
+    }
+    following_ = false;
 }
 
 } // namespace bpu::ui

@@ -19,7 +19,10 @@ class HotspotPanel : public QWidget {
 public:
     HotspotPanel(SelectionHub* hub, QWidget* parent = nullptr);
     void setSnapshot(SnapshotPtr s);
+    /// Clears the filter and the selected row (a new model).
+    void reset();
     HotspotModel* model() const { return model_; }
+    QLineEdit* filter() const { return filter_; }
     QTableView* view() const { return view_; }
     QSortFilterProxyModel* proxy() const { return proxy_; }
 
@@ -31,6 +34,7 @@ private:
     QSortFilterProxyModel* proxy_;
     QTableView* view_;
     QLineEdit* filter_;
+    bool following_ = false; ///< the selection is being set from the hub
 };
 
 } // namespace bpu::ui

@@ -3,7 +3,7 @@
 
 #include "NodeDetails.h"
 #include "ShapeEditor.h"
-#include "ui/main/SelectionHub.h"
+#include "ui/session/SelectionHub.h"
 
 #include <QScrollBar>
 #include <QSplitter>
@@ -32,6 +32,13 @@ void InspectorPanel::setSnapshot(SnapshotPtr s) {
     if (snap_)
         details_->setHtml(nodeDetailsHtml(*snap_, hub_->current()));
     details_->verticalScrollBar()->setValue(scroll);
+}
+
+void InspectorPanel::reset() {
+    editor_->reset();
+    details_->clear();
+    if (snap_)
+        details_->setHtml(nodeDetailsHtml(*snap_, NodeId{}));
 }
 
 void InspectorPanel::show(NodeId id) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/main/Snapshot.h"
+#include "ui/session/Snapshot.h"
 
 #include <QWidget>
 
@@ -19,6 +19,8 @@ class InspectorPanel : public QWidget {
 public:
     InspectorPanel(SelectionHub* hub, SessionController* controller, QWidget* parent = nullptr);
     void setSnapshot(SnapshotPtr s);
+    /// Nothing selected, the editor back to nothing (a new model).
+    void reset();
     ShapeEditor* shapeEditor() const { return editor_; }
     QTextBrowser* details() const { return details_; }
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "NodeDetails.h"
 
+#include "core/analysis/Alignment.h"
+#include "core/cost/CostTerms.h"
+
 #include <QLocale>
 
 namespace bpu::ui {
@@ -19,14 +22,12 @@ QString num(int64_t v) {
     return QLocale::c().toString(static_cast<qlonglong>(v));
 }
 
-QString paramRef(const TargetProfile& t, const char* key) {
-    for (const auto& p : t.parameters())
-        if (p.key == key)
-            return QStringLiteral("<span title=\"%1\"><code>%2</code>=%3%4</span>")
-                .arg(esc(p.param->note), QString::fromLatin1(key))
-                .arg(p.param->value)
-                .arg(p.param->estimate ? QStringLiteral(" (estimate)") : QString());
-    return QString::fromLatin1(key);
+/// A profile parameter with its value; its source in the tooltip, "estimate" when the profile says so.
+QString paramRef(const ParamValue& p) {
+    return QStringLiteral("<span title=\"%1\"><code>%2</code>=%3%4</span>")
+        .arg(esc(p.note), esc(p.key))
+        .arg(p.value)
+        .arg(p.estimate ? QStringLiteral(" (estimate)") : QString());
 }
 
 QString tensorRow(const Snapshot& s, TensorId id, const QString& role) {
@@ -47,7 +48,7 @@ QString tensorRow(const Snapshot& s, TensorId id, const QString& role) {
         if (more > 0)
             rules += QStringLiteral("... %1 more").arg(more);
         if (rules.isEmpty())
-            rules = QStringLiteral("aligned (%1)").arg(esc(ta.padded.rule));
+            rules = QStringLiteral("aligned (%1)").arg(QString::fromLatin1(padRuleName(ta.padded.rule)));
     }
     return QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td></tr>")
         .arg(role, esc(t.name), esc(t.shape.toString()), padded, rules,
@@ -150,42 +151,46 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
             fnd += QStringLiteral("<li>[%1] %2</li>").arg(esc(f.rule), esc(f.title));
     if (!fnd.isEmpty())
         h += QStringLiteral("<p><b>Findings naming this node:</b></p><ul>%1</ul>").arg(fnd);
-    // How the numbers were made (Roofline.h / CostModel.h), with the parameters they read.
-    h += QStringLiteral("<p><b>How these numbers are made</b><br>");
-    if (a.opClass == "conv")
-        h += QStringLiteral("compute = padded MACs / (%1/2 &times; %2)<br>")
-                 .arg(paramRef(t, "peak_int8_tops"),
-                      paramRef(t, n.attrIntOr("group", 1) > 1 ? "group_conv_efficiency"
-                                                              : "dense_conv_efficiency"));
-    else if (a.opClass == "matmul")
-        h += QStringLiteral("compute = padded MACs / (%1/2 &times; %2)<br>")
-                 .arg(paramRef(t, "peak_int8_tops"),
-                      paramRef(t, a.weightBytes > 0 ? "matmul_efficiency" : "matmul_act_efficiency"));
-    else if (a.opClass == "softmax")
-        h += QStringLiteral("compute = padded elements &times; %1 / (%2 &times; %3)<br>")
-                 .arg(paramRef(t, "softmax_vector_passes"), paramRef(t, "vector_elements_per_cycle"),
-                      paramRef(t, "bpu_clock_ghz"));
-    else if (a.opClass == "transform" || a.opClass == "data")
-        h += QStringLiteral("compute = padded elements / (%1 &times; %2)<br>")
-                 .arg(paramRef(t, "transform_elements_per_cycle"), paramRef(t, "bpu_clock_ghz"));
-    else
-        h += QStringLiteral("compute = padded ops / (%1 &times; %2)<br>")
-                 .arg(paramRef(t, "vector_elements_per_cycle"), paramRef(t, "bpu_clock_ghz"));
-    if (a.precision == Precision::Int16)
-        h += QStringLiteral("int16: compute divided by %1, bytes doubled<br>")
-                 .arg(paramRef(t, "int16_throughput_factor"));
-    h += QStringLiteral(
-             "memory = DDR bytes / (%1 &times; %2); feature maps held in %3 or streamed within %4 steps "
-             "cost no DDR<br>layer = max(compute, memory) + (1 - %5) &times; min + %6<br>padding: %7, %8, "
-             "%9, %10</p>")
-             .arg(paramRef(t, "ddr_bandwidth_gbs"), paramRef(t, "ddr_effective_fraction"),
-                  paramRef(t, "sram_budget_bytes"), paramRef(t, "stream_window_steps"),
-                  paramRef(t, "load_compute_overlap"),
-                  paramRef(t, "layer_fixed_cycles") + QStringLiteral(" / ") + paramRef(t, "bpu_clock_ghz"),
-                  QStringLiteral("C&rarr;%1").arg(t.alignment.convC.value),
-                  QStringLiteral("H&rarr;%1").arg(t.alignment.convH.value),
-                  QStringLiteral("W&rarr;%1").arg(t.alignment.convW.value),
-                  QStringLiteral("general &le;%1").arg(t.alignment.generalMaxUnit.value));
+    // How the numbers were made: the cost engine's own terms (core/cost/CostTerms.h), with the profile
+    // parameters they read and their sources; nothing here restates a formula.
+    h += QStringLiteral("<p><b>How these numbers are made</b></p><table cellspacing='0' cellpadding='2'>");
+    for (const FormulaTerm& term : nodeCostTerms(g, s.analysis, s.cost, t, id)) {
+        QStringList inputs, params;
+        for (const auto& [name, value] : term.inputs)
+            inputs << QStringLiteral("%1 = %2").arg(esc(name), QLocale::c().toString(value, 'g', 6));
+        for (const ParamValue& p : term.params)
+            params << paramRef(p);
+        h += QStringLiteral("<tr><td valign='top'><b>%1</b></td><td valign='top' align='right'>%2 us</td>"
+                            "<td>= %3%4%5</td></tr>")
+                 .arg(esc(term.name))
+                 .arg(term.us, 0, 'f', 2)
+                 .arg(esc(term.formula))
+                 .arg(inputs.isEmpty()
+                          ? QString()
+                          : QStringLiteral("<br>&nbsp;&nbsp;") + inputs.join(QStringLiteral(", ")))
+                 .arg(params.isEmpty()
+                          ? QString()
+                          : QStringLiteral("<br>&nbsp;&nbsp;") + params.join(QStringLiteral(", ")));
+    }
+    h += QStringLiteral("</table>");
+    // The padding units, as the padding pass applied them to this node's output (Alignment.h).
+    if (!n.outputs.empty() && n.outputs[0].valid()) {
+        const PaddedShape& p = s.analysis.tensors[n.outputs[0].value].padded;
+        const size_t rank = g.tensor(n.outputs[0]).shape.rank();
+        QStringList units;
+        for (size_t d = 0; p.applies && d < rank; ++d) {
+            const DimAlignment a = dimAlignment(p.rule, rank, d, t.alignment);
+            if (a.unit > 1)
+                units << QStringLiteral("%1&rarr;%2%3 (%4)")
+                             .arg(QString::fromLatin1(a.dimName))
+                             .arg(a.powerOfTwo ? QStringLiteral("pow2/") : QString())
+                             .arg(a.unit)
+                             .arg(paramRef(paramValue(t, a.param)));
+        }
+        if (!units.isEmpty())
+            h += QStringLiteral("<p><b>Padding</b> (%1): %2</p>")
+                     .arg(QString::fromLatin1(padRuleName(p.rule)), units.join(QStringLiteral(", ")));
+    }
     return h;
 }
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ShapeEditor.h"
 
-#include "core/edit/EditError.h"
-#include "core/edit/Session.h"
-#include "core/edit/ShapeEdits.h"
-#include "ui/main/SessionController.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/session/SessionController.h"
+#include "ui/style/Palette.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -12,16 +11,8 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 namespace bpu::ui {
-
-namespace {
-struct SweepPoint {
-    int value;
-    double latencyMs, wasteRatio;
-};
-} // namespace
 
 ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
     : QWidget(parent)
@@ -32,6 +23,7 @@ ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
     , label_(new QLabel(this))
     , plot_(new QCustomPlot(this)) {
     label_->setWordWrap(true);
+    label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     dim_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* row = new QHBoxLayout;
     row->addWidget(dim_);
@@ -46,9 +38,9 @@ ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
     plot_->addGraph();
     plot_->addGraph(plot_->xAxis, plot_->yAxis2);
     plot_->graph(0)->setName(tr("latency (ms/image)"));
-    plot_->graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2), 2));
+    plot_->graph(0)->setPen(QPen(style::latencyCurve(), 2));
     plot_->graph(1)->setName(tr("padding waste"));
-    plot_->graph(1)->setPen(QPen(QColor(0xd5, 0x5e, 0x00), 2));
+    plot_->graph(1)->setPen(QPen(style::wasteCurve(), 2));
     plot_->yAxis->setLabel(tr("latency ms"));
     plot_->yAxis2->setLabel(tr("waste"));
     plot_->yAxis2->setVisible(true);
@@ -62,6 +54,12 @@ ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
     plot_->legend->setMargins(QMargins(2, 0, 2, 0));
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     slider_->setTracking(true);
+    connect(slider_, &QSlider::sliderPressed, this, [this] {
+        const EditableDim* d = currentDim();
+        rejected_.clear();
+        if (d && snap_)
+            dragging_ = Drag{*d, snap_->modelId, d->current};
+    });
     connect(slider_, &QSlider::valueChanged, this, [this](int v) {
         QSignalBlocker b(spin_);
         spin_->setValue(v);
@@ -70,164 +68,215 @@ ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
     });
     connect(slider_, &QSlider::sliderReleased, this, [this] { valueChosen(slider_->value(), true); });
     connect(spin_, &QSpinBox::editingFinished, this, [this] {
+        const EditableDim* d = currentDim();
+        if (!d || !snap_ || spin_->value() == d->current)
+            return;
         QSignalBlocker b(slider_);
         slider_->setValue(spin_->value());
+        dragging_ = Drag{*d, snap_->modelId, d->current};
         valueChosen(spin_->value(), true);
     });
-    connect(dim_, &QComboBox::currentIndexChanged, this, [this] {
-        target_ = static_cast<Target>(dim_->currentData().toInt());
-        sweptKey_.clear();
+    connect(dim_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        index_ = i;
         rebuild();
     });
+    connect(controller_, &SessionController::editRejected, this, &ShapeEditor::onRejected);
     setEnabled(false);
 }
 
-void ShapeEditor::setSnapshot(SnapshotPtr s) {
-    snap_ = std::move(s);
-    if (!slider_->isSliderDown())
-        rebuild();
-    else if (target_ != Target::None && snap_)
-        showCurrent(currentValue()); // mid-drag: the range stays put, the readout follows the estimate
+const EditableDim* ShapeEditor::currentDim() const {
+    return index_ >= 0 && index_ < int(dims_.size()) ? &dims_[size_t(index_)] : nullptr;
 }
 
-void ShapeEditor::setNode(NodeId id) {
-    node_ = id;
-    QSignalBlocker b(dim_);
-    dim_->clear();
-    if (snap_ && id.valid() && id.value < snap_->graph->nodes.size()) {
-        const Node& n = snap_->graph->node(id);
-        if (n.opType == "Conv" &&
-            !(n.attrIntOr("group", 1) > 1 && n.inputs.size() > 1 && n.inputs[1].valid() &&
-              snap_->graph->tensor(n.inputs[1]).shape.rank() > 1 &&
-              snap_->graph->tensor(n.inputs[1]).shape.dims[1] == 1))
-            dim_->addItem(tr("Output channels"), int(Target::Channels));
-    }
-    if (snap_)
-        for (TensorId in : snap_->graph->inputs)
-            if (snap_->graph->tensor(in).shape.rank() == 4) {
-                dim_->addItem(tr("Input H"), int(Target::InputH));
-                dim_->addItem(tr("Input W"), int(Target::InputW));
-                break;
-            }
-    target_ = dim_->count() ? static_cast<Target>(dim_->itemData(0).toInt()) : Target::None;
+void ShapeEditor::reset() {
+    // An unfinished drag belongs to the model it started on: it ends here, applying nothing more.
+    dragging_.reset();
+    pendingNode_.reset();
+    if (slider_->isSliderDown())
+        slider_->setSliderDown(false);
+    node_ = NodeId{};
+    dims_.clear();
+    index_ = -1;
     sweptKey_.clear();
+    rejected_.clear();
+    curve_ = {};
+    {
+        QSignalBlocker b(dim_);
+        dim_->clear();
+    }
+    plot_->graph(0)->data()->clear();
+    plot_->graph(1)->data()->clear();
     rebuild();
 }
 
-int ShapeEditor::alignmentUnit() const {
-    if (!snap_)
-        return 1;
-    const auto& al = snap_->target->alignment;
-    switch (target_) {
-    case Target::Channels:
-        return int(al.convC.value);
-    case Target::InputH:
-    case Target::InputW: {
-        // An image input (few channels) is laid out by the runtime with its own H/W units; any other
-        // input pads like a feature map.
-        bool image = false;
-        for (TensorId in : snap_->graph->inputs) {
-            const auto& d = snap_->graph->tensor(in).shape.dims;
-            if (d.size() == 4) {
-                image = d[1] <= int64_t(al.inputCMax.value);
-                break;
-            }
-        }
-        if (target_ == Target::InputH)
-            return int(image ? al.inputH.value : al.convH.value);
-        return int(image ? al.inputW.value : al.convW.value);
+void ShapeEditor::setSnapshot(SnapshotPtr s) {
+    const bool newModel = !snap_ || !s || snap_->modelId != s->modelId;
+    snap_ = std::move(s);
+    if (newModel && dragging_)
+        reset();
+    if (dragging_) {
+        // Mid-drag the range and the dim stay put; the readout follows the estimate.
+        showCurrent(slider_->value());
+        return;
     }
-    default:
-        return 1;
-    }
+    setNode(node_);
 }
 
-int ShapeEditor::currentValue() const {
-    if (!snap_)
-        return 0;
-    const Graph& g = *snap_->graph;
-    if (target_ == Target::Channels && node_.valid()) {
-        const Node& n = g.node(node_);
-        return n.inputs.size() > 1 && n.inputs[1].valid() ? int(g.tensor(n.inputs[1]).shape.dims[0]) : 0;
+void ShapeEditor::setNode(NodeId id) {
+    if (dragging_) {
+        pendingNode_ = id; // never switch the control under a held mouse button
+        return;
     }
-    for (TensorId in : g.inputs)
-        if (g.tensor(in).shape.rank() == 4)
-            return int(g.tensor(in).shape.dims[target_ == Target::InputH ? 2 : 3]);
-    return 0;
+    // Another state of the same node keeps its control; another node starts at its first.
+    const QString was = currentDim() && id == node_
+                            ? QString::fromStdString(currentDim()->label() + currentDim()->target)
+                            : QString();
+    node_ = id;
+    dims_.clear();
+    if (snap_)
+        dims_ = editableDims(*snap_->graph, snap_->analysis, *snap_->target, id);
+    QSignalBlocker b(dim_);
+    dim_->clear();
+    const bool manyInputs = snap_ && snap_->graph->inputs.size() > 1;
+    index_ = dims_.empty() ? -1 : 0;
+    for (size_t i = 0; i < dims_.size(); ++i) {
+        const EditableDim& d = dims_[i];
+        QString text = QString::fromStdString(d.label());
+        if (manyInputs && d.kind != DimKind::OutputChannels)
+            text += QStringLiteral(" (%1)").arg(QString::fromStdString(d.target));
+        dim_->addItem(text);
+        // The same control as before (another state of it) stays chosen.
+        if (QString::fromStdString(d.label() + d.target) == was)
+            index_ = int(i);
+    }
+    dim_->setCurrentIndex(index_);
+    rebuild();
 }
 
-std::shared_ptr<Edit> ShapeEditor::makeEdit(int v) const {
-    if (!snap_)
-        return nullptr;
-    const Graph& g = *snap_->graph;
-    if (target_ == Target::Channels && node_.valid())
-        return std::make_shared<SetChannelsEdit>(g.node(node_).name, v);
-    for (TensorId in : g.inputs)
-        if (g.tensor(in).shape.rank() == 4) {
-            auto dims = g.tensor(in).shape.dims;
-            dims[target_ == Target::InputH ? 2 : 3] = v;
-            return std::make_shared<SetInputShapeEdit>(g.tensor(in).name, dims);
-        }
-    return nullptr;
+void ShapeEditor::setRange(const EditableDim& d) {
+    QSignalBlocker b1(slider_), b2(spin_);
+    slider_->setRange(int(d.lo), int(d.hi));
+    slider_->setSingleStep(int(d.step));
+    slider_->setPageStep(int(std::max(d.unit, d.step)));
+    spin_->setRange(int(d.lo), int(d.hi));
+    spin_->setSingleStep(int(d.step));
+    slider_->setValue(int(d.current));
+    spin_->setValue(int(d.current));
 }
 
 void ShapeEditor::rebuild() {
-    setEnabled(target_ != Target::None && snap_);
-    plot_->setVisible(target_ != Target::None && snap_);
-
-    if (target_ == Target::None || !snap_) {
+    const EditableDim* d = currentDim();
+    setEnabled(d && snap_);
+    plot_->setVisible(d && snap_);
+    if (!d || !snap_) {
         label_->setText(tr("Select a Conv to drag its output channels, or drag the model input's H/W."));
         return;
     }
-    const int v = currentValue();
-    const int unit = alignmentUnit();
-    const int group = target_ == Target::Channels ? int(snap_->graph->node(node_).attrIntOr("group", 1)) : 1;
-    const int lo = std::max(group, std::max(1, v / 4 / group * group));
-    const int hi = std::max(v * 2, v + 4 * unit);
-    {
-        QSignalBlocker b1(slider_), b2(spin_);
-        slider_->setRange(lo, hi);
-        slider_->setSingleStep(group);
-        slider_->setPageStep(unit);
-        spin_->setRange(lo, hi);
-        spin_->setSingleStep(group);
-        slider_->setValue(v);
-        spin_->setValue(v);
-    }
-    const QString key = QStringLiteral("%1/%2/%3/%4").arg(int(target_)).arg(node_.value).arg(lo).arg(hi);
-    if (key != sweptKey_) {
-        sweptKey_ = key;
-        blocked_.clear();
-        sweep();
-    }
-    showCurrent(v);
+    setRange(*d);
+    requestSweep();
+    showCurrent(d->current);
 }
 
-void ShapeEditor::showCurrent(int v) {
-    slider_->setEnabled(blocked_.isEmpty());
-    spin_->setEnabled(blocked_.isEmpty());
-    if (!blocked_.isEmpty()) {
-        label_->setText(tr("%1 cannot change: %2").arg(dim_->currentText(), blocked_));
+void ShapeEditor::requestSweep() {
+    const EditableDim* d = currentDim();
+    if (!d || !snap_)
+        return;
+    const QString key = QStringLiteral("%1/%2/%3/%4/%5-%6")
+                            .arg(snap_->modelId)
+                            .arg(quintptr(snap_.get()))
+                            .arg(QString::fromStdString(d->label() + d->target))
+                            .arg(d->current)
+                            .arg(d->lo)
+                            .arg(d->hi);
+    if (key == sweptKey_)
+        return;
+    sweptKey_ = key;
+    const EditableDim dim = *d;
+    controller_->sweep(snap_->modelId, dim, sweepValues(dim, dim.lo, dim.hi),
+                       [this, dim, key](JobOutcome outcome, const SweepResult& r) {
+                           if (outcome != JobOutcome::Done || key != sweptKey_)
+                               return; // another dim or state was asked for meanwhile
+                           curve_ = r;
+                           showCurve(r, dim);
+                       });
+}
+
+void ShapeEditor::showCurve(const SweepResult& r, const EditableDim& dim) {
+    plot_->graph(0)->data()->clear();
+    plot_->graph(1)->data()->clear();
+    if (!r.movable) {
+        // No other value applies (e.g. a Split downstream fixes the channels): say why rather than offer a
+        // drag whose every step would be rejected.
+        showCurrent(dim.current);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    const int unit = alignmentUnit();
-    const int padded = (v + unit - 1) / unit * unit;
-    label_->setText(tr("%1 = %2 \u2192 padded to %4 (unit %3) \u00b7 %5 ms/image")
-                        .arg(dim_->currentText())
-                        .arg(v)
-                        .arg(unit)
-                        .arg(padded)
-                        .arg(snap_->cost.perImageMs, 0, 'f', 3));
+    QVector<double> xs, lat, waste;
+    for (const SweepPoint& p : r.points)
+        if (p.applies) {
+            xs << double(p.value);
+            lat << p.perImageMs;
+            // A conv's channels pad its own output; an input's H/W reach every feature map.
+            waste << (dim.kind == DimKind::OutputChannels ? p.tensorWaste : p.modelWaste);
+        }
+    plot_->graph(0)->setData(xs, lat, true);
+    plot_->graph(1)->setData(xs, waste, true);
+    plot_->xAxis->setRange(double(dim.lo), double(dim.hi));
+    plot_->graph(0)->rescaleValueAxis();
+    plot_->yAxis2->setRange(0, 1);
+    // Ticks on alignment steps: every unit while that stays readable, else every k-th unit.
+    const int64_t unit = std::max<int64_t>(1, dim.unit);
+    const int64_t units = std::max<int64_t>(1, (dim.hi - dim.lo) / unit);
+    const int64_t every = unit * std::max<int64_t>(1, (units + 9) / 10);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int64_t x = (dim.lo + every - 1) / every * every; x <= dim.hi; x += every)
+        ticker->addTick(double(x), QString::number(x));
+    plot_->xAxis->setTicker(ticker);
+    const QString name = QString::fromStdString(dim.label());
+    plot_->xAxis->setLabel(
+        unit == 1       ? name
+        : every == unit ? tr("%1 (ticks: alignment unit %2)").arg(name).arg(unit)
+                        : tr("%1 (ticks: %2 x the alignment unit %3)").arg(name).arg(every / unit).arg(unit));
+    showCurrent(slider_->value());
+}
+
+void ShapeEditor::showCurrent(int64_t v) {
+    const EditableDim* d = dragging_ ? &dragging_->dim : currentDim();
+    if (!d || !snap_)
+        return;
+    const bool blocked = !curve_.points.empty() && !curve_.movable && !dragging_;
+    slider_->setEnabled(!blocked);
+    spin_->setEnabled(!blocked);
+    const QString name = QString::fromStdString(d->label());
+    if (blocked) {
+        label_->setText(tr("%1 cannot change: %2").arg(name, QString::fromStdString(curve_.error)));
+        return;
+    }
+    QString text = d->unit > 1 ? tr("%1 = %2 \u2192 padded to %3 (unit %4, %5) \u00b7 %6 ms/image")
+                                     .arg(name)
+                                     .arg(v)
+                                     .arg(d->padded(v))
+                                     .arg(d->unit)
+                                     .arg(QString::fromStdString(d->unitParam))
+                                     .arg(snap_->cost.perImageMs, 0, 'f', 3)
+                               : tr("%1 = %2 (not padded) \u00b7 %3 ms/image")
+                                     .arg(name)
+                                     .arg(v)
+                                     .arg(snap_->cost.perImageMs, 0, 'f', 3);
+    if (!rejected_.isEmpty())
+        text += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
+                    .arg(style::worse().name(), rejected_.toHtmlEscaped());
+    label_->setText(text);
     // Marker for the current value.
     plot_->clearItems();
     auto* cur = new QCPItemStraightLine(plot_);
-    cur->point1->setCoords(v, 0);
-    cur->point2->setCoords(v, 1);
+    cur->point1->setCoords(double(v), 0);
+    cur->point2->setCoords(double(v), 1);
     cur->setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DashLine));
     auto* tag = new QCPItemText(plot_);
     tag->position->setType(QCPItemPosition::ptPlotCoords);
     tag->position->setAxes(plot_->xAxis, plot_->yAxis2);
-    tag->position->setCoords(v, 0.97);
+    tag->position->setCoords(double(v), 0.97);
     tag->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     tag->setPadding(QMargins(4, 0, 4, 0));
     tag->setColor(palette().color(QPalette::WindowText));
@@ -235,110 +284,35 @@ void ShapeEditor::showCurrent(int v) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ShapeEditor::sweep() {
-    // The curve: re-estimate a copy of the session at ~40 values, including every alignment step.
-    const int lo = slider_->minimum(), hi = slider_->maximum(), unit = alignmentUnit();
-    const int group = target_ == Target::Channels ? int(snap_->graph->node(node_).attrIntOr("group", 1)) : 1;
-    std::vector<int> values;
-    const int step = std::max(group, (hi - lo) / 40 / group * group);
-    for (int x = lo; x <= hi; x += step)
-        values.push_back(x);
-    for (int x = (lo + unit - 1) / unit * unit; x <= hi; x += unit) {
-        values.push_back(x);
-        if (x - group >= lo)
-            values.push_back(x - group);
-        if (x + group <= hi)
-            values.push_back(x + group);
+void ShapeEditor::valueChosen(int64_t v, bool final) {
+    if (!dragging_ || !snap_)
+        return; // a release with no press on this model (the drag was dropped)
+    Drag& drag = *dragging_;
+    if (drag.modelId != snap_->modelId) {
+        dragging_.reset(); // pressed on another model: nothing of it applies here
+        return;
     }
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
-    std::vector<std::pair<int, std::shared_ptr<Edit>>> edits;
-    for (int x : values)
-        if (auto e = makeEdit(x))
-            edits.emplace_back(x, e);
-    const NodeId node = node_;
-    const bool channels = target_ == Target::Channels;
-    const int current = currentValue();
-    ++sweepsPending_;
-    controller_->preview(
-        [edits, node, channels, current](const Session& live) {
-            QVector<double> xs, lat, waste;
-            QString firstError;
-            bool movable = false; // some value other than the current one applies
-            for (const auto& [x, e] : edits) {
-                Session trial = live;
-                try {
-                    e->apply(trial);
-                } catch (const EditError& err) {
-                    if (firstError.isEmpty())
-                        firstError = QString::fromStdString(err.what());
-                    continue;
-                }
-                movable |= x != current;
-                xs.push_back(x);
-                lat.push_back(trial.cost().perImageMs);
-                double w = trial.analysis().summary.paddingWasteRatio;
-                if (channels) {
-                    const Node& n = trial.graph().node(node);
-                    if (!n.outputs.empty() && n.outputs[0].valid())
-                        w = trial.analysis().tensors[n.outputs[0].value].padded.wasteRatio();
-                }
-                waste.push_back(w);
-            }
-            QVariantMap out;
-            out[QStringLiteral("curves")] = QVariant::fromValue(QVector<QVector<double>>{xs, lat, waste});
-            out[QStringLiteral("error")] = firstError;
-            out[QStringLiteral("movable")] = movable;
-            return QVariant(out);
-        },
-        [this, unit, lo, hi, key = sweptKey_](QVariant v) {
-            --sweepsPending_;
-            if (key != sweptKey_)
-                return; // another node or dim was chosen meanwhile; its own sweep follows
-            const QVariantMap out = v.toMap();
-            const auto data = out.value(QStringLiteral("curves")).value<QVector<QVector<double>>>();
-            if (data.size() != 3)
-                return;
-            if (!out.value(QStringLiteral("movable")).toBool()) {
-                // No value of the range applies (e.g. a Split downstream fixes the channels): say why rather
-                // than offer a drag whose every step would be rejected.
-                blocked_ = out.value(QStringLiteral("error")).toString();
-                showCurrent(currentValue());
-                plot_->graph(0)->data()->clear();
-                plot_->graph(1)->data()->clear();
-                plot_->replot(QCustomPlot::rpQueuedReplot);
-                return;
-            }
-            plot_->graph(0)->setData(data[0], data[1], true);
-            plot_->graph(1)->setData(data[0], data[2], true);
-            plot_->xAxis->setRange(lo, hi);
-            plot_->graph(0)->rescaleValueAxis();
-            plot_->yAxis2->setRange(0, 1);
-            // Ticks on alignment steps: every unit while that stays readable, else every k-th unit.
-            const int units = std::max(1, (hi - lo) / std::max(1, unit));
-            const int every = unit * std::max(1, (units + 9) / 10);
-            QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-            for (int x = (lo + every - 1) / every * every; x <= hi; x += every)
-                ticker->addTick(x, QString::number(x));
-            plot_->xAxis->setTicker(ticker);
-            plot_->xAxis->setLabel(
-                every == unit ? tr("%1 (ticks: alignment unit %2)").arg(dim_->currentText()).arg(unit)
-                              : tr("%1 (ticks: %2 x the alignment unit %3)")
-                                    .arg(dim_->currentText())
-                                    .arg(every / unit)
-                                    .arg(unit));
-            plot_->replot(QCustomPlot::rpQueuedReplot);
-        });
+    if (v != drag.lastSent || final) {
+        const bool changed = v != drag.lastSent;
+        drag.lastSent = v;
+        if (changed || final)
+            controller_->dragStep(drag.modelId, drag.dim.at(v), final);
+    }
+    if (final) {
+        dragging_.reset();
+        if (pendingNode_) {
+            const NodeId id = *pendingNode_;
+            pendingNode_.reset();
+            setNode(id);
+        }
+    }
 }
 
-void ShapeEditor::valueChosen(int v, bool final) {
-    if (v == currentValue() && final && lastSent_ < 0)
+void ShapeEditor::onRejected(const EditRejection& r) {
+    if (!r.drag)
         return;
-    if (!final && v == lastSent_)
-        return;
-    lastSent_ = final ? -1 : v;
-    if (auto e = makeEdit(v))
-        emit editRequested(e, final);
+    rejected_ = tr("%1 rejected: %2").arg(r.edit, r.reason);
+    showCurrent(slider_->value());
 }
 
 } // namespace bpu::ui

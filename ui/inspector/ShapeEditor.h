@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/main/Snapshot.h"
+#include "core/edit/EditableDims.h"
+#include "core/edit/Sweep.h"
+#include "ui/session/Snapshot.h"
 
 #include <QWidget>
-#include <memory>
+#include <optional>
+#include <vector>
 
 class QSlider;
 class QSpinBox;
@@ -12,59 +15,65 @@ class QLabel;
 class QCustomPlot;
 class QComboBox;
 
-namespace bpu {
-class Edit;
-}
-
 namespace bpu::ui {
 
 class SessionController;
+struct EditRejection;
 
-/// Drag-edit of one dim: a conv's output channels, or the model input's H or W. While dragging, each value
-/// is applied as a (merging) what-if edit so the estimate follows live, and a curve shows padding waste and
-/// latency over the dim's range with the alignment steps marked. Releasing commits one undo step.
+/// Drag-edit of one dim: a conv's output channels, or a model input's H or W, as core/edit's editableDims
+/// offers them (with the alignment unit from the target profile). While dragging, each value is a drag step
+/// of one undo step, so the estimate follows live; the curve of latency and padding waste over the range is
+/// the core's sweep. A drag is tied to the model and the dim it started on: a model opened meanwhile, a
+/// selection change or a rejected value never moves it elsewhere.
 class ShapeEditor : public QWidget {
     Q_OBJECT
 public:
     explicit ShapeEditor(SessionController* controller, QWidget* parent = nullptr);
     void setSnapshot(SnapshotPtr s);
     void setNode(NodeId id);
+    /// Back to nothing selected (a new model): an unfinished drag is dropped, not applied.
+    void reset();
     QSlider* slider() const { return slider_; }
     QCustomPlot* plot() const { return plot_; }
     QSpinBox* spinBox() const { return spin_; }
     QComboBox* dimension() const { return dim_; }
-    /// True while a sweep curve is being computed on the worker.
-    bool isSweepPending() const { return sweepsPending_ > 0; }
-
-signals:
-    /// An edit to push on the undo stack; `final` is false while the slider is held.
-    void editRequested(std::shared_ptr<bpu::Edit> edit, bool final);
+    QLabel* readout() const { return label_; }
+    /// The dim being edited (none without a model).
+    const EditableDim* currentDim() const;
+    /// The last curve shown.
+    const SweepResult& curve() const { return curve_; }
+    bool isDragging() const { return dragging_.has_value(); }
 
 private:
-    enum class Target { None, Channels, InputH, InputW };
     void rebuild();
-    void sweep();
-    /// The readout (label, the current value's marker on the curve) for value `v` and the snapshot's
-    /// estimate.
-    void showCurrent(int v);
-    void valueChosen(int v, bool final);
-    std::shared_ptr<Edit> makeEdit(int v) const;
-    int currentValue() const;
-    int alignmentUnit() const;
+    void requestSweep();
+    void showCurve(const SweepResult& r, const EditableDim& dim);
+    void showCurrent(int64_t v);
+    void valueChosen(int64_t v, bool final);
+    void onRejected(const EditRejection& r);
+    void setRange(const EditableDim& d);
 
     SessionController* controller_;
     SnapshotPtr snap_;
     NodeId node_;
-    Target target_ = Target::None;
+    std::vector<EditableDim> dims_;
+    int index_ = -1;
+    /// The dim a held slider edits, and the model it was pressed on.
+    struct Drag {
+        EditableDim dim;
+        uint64_t modelId;
+        int64_t lastSent;
+    };
+    std::optional<Drag> dragging_;
+    std::optional<NodeId> pendingNode_; ///< a selection that arrived mid-drag, shown at release
     QComboBox* dim_;
     QSlider* slider_;
     QSpinBox* spin_;
     QLabel* label_;
     QCustomPlot* plot_;
-    QString sweptKey_;
-    int lastSent_ = -1;
-    int sweepsPending_ = 0;
-    QString blocked_; ///< why no value of the range applies (the sweep found none), empty if some do
+    SweepResult curve_;
+    QString sweptKey_; ///< what the last sweep was asked for (model, state, dim, range)
+    QString rejected_; ///< the last rejected value's reason, shown until the next value applies
 };
 
 } // namespace bpu::ui

@@ -3,8 +3,8 @@
 
 #include "core/compare/ModelComparison.h"
 
-#include "ui/charts/ChartStyle.h"
 #include "ui/graph/NodeColoring.h"
+#include "ui/style/Palette.h"
 
 #include <QObject>
 
@@ -16,11 +16,11 @@ namespace bpu::ui {
 
 namespace {
 
-// Placement colours (Okabe-Ito): BPU blue, CPU vermillion, folded light grey, unknown op yellow.
-const QColor kBpu(0x00, 0x72, 0xb2), kCpu(0xd5, 0x5e, 0x00), kFolded(0xc8, 0xc8, 0xc8),
-    kUnknown(0xf0, 0xe4, 0x42);
-// Bound colours are the roofline chart's (ui/charts): the graph and the charts dock beside it agree.
-const QColor kCompute = charts::boundColor(Bound::Compute), kMemory = charts::boundColor(Bound::Memory);
+// Placement colours (ui/style, Okabe-Ito): BPU blue, CPU vermillion, folded light grey, unknown op yellow.
+const QColor kBpu = style::bpu(), kCpu = style::cpu(), kFolded = style::folded(),
+             kUnknown = style::unknownOp();
+// Bound colours are the roofline chart's: the graph and the charts dock beside it agree.
+const QColor kCompute = style::computeBound(), kMemory = style::memoryBound();
 
 /// Compute- vs memory-bound, shaded by how far from the ridge the node sits.
 class BoundColoring : public NodeColoring {
@@ -87,11 +87,11 @@ public:
     }
     QColor colorOf(double d) const {
         if (std::fabs(d) < 1e-3)
-            return QColor(0xe0, 0xe0, 0xe0);
+            return style::unchanged();
         // sqrt spreads the small changes (one edited layer) that a large one elsewhere (a removed Q/DQ pass)
         // would otherwise wash out; any change is at least 45% tinted, so it never reads as unchanged.
         const double t = std::sqrt(std::min(1.0, std::fabs(d) / scale_));
-        const QColor end = d < 0 ? QColor(0x00, 0x9e, 0x73) : QColor(0xd5, 0x5e, 0x00);
+        const QColor end = d < 0 ? style::better() : style::worse();
         const QColor base(0xf0, 0xf0, 0xf0);
         auto mix = [t](int a, int b) {
             return int(a + (b - a) * (0.45 + 0.55 * t));
@@ -101,9 +101,9 @@ public:
     }
     QString legendTitle() const override { return title_; }
     QVector<QPair<QString, QColor>> legend() const override {
-        return {{QObject::tr("faster"), QColor(0x00, 0x9e, 0x73)},
-                {QObject::tr("slower"), QColor(0xd5, 0x5e, 0x00)},
-                {QObject::tr("unchanged"), QColor(0xe0, 0xe0, 0xe0)}};
+        return {{QObject::tr("faster"), style::better()},
+                {QObject::tr("slower"), style::worse()},
+                {QObject::tr("unchanged"), style::unchanged()}};
     }
 
 private:

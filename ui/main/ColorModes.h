@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "Snapshot.h"
+#include "ui/session/Snapshot.h"
 
 #include <QString>
 #include <memory>

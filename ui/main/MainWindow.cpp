@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "MainWindow.h"
 
+#include "InputShapeDialog.h"
 #include "ReportExporter.h"
-#include "SelectionHub.h"
-#include "SessionController.h"
 #include "StatusText.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/findings/FindingsPanel.h"
@@ -11,6 +10,7 @@
 #include "ui/hotspots/HotspotPanel.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/inspector/ShapeEditor.h"
+#include "ui/session/SelectionHub.h"
 #include "ui/whatif/ComparePanel.h"
 #include "ui/whatif/ModelComparer.h"
 #include "ui/whatif/WhatIfActions.h"
@@ -25,7 +25,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
-#include <QUndoStack>
 
 namespace bpu::ui {
 
@@ -45,76 +44,19 @@ bool sameShapes(const Graph& a, const Graph& b) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , controller_(new SessionController(this))
+    , jobs_(new JobTracker)
+    , controller_(new SessionController(jobs_, this))
     , hub_(new SelectionHub(this)) {
     setWindowTitle(QStringLiteral("BpuScope"));
     setAcceptDrops(true);
-    exporter_ = new ReportExporter(controller_, this);
+    exporter_ = new ReportExporter(controller_, jobs_, this);
     buildUi();
     buildCompare();
     buildMenus();
-    connect(controller_, &SessionController::snapshotChanged, this, &MainWindow::showSnapshot);
-    connect(controller_, &SessionController::loadProgress, this, [this](double f, const QString& stage) {
-        progress_->setValue(int(f * 1000));
-        progress_->setFormat(stage + QStringLiteral(" %p%"));
-    });
-    connect(controller_, &SessionController::busyChanged, this, [this](bool busy) {
-        progress_->setVisible(busy);
-        cancel_->setVisible(busy);
-    });
-    connect(controller_, &SessionController::loaded, this, [this](const QString& path) {
-        addRecent(path);
-        setWindowTitle(QStringLiteral("BpuScope - %1[*]").arg(QFileInfo(path).fileName()));
-        setWindowModified(false);
-    });
-    connect(controller_, &SessionController::failed, this, [this](const QString& msg) {
-        const auto s = snapshot();
-        const QString kept = s ? tr("; %1 stays open").arg(QFileInfo(s->modelPath).fileName()) : QString();
-        if (msg == QLatin1String("cancelled")) {
-            statusBar()->showMessage(tr("Loading %1 cancelled%2").arg(pendingPath_, kept), 8000);
-        } else {
-            statusBar()->showMessage(tr("Could not open %1%2").arg(pendingPath_, kept), 8000);
-            showMessage(QMessageBox::Critical, tr("Cannot open model"), msg);
-        }
-        pendingEdits_ = nullptr; // a project's edits belonged to the model that did not open
-        emit loadFailed(msg);
-    });
-    connect(controller_, &SessionController::targetRejected, this, [this](const QString& msg) {
-        // Drop the profile file that did not load from the selector, and show the target still in force.
-        const int added = targetBox_->findData(requestedTarget_);
-        if (added >= 0 && requestedTarget_ != controller_->targetName() &&
-            requestedTarget_.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-            targetBox_->removeItem(added);
-        const int i = targetBox_->findData(controller_->targetName());
-        if (i >= 0)
-            targetBox_->setCurrentIndex(i);
-        showMessage(QMessageBox::Warning, tr("Cannot use the target profile"), msg);
-    });
-    connect(controller_, &SessionController::editRejected, this, [this](const QString& why) {
-        controller_->undoStack()->undo(); // drop the rejected step (nothing was applied)
-        statusBar()->showMessage(tr("Edit rejected: %1").arg(why), 10000);
-        showMessage(QMessageBox::Warning, tr("Edit rejected"), why);
-        emit editRejected(why);
-    });
-    // The title's [*] marks edits not saved in a project (the undo stack's clean state is the last save).
-    connect(controller_->undoStack(), &QUndoStack::cleanChanged, this,
-            [this](bool clean) { setWindowModified(!clean); });
-    connect(exporter_, &ReportExporter::progress, this, [this](double f, const QString& stage) {
-        reportProgress_->setValue(int(f * 1000));
-        reportProgress_->setFormat(tr("Report: %1 %p%").arg(stage));
-    });
-    connect(exporter_, &ReportExporter::finished, this, [this](const QString& path, const QString& error) {
-        reportProgress_->hide();
-        reportCancel_->hide();
-        exportAction_->setEnabled(snapshot() != nullptr);
-        if (error.isEmpty())
-            statusBar()->showMessage(tr("Wrote the report to %1").arg(path), 10000);
-        else if (error == QLatin1String("cancelled"))
-            statusBar()->showMessage(tr("Report export cancelled; nothing was written"), 8000);
-        else
-            showMessage(QMessageBox::Critical, tr("Cannot export the report"), error);
-        emit reportFinished(path, error);
-    });
+    connectSession();
+    connect(jobs_, &JobTracker::settled, this, &MainWindow::settled);
+    // The tracker becomes the window's last child, so it is deleted after every object that reports to it.
+    jobs_->setParent(this);
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("windowState")).toByteArray());
@@ -131,9 +73,115 @@ bool MainWindow::isLoading() const {
 void MainWindow::cancelLoad() {
     controller_->cancelLoad();
 }
+bool MainWindow::hasUnsavedEdits() const {
+    const auto s = snapshot();
+    return s && !s->clean;
+}
+
+void MainWindow::connectSession() {
+    connect(controller_, &SessionController::snapshotChanged, this, &MainWindow::showSnapshot);
+    connect(controller_, &SessionController::loadProgress, this, [this](double f, const QString& stage) {
+        progress_->setValue(int(f * 1000));
+        progress_->setFormat(stage + QStringLiteral(" %p%"));
+    });
+    connect(jobs_, &JobTracker::laneBusyChanged, this, [this](JobLane lane, bool busy) {
+        if (lane != JobLane::Load)
+            return;
+        progress_->setVisible(busy);
+        cancel_->setVisible(busy);
+    });
+    connect(controller_, &SessionController::loaded, this,
+            [this](const QString& path, const QStringList& notApplied, const QStringList& warnings) {
+                addRecent(controller_->projectPath().isEmpty() ? path : controller_->projectPath());
+                setWindowTitle(QStringLiteral("BpuScope - %1[*]").arg(QFileInfo(path).fileName()));
+                const int t = targetBox_->findData(controller_->targetName());
+                if (t >= 0)
+                    targetBox_->setCurrentIndex(t);
+                warnings_ = warnings;
+                // Open input dims make every number uncertain: a warning. Other import notes (a graph-only
+                // model's absent weights) are information.
+                int open = 0;
+                for (const QString& w : warnings)
+                    open +=
+                        w.contains(QLatin1String("unresolved")) || w.contains(QLatin1String("has no shape"));
+                warning_->setVisible(!warnings.isEmpty());
+                warning_->setText(open ? tr("\u26a0 %n input dim(s) unresolved", nullptr, open)
+                                       : tr("\u24d8 %n import note(s)", nullptr, int(warnings.size())));
+                warning_->setToolTip(warnings.join(QLatin1Char('\n')));
+                // One message for everything the load has to say: why the edits may not all fit, and which
+                // did not.
+                QString text = pendingNote_;
+                if (!notApplied.isEmpty())
+                    text += (text.isEmpty() ? QString() : QStringLiteral("\n\n")) +
+                            tr("%n edit(s) could not be applied and were dropped:", nullptr,
+                               int(notApplied.size())) +
+                            QStringLiteral("\n- ") + notApplied.join(QStringLiteral("\n- "));
+                pendingNote_.clear();
+                if (!text.isEmpty())
+                    showMessage(QMessageBox::Warning, tr("Opened with changes"), text);
+                promptInputShapes(warnings);
+            });
+    connect(controller_, &SessionController::loadFailed, this,
+            [this](const QString& path, const QString& msg, JobOutcome outcome) {
+                const auto s = snapshot();
+                const QString kept =
+                    s ? tr("; %1 stays open").arg(QFileInfo(s->modelPath).fileName()) : QString();
+                if (outcome == JobOutcome::Cancelled) {
+                    statusBar()->showMessage(tr("Loading %1 cancelled%2").arg(path, kept), 8000);
+                } else {
+                    statusBar()->showMessage(tr("Could not open %1%2").arg(path, kept), 8000);
+                    showMessage(QMessageBox::Critical, tr("Cannot open model"), msg);
+                }
+                pendingNote_.clear();
+                emit loadFailed(outcome == JobOutcome::Cancelled ? QStringLiteral("cancelled") : msg);
+            });
+    connect(controller_, &SessionController::targetRejected, this, [this](const QString& msg) {
+        // Drop the profile file that did not load from the selector, and show the target still in force.
+        const int added = targetBox_->findData(requestedTarget_);
+        if (added >= 0 && requestedTarget_ != controller_->targetName() &&
+            requestedTarget_.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+            targetBox_->removeItem(added);
+        const int i = targetBox_->findData(controller_->targetName());
+        if (i >= 0)
+            targetBox_->setCurrentIndex(i);
+        showMessage(QMessageBox::Warning, tr("Cannot use the target profile"), msg);
+    });
+    connect(controller_, &SessionController::editRejected, this, [this](const EditRejection& r) {
+        const QString why = tr("%1: %2").arg(r.edit, r.reason);
+        statusBar()->showMessage(tr("Edit rejected (%1): %2").arg(r.action, why), 10000);
+        // A drag goes on from the last value that applied; its editor says why this one did not, and a
+        // modal box would steal the held mouse.
+        if (!r.drag)
+            showMessage(QMessageBox::Warning, tr("Edit rejected"),
+                        tr("%1\n\n%2 was not applied: %3").arg(r.action, r.edit, r.reason));
+        emit editRejected(why);
+    });
+    connect(controller_, &SessionController::nothingChanged, this, [this](const QString& action) {
+        statusBar()->showMessage(tr("%1: nothing to change, no step recorded").arg(action), 6000);
+    });
+    connect(exporter_, &ReportExporter::progress, this, [this](double f, const QString& stage) {
+        reportProgress_->setValue(int(f * 1000));
+        reportProgress_->setFormat(tr("Report: %1 %p%").arg(stage));
+    });
+    connect(exporter_, &ReportExporter::finished, this,
+            [this](const QString& path, JobOutcome outcome, const QString& error) {
+                reportProgress_->hide();
+                reportCancel_->hide();
+                exportAction_->setEnabled(snapshot() != nullptr);
+                if (outcome == JobOutcome::Done)
+                    statusBar()->showMessage(tr("Wrote the report to %1").arg(path), 10000);
+                else if (outcome == JobOutcome::Cancelled)
+                    statusBar()->showMessage(tr("Report export cancelled; nothing was written"), 8000);
+                else
+                    showMessage(QMessageBox::Critical, tr("Cannot export the report"), error);
+                emit reportFinished(path,
+                                    outcome == JobOutcome::Cancelled ? QStringLiteral("cancelled") : error);
+            });
+}
 
 void MainWindow::buildUi() {
     graph_ = new GraphView(this);
+    graph_->setJobTracker(jobs_);
     setCentralWidget(graph_);
     connect(graph_, &GraphView::nodeSelected, this, [this](NodeId id) { hub_->select(id, graph_); });
     connect(hub_, &SelectionHub::changed, this, [this](NodeId id, QObject* sender) {
@@ -151,7 +199,7 @@ void MainWindow::buildUi() {
     inspector_ = new InspectorPanel(hub_, controller_, this);
     hotspots_ = new HotspotPanel(hub_, this);
     findings_ = new FindingsPanel(hub_, this);
-    compare_ = new ComparePanel(controller_->undoStack(), this);
+    compare_ = new ComparePanel(controller_, this);
     charts_ = new ChartsPanel(hub_, this);
     whatIf_ = new WhatIfActions(controller_, hub_, this);
     auto* dInspector =
@@ -168,21 +216,26 @@ void MainWindow::buildUi() {
     resizeDocks({dFindings, dInspector}, {330, 420}, Qt::Horizontal);
     resizeDocks({dHotspots, dCharts}, {860, 640}, Qt::Horizontal);
     resizeDocks({dHotspots}, {300}, Qt::Vertical);
-    connect(findings_, &FindingsPanel::applyFix, whatIf_,
-            [this](const nlohmann::json& fix, const QString& title) {
-                whatIf_->pushFix(fix, tr("Fix: %1").arg(title));
-            });
-    connect(inspector_->shapeEditor(), &ShapeEditor::editRequested, whatIf_,
-            [this](std::shared_ptr<Edit> e, bool final) { whatIf_->push(std::move(e), final); });
+    connect(findings_, &FindingsPanel::applyFix, whatIf_, [this](const EditList& fix, const QString& title) {
+        whatIf_->apply(fix, tr("Fix: %1").arg(title));
+    });
     connect(hub_, &SelectionHub::changed, this, [this](NodeId id, QObject* sender) {
-        if (sender == hotspots_ || sender == charts_)
+        if (sender == hotspots_ || sender == charts_ || sender == findings_)
             graph_->zoomToNode(id);
     });
 
     estimate_ = new QLabel(this);
     estimate_->setTextFormat(Qt::RichText);
+    breakdown_ = new QLabel(this);
     delta_ = new QLabel(this);
     delta_->setTextFormat(Qt::RichText);
+    // The status bar never truncates a number: each part is its own label, the breakdown and the delta
+    // shrink first (their full text is in the tooltip).
+    breakdown_->setMinimumWidth(0);
+    breakdown_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    delta_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    warning_ = new QLabel(this);
+    warning_->hide();
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(260);
@@ -201,7 +254,9 @@ void MainWindow::buildUi() {
     reportCancel_->hide();
     connect(reportCancel_, &QPushButton::clicked, exporter_, &ReportExporter::cancel);
     statusBar()->addWidget(estimate_);
+    statusBar()->addWidget(breakdown_, 1);
     statusBar()->addWidget(delta_, 1);
+    statusBar()->addPermanentWidget(warning_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     statusBar()->addPermanentWidget(reportProgress_);
@@ -210,7 +265,10 @@ void MainWindow::buildUi() {
 }
 
 void MainWindow::showMessage(QMessageBox::Icon icon, const QString& title, const QString& text) {
-    // Non-blocking (open(), not exec()): loads and exports keep running and tests can read the box.
+    // Non-blocking (open(), not exec()): loads and exports keep running and tests can read the box. One box
+    // at a time: a new message replaces the one still shown rather than stacking on it.
+    if (lastMessage_)
+        lastMessage_->close();
     auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setWindowModality(Qt::WindowModal);
@@ -222,10 +280,54 @@ void MainWindow::showMessage(QMessageBox::Icon icon, const QString& title, const
     emit messageShown(text);
 }
 
-void MainWindow::openModel(const QString& path) {
-    pendingPath_ = path;
-    const QString target = targetBox_ ? targetBox_->currentData().toString() : QStringLiteral("s100");
-    controller_->open(path, target.isEmpty() ? QStringLiteral("s100") : target);
+void MainWindow::open(OpenRequest request) {
+    pendingPath_ = request.path;
+    if (request.target.isEmpty())
+        request.target = QStringLiteral("s100");
+    controller_->open(std::move(request));
+}
+
+bool MainWindow::openModel(const QString& path) {
+    if (!maybeSave(tr("opening %1").arg(QFileInfo(path).fileName())))
+        return false;
+    OpenRequest r;
+    r.path = path;
+    const QString target = targetBox_ ? targetBox_->currentData().toString() : QString();
+    r.target = target.isEmpty() ? QStringLiteral("s100") : target;
+    // An --edits file given before the model: all or nothing, like the CLI, and not saved anywhere yet.
+    r.steps = std::move(pendingSteps_);
+    pendingSteps_.clear();
+    r.clean = r.steps.empty();
+    open(std::move(r));
+    return true;
+}
+
+bool MainWindow::reload() {
+    const auto s = snapshot();
+    if (!s)
+        return false;
+    if (!s->clean) {
+        const auto answer = QMessageBox::question(
+            this, tr("Reload"),
+            tr("Load %1 again from disk? Your %n edit step(s) are re-applied where they still fit; any that "
+               "no longer fit are named and dropped.",
+               nullptr, int(s->historyPosition))
+                .arg(QFileInfo(s->modelPath).fileName()),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
+        if (answer != QMessageBox::Yes)
+            return false;
+    }
+    OpenRequest r;
+    r.path = s->modelPath;
+    r.target = controller_->targetName();
+    for (size_t i = 0; i < s->historyPosition && i < s->stepEdits.size(); ++i)
+        r.steps.push_back({s->history[int(i)], s->stepEdits[i]});
+    r.lenient = true;
+    r.baselineStep = s->baselineStep;
+    r.clean = s->clean;
+    r.projectPath = controller_->projectPath();
+    open(std::move(r));
+    return true;
 }
 
 void MainWindow::setTarget(const QString& target) {
@@ -248,13 +350,13 @@ void MainWindow::setColorMode(ColorMode m) {
         graph_->setColoring(coloring(*s));
 }
 
-void MainWindow::applyEditList(const nlohmann::json& edits, const QString& source) {
-    pendingEditsTitle_ = tr("Edits from %1").arg(source.isEmpty() ? tr("the edit file") : source);
-    if (!snapshot()) {
-        pendingEdits_ = edits;
+void MainWindow::applyEditList(EditList edits, const QString& source) {
+    const QString label = tr("Edits from %1").arg(source.isEmpty() ? tr("the edit file") : source);
+    if (!snapshot() || isLoading()) {
+        pendingSteps_.push_back({label, std::move(edits)});
         return;
     }
-    whatIf_->pushFix(edits, pendingEditsTitle_);
+    whatIf_->apply(std::move(edits), label);
 }
 
 NodeId MainWindow::selectTopHotspot() {
@@ -269,7 +371,17 @@ NodeId MainWindow::selectTopHotspot() {
             top = id;
         }
     hub_->select(top, this);
+    graph_->zoomToNode(top); // readable, and clear of the legend and the minimap
     return top;
+}
+
+void MainWindow::resetPanels() {
+    // A new model: ids, rows and values of the previous one mean nothing here.
+    hub_->reset();
+    findings_->reset();
+    hotspots_->reset();
+    inspector_->reset();
+    graph_->clearSearch();
 }
 
 void MainWindow::showSnapshot(SnapshotPtr s) {
@@ -287,7 +399,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     else if (comparer_->isActive())
         comparer_->refresh(); // this state against the other model; showComparison follows
     if (newModel) {
-        hub_->select(NodeId{}, this); // ids of the previous model mean nothing in this one
+        resetPanels();
         graph_->setModel(s->graph, groupOf);
         shownGroups_ = groupOf;
         shownModel_ = s->modelId;
@@ -313,11 +425,15 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     exportAction_->setEnabled(!exporter_->isRunning());
     reloadAction_->setEnabled(true);
     compareAction_->setEnabled(true);
-    if (!pendingEdits_.is_null() && !pendingEdits_.empty()) {
-        nlohmann::json e = pendingEdits_;
-        pendingEdits_ = nullptr;
-        whatIf_->pushFix(e, pendingEditsTitle_);
-    }
+    saveAction_->setEnabled(true);
+    undo_->setEnabled(s->historyPosition > 0);
+    redo_->setEnabled(s->historyPosition < size_t(s->history.size()));
+    undo_->setText(s->historyPosition > 0 ? tr("&Undo %1").arg(s->history[int(s->historyPosition) - 1])
+                                          : tr("&Undo"));
+    redo_->setText(s->historyPosition < size_t(s->history.size())
+                       ? tr("&Redo %1").arg(s->history[int(s->historyPosition)])
+                       : tr("&Redo"));
+    setWindowModified(!s->clean);
     emit updated();
     if (newModel)
         emit loaded();
@@ -328,8 +444,11 @@ void MainWindow::updateStatus(const Snapshot& s) {
     if (!s.findingsReady)
         text += tr(" | estimating finding gains...");
     estimate_->setText(text);
+    breakdown_->setText(breakdownText(s));
+    breakdown_->setToolTip(breakdownText(s));
     const QString delta = deltaText(s);
     delta_->setText(delta.isEmpty() ? QString() : QStringLiteral(" | ") + delta);
+    delta_->setToolTip(delta);
 }
 
 bool MainWindow::exportReportTo(const QString& path) {

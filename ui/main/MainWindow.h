@@ -2,12 +2,14 @@
 #pragma once
 
 #include "ColorModes.h"
-#include "Snapshot.h"
+#include "InputShapeDialog.h"
+#include "ui/session/JobTracker.h"
+#include "ui/session/SessionController.h"
+#include "ui/session/Snapshot.h"
 
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
-#include <nlohmann/json.hpp>
 
 class QAction;
 class QComboBox;
@@ -15,7 +17,6 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
-class QTabWidget;
 
 namespace bpu::ui {
 
@@ -29,41 +30,49 @@ class ModelComparer;
 class NodeColoring;
 class ReportExporter;
 class SelectionHub;
-class SessionController;
 class WhatIfActions;
 
 /// The workbench: graph (centre), inspector, hotspots, findings, charts, what-if compare and history docks.
-/// All model work runs in the SessionController's worker (and report exports on the thread pool); this
-/// window only shows snapshots and routes actions. Errors are shown in non-blocking message boxes.
+/// All model work runs in the session layer (ui/session) and its one job tracker; this window shows
+/// snapshots and routes actions. Errors are shown in non-blocking message boxes, one per problem.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Loads `path` in the background (`loaded` or `loadFailed` follows); the previous model stays until
-    /// then.
-    void openModel(const QString& path);
-    void openProject(const QString& path);
+    /// Opens `path` in the background (`loaded` or `loadFailed` follows); the previous model stays until
+    /// then. With unsaved edits the user is asked first (false: they kept the model).
+    bool openModel(const QString& path);
+    /// Opens a `.bpuscope` project: its model with its target and edits. A project whose model is missing
+    /// says so once and opens nothing; one whose model changed says so once and applies the edits that fit.
+    bool openProject(const QString& path);
+    /// Loads the open model's file again and re-applies its edit steps (those that no longer fit are named)
+    /// and the baseline.
+    bool reload();
     void setTarget(const QString& target);
     void setColorMode(ColorMode m);
-    /// Applies an edit list ({"edits": [...]}) as undoable commands once the model is loaded.
-    void applyEditList(const nlohmann::json& edits, const QString& source = {});
+    /// Applies an edit list (an --edits file) as one undo step, to the open model, or to the next model
+    /// opened when none is open yet.
+    void applyEditList(EditList edits, const QString& source = {});
     void cancelLoad();
     bool isLoading() const;
     /// Exports the report of the current state to `path` (format by extension) in the background, with
     /// progress and Cancel in the status bar; `reportFinished` follows. False (with a message) when it cannot
     /// start.
     bool exportReportTo(const QString& path);
-    /// Selects the node with the largest estimated latency (what the inspector shows first); invalid id
-    /// without a model.
+    /// Selects the node with the largest estimated latency (what the inspector shows first) and shows it
+    /// clear of the overlays; invalid id without a model.
     NodeId selectTopHotspot();
     /// File > Compare With...: compares the open model with `path` (loaded in the background), colours the
     /// graph by the latency delta and shows the comparison in the What-if dock; kept up to date after edits.
     void compareWith(const QString& path);
     ModelComparer* comparer() const { return comparer_; }
+    /// True when the open state has edits not saved in a project.
+    bool hasUnsavedEdits() const;
 
     SessionController* controller() const { return controller_; }
+    JobTracker* jobs() const { return jobs_; }
     SelectionHub* selection() const { return hub_; }
     GraphView* graphView() const { return graph_; }
     HotspotPanel* hotspots() const { return hotspots_; }
@@ -72,12 +81,18 @@ public:
     ComparePanel* compare() const { return compare_; }
     ChartsPanel* charts() const { return charts_; }
     ReportExporter* reportExporter() const { return exporter_; }
+    WhatIfActions* whatIf() const { return whatIf_; }
     /// The last error or warning box shown (null once closed).
     QMessageBox* lastMessage() const { return lastMessage_; }
-    /// The status bar's estimate and delta-vs-baseline labels.
+    /// The open input-shape prompt (a model with unresolved input dims), or null.
+    InputShapeDialog* inputShapePrompt() const { return shapePrompt_; }
+    /// The status bar's estimate, its breakdown and the delta-vs-baseline labels.
     QLabel* estimateLabel() const { return estimate_; }
+    QLabel* breakdownLabel() const { return breakdown_; }
     QLabel* deltaLabel() const { return delta_; }
-    WhatIfActions* whatIf() const { return whatIf_; }
+    QAction* undoAction() const { return undo_; }
+    QAction* redoAction() const { return redo_; }
+    QAction* darkModeAction() const { return darkMode_; }
     SnapshotPtr snapshot() const;
 
 signals:
@@ -85,11 +100,13 @@ signals:
     void loadFailed(const QString& message);
     /// A snapshot landed and every panel shows it.
     void updated();
+    /// Every background job (load, re-estimate, sweep, layout, export) has finished.
+    void settled();
     /// An export ended: `error` empty on success, "cancelled", or the problem.
     void reportFinished(const QString& path, const QString& error);
     /// An error or warning box was shown with `text`.
     void messageShown(const QString& text);
-    /// An edit (or an edit list) was refused by the core and taken off the undo stack; `why` says why.
+    /// An edit was refused by the core and dropped (only that edit); `why` names it and says why.
     void editRejected(const QString& why);
 
 protected:
@@ -100,11 +117,14 @@ protected:
 private:
     void buildUi();
     void buildMenus();
+    void connectSession();
     void showSnapshot(SnapshotPtr s);
+    void resetPanels();
     void updateStatus(const Snapshot& s);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
-    void saveProjectAs();
+    bool saveProject();
+    bool saveProjectAs();
     void exportReport();
     // MainWindowCompare.cpp
     void buildCompare();
@@ -114,7 +134,13 @@ private:
     /// comparison is shown, else against the what-if baseline.
     std::shared_ptr<const NodeColoring> coloring(const Snapshot& s) const;
     void showMessage(QMessageBox::Icon icon, const QString& title, const QString& text);
+    /// Asks what to do with unsaved edits before they would be lost (`what`: "quitting", ...); true to go
+    /// on (saved or discarded), false to stay.
+    bool maybeSave(const QString& what);
+    void open(OpenRequest request);
+    void promptInputShapes(const QStringList& warnings);
 
+    JobTracker* jobs_;
     SessionController* controller_;
     SelectionHub* hub_;
     GraphView* graph_ = nullptr;
@@ -129,22 +155,30 @@ private:
     QAction* exportAction_ = nullptr;
     QAction* compareAction_ = nullptr;
     QAction* reloadAction_ = nullptr;
+    QAction* saveAction_ = nullptr;
+    QAction* undo_ = nullptr;
+    QAction* redo_ = nullptr;
+    QAction* darkMode_ = nullptr;
     QComboBox* targetBox_ = nullptr;
     QComboBox* colorBox_ = nullptr;
     QLabel* estimate_ = nullptr;
+    QLabel* breakdown_ = nullptr;
     QLabel* delta_ = nullptr;
+    QLabel* warning_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QProgressBar* reportProgress_ = nullptr;
     QPushButton* reportCancel_ = nullptr;
     QPointer<QMessageBox> lastMessage_;
+    QPointer<InputShapeDialog> shapePrompt_;
     QMenu* recentMenu_ = nullptr;
     ColorMode colorMode_ = ColorMode::Placement;
     bool showDeltaOnCompare_ = false; ///< the next comparison result switches to the delta mode
     QString pendingPath_;
+    QString pendingNote_;     ///< said with the load's outcome (a project's model changed since it was saved)
     QString requestedTarget_; ///< the last target asked for (removed from the selector if it fails to load)
-    nlohmann::json pendingEdits_;
-    QString pendingEditsTitle_; ///< the undo step's name for pendingEdits_
+    std::vector<HistoryStep> pendingSteps_; ///< edits for the next model opened (an --edits file)
+    QStringList warnings_;                  ///< what the import of the open model left open
     uint64_t shownModel_ = 0;
     std::vector<int> shownGroups_;
 };

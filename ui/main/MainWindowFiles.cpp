@@ -1,66 +1,186 @@
 // SPDX-License-Identifier: MIT
-// MainWindow's files: projects, recent files, drag and drop, the saved layout.
+// MainWindow's files: projects, reload, recent files, drag and drop, unsaved edits, the saved layout.
 #include "MainWindow.h"
 
-#include "SessionController.h"
+#include "InputShapeDialog.h"
+#include "core/edit/EditList.h"
 #include "core/util/SafeFile.h"
-#include "ui/whatif/ProjectFile.h"
+#include "ui/session/ProjectFile.h"
 
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
-#include <QUndoStack>
 
 namespace bpu::ui {
 
-void MainWindow::openProject(const QString& path) {
+bool MainWindow::openProject(const QString& path) {
+    if (!maybeSave(tr("opening %1").arg(QFileInfo(path).fileName())))
+        return false;
+    Project p;
     try {
-        Project p = loadProject(path);
-        const QString hash = fileSha256(p.modelPath);
-        if (!p.sha256.isEmpty() && hash != p.sha256)
-            showMessage(
-                QMessageBox::Warning, tr("Project"),
-                tr("%1 changed since the project was saved; the edits may no longer fit.").arg(p.modelPath));
-        setTarget(p.target);
-        pendingEdits_ = {{"edits", p.edits}};
-        pendingEditsTitle_ = tr("Edits from %1").arg(QFileInfo(path).fileName());
-        openModel(p.modelPath);
+        p = loadProject(path);
     } catch (const std::exception& e) {
         showMessage(QMessageBox::Critical, tr("Cannot open project"), QString::fromStdString(e.what()));
         emit loadFailed(QString::fromStdString(e.what()));
+        return false;
+    }
+    // A missing model is one message, and nothing of the project touches the model already open.
+    // A FIFO or a device is named as such and never opened (hashing it would block or never end).
+    const QFileInfo model(p.modelPath);
+    QString problem;
+    if (!model.exists() && !model.isSymLink())
+        problem = tr("%1: its model %2 does not exist (moved or deleted?); nothing was opened")
+                      .arg(path, p.modelPath);
+    else
+        try {
+            checkUserFile(p.modelPath.toStdString(), {"ONNX file", file_limits::kModel});
+        } catch (const std::exception& e) {
+            problem = tr("%1: its model cannot be opened: %2; nothing was opened")
+                          .arg(path, QString::fromStdString(e.what()));
+        }
+    if (!problem.isEmpty()) {
+        const QString msg = problem;
+        showMessage(QMessageBox::Critical, tr("Cannot open project"), msg);
+        emit loadFailed(msg);
+        return false;
+    }
+    EditList edits;
+    try {
+        edits = editListFromJson(p.edits);
+    } catch (const std::exception& e) {
+        const QString msg = tr("%1: %2").arg(path, QString::fromStdString(e.what()));
+        showMessage(QMessageBox::Critical, tr("Cannot open project"), msg);
+        emit loadFailed(msg);
+        return false;
+    }
+    const bool changed = !p.sha256.isEmpty() && fileSha256(p.modelPath) != p.sha256;
+    pendingNote_ = changed ? tr("%1 changed since the project was saved (its content hash differs): the "
+                                "project's edits were re-applied where they still fit.")
+                                 .arg(p.modelPath)
+                           : QString();
+    OpenRequest r;
+    r.path = p.modelPath;
+    r.target = p.target;
+    if (!edits.empty())
+        r.steps.push_back({tr("Edits from %1").arg(QFileInfo(path).fileName()), std::move(edits)});
+    r.lenient = true;
+    r.clean = !changed; // a changed model no longer has what was saved
+    r.projectPath = path;
+    open(std::move(r));
+    return true;
+}
+
+bool MainWindow::saveProject() {
+    if (controller_->projectPath().isEmpty())
+        return saveProjectAs();
+    const QString path = controller_->projectPath();
+    controller_->saveProject(path, [this, path](const QString& error) {
+        if (!error.isEmpty())
+            showMessage(QMessageBox::Critical, tr("Save project"), error);
+        else
+            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    });
+    return true;
+}
+
+bool MainWindow::saveProjectAs() {
+    if (!snapshot())
+        return false;
+    QString path = QFileDialog::getSaveFileName(this, tr("Save what-if project"), controller_->projectPath(),
+                                                tr("BpuScope projects (*.bpuscope)"));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".bpuscope");
+    controller_->saveProject(path, [this, path](const QString& error) {
+        if (!error.isEmpty()) {
+            showMessage(QMessageBox::Critical, tr("Save project"), error);
+            return;
+        }
+        addRecent(path);
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    });
+    return true;
+}
+
+bool MainWindow::maybeSave(const QString& what) {
+    if (!hasUnsavedEdits())
+        return true;
+    const auto s = snapshot();
+    QMessageBox box(QMessageBox::Question, tr("Unsaved edits"),
+                    tr("%1 has %n edit step(s) not saved in a project. Save them before %2?", nullptr,
+                       int(s->historyPosition))
+                        .arg(QFileInfo(s->modelPath).fileName(), what),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedPrompt"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save: {
+        QString path = controller_->projectPath();
+        if (path.isEmpty()) {
+            path = QFileDialog::getSaveFileName(this, tr("Save what-if project"), QString(),
+                                                tr("BpuScope projects (*.bpuscope)"));
+            if (path.isEmpty())
+                return false;
+            if (QFileInfo(path).suffix().isEmpty())
+                path += QStringLiteral(".bpuscope");
+        }
+        // The save runs on the session's worker after what is queued: wait for it before the model goes.
+        QEventLoop loop;
+        QString error;
+        controller_->saveProject(path, [&loop, &error](const QString& e) {
+            error = e;
+            loop.quit();
+        });
+        loop.exec();
+        if (!error.isEmpty()) {
+            showMessage(QMessageBox::Critical, tr("Save project"), error);
+            return false;
+        }
+        addRecent(path);
+        return true;
+    }
+    case QMessageBox::Discard:
+        return true;
+    default:
+        return false;
     }
 }
 
-void MainWindow::saveProjectAs() {
-    auto s = snapshot();
+void MainWindow::promptInputShapes(const QStringList& warnings) {
+    const auto s = snapshot();
     if (!s)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save what-if project"), QString(),
-                                                      tr("BpuScope projects (*.bpuscope)"));
-    if (path.isEmpty())
-        return;
-    if (sameFile(path.toStdString(), s->modelPath.toStdString())) {
-        showMessage(QMessageBox::Critical, tr("Save project"),
-                    tr("%1 is the open model; refusing to overwrite it - choose another file").arg(path));
-        return;
+    std::vector<InputShapeDialog::Input> inputs;
+    for (TensorId in : s->graph->inputs) {
+        const Tensor& t = s->graph->tensor(in);
+        if (!t.shape.rankKnown || !t.shape.fullyKnown())
+            inputs.push_back({QString::fromStdString(t.name),
+                              t.shape.rankKnown ? t.shape.dims : std::vector<int64_t>{}, t.shape.symbols});
     }
-    Project p;
-    p.modelPath = QFileInfo(s->modelPath).absoluteFilePath();
-    p.sha256 = fileSha256(p.modelPath);
-    p.target = controller_->targetName();
-    p.edits = s->edits;
-    const QString err = saveProject(path, p);
-    if (!err.isEmpty())
-        showMessage(QMessageBox::Critical, tr("Save project"), err);
-    else {
-        controller_->undoStack()->setClean();
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-    }
+    if (inputs.empty())
+        return;
+    if (shapePrompt_)
+        shapePrompt_->close();
+    auto* dialog = new InputShapeDialog(inputs, warnings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    shapePrompt_ = dialog;
+    const QString path = s->modelPath;
+    connect(dialog, &InputShapeDialog::chosen, this, [this, path](const InputShapeDialog::Shapes& shapes) {
+        OpenRequest r;
+        r.path = path;
+        r.target = controller_->targetName();
+        r.inputShapes = shapes;
+        r.projectPath = controller_->projectPath();
+        open(std::move(r));
+    });
+    dialog->open();
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -100,6 +220,10 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!maybeSave(tr("quitting"))) {
+        e->ignore();
+        return;
+    }
     QSettings s;
     s.setValue(QStringLiteral("geometry"), saveGeometry());
     s.setValue(QStringLiteral("windowState"), saveState());

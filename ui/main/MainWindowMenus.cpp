@@ -2,9 +2,10 @@
 // MainWindow's menus and toolbars (kept apart from the window's data flow in MainWindow.cpp).
 #include "MainWindow.h"
 
-#include "SessionController.h"
 #include "core/target/TargetProfile.h"
 #include "ui/graph/GraphView.h"
+#include "ui/session/SelectionHub.h"
+#include "ui/style/Theme.h"
 #include "ui/whatif/WhatIfActions.h"
 
 #include <QApplication>
@@ -16,9 +17,21 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QToolBar>
-#include <QUndoStack>
 
 namespace bpu::ui {
+
+namespace {
+
+/// `keys` without repeats: one action listing a key twice makes Qt call it ambiguous and fire nothing.
+QList<QKeySequence> unique(QList<QKeySequence> keys) {
+    QList<QKeySequence> out;
+    for (const auto& k : keys)
+        if (!k.isEmpty() && !out.contains(k))
+            out << k;
+    return out;
+}
+
+} // namespace
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -37,12 +50,9 @@ void MainWindow::buildMenus() {
         if (!p.isEmpty())
             openProject(p);
     });
-    reloadAction_ = file->addAction(tr("Re&load Model"), this, [this] {
-        if (const auto s = snapshot())
-            openModel(s->modelPath);
-    });
+    reloadAction_ = file->addAction(tr("Re&load Model"), this, [this] { reload(); });
     reloadAction_->setShortcut(QKeySequence::Refresh);
-    reloadAction_->setStatusTip(tr("Load the model file again (the edits are dropped)"));
+    reloadAction_->setStatusTip(tr("Load the model file again and re-apply the edits that still fit"));
     reloadAction_->setEnabled(false);
     compareAction_ = file->addAction(tr("&Compare With..."), this, &MainWindow::chooseCompareFile);
     compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
@@ -50,23 +60,28 @@ void MainWindow::buildMenus() {
         tr("Compare the open model node by node with another export of the same network"));
     compareAction_->setEnabled(false);
     file->addSeparator();
-    QAction* save = file->addAction(tr("&Save Project As..."), this, &MainWindow::saveProjectAs);
-    save->setShortcut(QKeySequence::SaveAs);
+    saveAction_ = file->addAction(tr("&Save Project"), this, [this] { saveProject(); });
+    saveAction_->setShortcut(QKeySequence::Save);
+    saveAction_->setEnabled(false);
+    QAction* saveAs = file->addAction(tr("Save Project &As..."), this, [this] { saveProjectAs(); });
+    saveAs->setShortcut(QKeySequence::SaveAs);
     exportAction_ = file->addAction(tr("&Export Report..."), this, &MainWindow::exportReport);
     exportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction_->setStatusTip(
         tr("Write the optimization report of the current state (PDF, Markdown, HTML, JSON)"));
     exportAction_->setEnabled(false);
     file->addSeparator();
+    // closeAllWindows: each window's closeEvent asks about unsaved edits first.
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = controller_->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = controller_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
-    edit->addAction(undo);
-    edit->addAction(redo);
+    undo_ = edit->addAction(tr("&Undo"), controller_, &SessionController::undo);
+    undo_->setShortcuts(unique(QKeySequence::keyBindings(QKeySequence::Undo)));
+    undo_->setEnabled(false);
+    redo_ = edit->addAction(tr("&Redo"), controller_, &SessionController::redo);
+    redo_->setShortcuts(unique(QKeySequence::keyBindings(QKeySequence::Redo) +
+                               QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)}));
+    redo_->setEnabled(false);
     edit->addSeparator();
     // The graph's own Ctrl+F action, widened to the window: one action, so the key is never ambiguous.
     QAction* find = graph_->findAction();
@@ -74,6 +89,11 @@ void MainWindow::buildMenus() {
     edit->addAction(find);
     edit->addAction(tr("Select &Top Hotspot"), QKeySequence(Qt::CTRL | Qt::Key_T), this,
                     [this] { selectTopHotspot(); });
+    QMenu* go = edit->addMenu(tr("&Go to Node"));
+    for (QAction* a : graph_->navigationActions()) {
+        a->setShortcutContext(Qt::WindowShortcut);
+        go->addAction(a);
+    }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit Graph"), graph_, &GraphView::fitToView);
@@ -89,8 +109,32 @@ void MainWindow::buildMenus() {
         a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
     }
     view->addSeparator();
+    // Dark mode follows the system's palette until the user picks one; the choice is remembered.
+    darkMode_ = view->addAction(tr("&Dark Mode"));
+    darkMode_->setCheckable(true);
+    const QString saved = QSettings().value(QStringLiteral("theme")).toString();
+    const style::ThemeMode mode = saved == QLatin1String("dark")    ? style::ThemeMode::Dark
+                                  : saved == QLatin1String("light") ? style::ThemeMode::Light
+                                                                    : style::ThemeMode::System;
+    style::applyTheme(mode);
+    darkMode_->setChecked(mode == style::ThemeMode::Dark ||
+                          (mode == style::ThemeMode::System && style::isDark(style::systemPalette())));
+    connect(darkMode_, &QAction::toggled, this, [](bool dark) {
+        style::applyTheme(dark ? style::ThemeMode::Dark : style::ThemeMode::Light);
+        QSettings().setValue(QStringLiteral("theme"),
+                             dark ? QStringLiteral("dark") : QStringLiteral("light"));
+    });
+    view->addAction(tr("Dark Mode Follows the &System"), this, [this] {
+        style::applyTheme(style::ThemeMode::System);
+        QSettings().remove(QStringLiteral("theme"));
+        QSignalBlocker b(darkMode_);
+        darkMode_->setChecked(style::isDark(style::systemPalette()));
+    });
+    view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
+    view->addAction(graph_->legendAction());
+    view->addAction(graph_->minimapAction());
 
     QToolBar* tb = addToolBar(tr("Main"));
     tb->setObjectName(QStringLiteral("mainToolbar"));
@@ -98,17 +142,16 @@ void MainWindow::buildMenus() {
     tb->addAction(exportAction_);
     // The menu's undo/redo name the step ("Undo set_channels ... node=/a/long/name"); on the toolbar that
     // text would push the rest off screen, so the buttons say Undo / Redo and the step goes in the tooltip.
-    QUndoStack* stack = controller_->undoStack();
-    auto* tbUndo = tb->addAction(tr("Undo"), stack, &QUndoStack::undo);
-    auto* tbRedo = tb->addAction(tr("Redo"), stack, &QUndoStack::redo);
-    tbUndo->setEnabled(false);
-    tbRedo->setEnabled(false);
-    connect(stack, &QUndoStack::canUndoChanged, tbUndo, &QAction::setEnabled);
-    connect(stack, &QUndoStack::canRedoChanged, tbRedo, &QAction::setEnabled);
-    connect(stack, &QUndoStack::undoTextChanged, tbUndo,
-            [tbUndo](const QString& t) { tbUndo->setToolTip(tr("Undo %1 (Ctrl+Z)").arg(t)); });
-    connect(stack, &QUndoStack::redoTextChanged, tbRedo,
-            [tbRedo](const QString& t) { tbRedo->setToolTip(tr("Redo %1 (Ctrl+Shift+Z)").arg(t)); });
+    auto* tbUndo = tb->addAction(tr("Undo"), controller_, &SessionController::undo);
+    auto* tbRedo = tb->addAction(tr("Redo"), controller_, &SessionController::redo);
+    for (auto [button, action] : {std::pair{tbUndo, undo_}, std::pair{tbRedo, redo_}}) {
+        button->setEnabled(false);
+        connect(action, &QAction::changed, button, [button = button, action = action] {
+            button->setEnabled(action->isEnabled());
+            button->setToolTip(QString(action->text()).remove(QLatin1Char('&')) + QStringLiteral(" (") +
+                               action->shortcut().toString(QKeySequence::NativeText) + QStringLiteral(")"));
+        });
+    }
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Target: "), tb));
     targetBox_ = new QComboBox(tb);
@@ -149,7 +192,12 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList list = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& p : list)
-        recentMenu_->addAction(p, this, [this, p] { openModel(p); });
+        recentMenu_->addAction(p, this, [this, p] {
+            if (p.endsWith(QLatin1String(".bpuscope"), Qt::CaseInsensitive))
+                openProject(p);
+            else
+                openModel(p);
+        });
     recentMenu_->setEnabled(!list.isEmpty());
 }
 

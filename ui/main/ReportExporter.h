@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QFutureWatcher>
+#include "ui/session/JobTracker.h"
+
 #include <QObject>
 #include <QString>
 #include <atomic>
@@ -28,41 +29,40 @@ class ReportExporter : public QObject {
 public:
     enum class Format { Pdf, Markdown, Html, Json };
 
-    explicit ReportExporter(SessionController* controller, QObject* parent = nullptr);
+    ReportExporter(SessionController* controller, JobTracker* jobs, QObject* parent = nullptr);
     ~ReportExporter() override;
 
     /// The format for a file name's extension (.pdf, .md/.markdown, .html/.htm, .json); false when the
     /// extension is none of them.
     static bool formatFor(const QString& path, Format* format);
 
-    /// Starts writing the report to `path`; progress and finished follow. Returns false, doing nothing, while
-    /// another export runs, without a model, or for an unknown extension (`error` says which).
+    /// Starts writing the report to `path`; progress and finished follow. An export still running is
+    /// cancelled (the newest request wins: it finishes Cancelled). Returns false, doing nothing, without a
+    /// model or for an unknown extension (`error` says which).
     bool start(const QString& path, QString* error = nullptr);
-    /// Asks the running export to stop; finished follows with "cancelled" and no file is left behind.
+    /// Asks the running export to stop; finished follows with Cancelled and no file is left behind.
     void cancel();
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return current_ != nullptr; }
 
 signals:
     /// 0..1 and what is being done; on the GUI thread.
     void progress(double fraction, const QString& stage);
-    /// The export ended: `error` is empty on success, "cancelled" when cancelled, else names the problem.
-    void finished(const QString& path, const QString& error);
+    /// The export ended: Done, Cancelled (nothing written) or Failed (`error` names the problem).
+    void finished(const QString& path, bpu::ui::JobOutcome outcome, const QString& error);
 
 private:
     struct Built;
-    void build(const QString& path, Format format, std::shared_ptr<ReportSources> sources);
-    void writePdf(const QString& path, std::shared_ptr<report::ReportDocument> doc);
-    void finish(const QString& path, const QString& error);
-    /// A progress callback for worker threads mapping 0..1 onto [from, to] of the whole export.
-    std::function<void(double, std::string_view)> reporter(double from, double to);
+    struct Run;
+    void build(const std::shared_ptr<Run>& run, std::shared_ptr<ReportSources> sources);
+    void writePdf(const std::shared_ptr<Run>& run, std::shared_ptr<report::ReportDocument> doc);
+    void finish(const std::shared_ptr<Run>& run, JobOutcome outcome, const QString& error);
+    /// A progress callback for worker threads mapping 0..1 onto [from, to] of the run's export.
+    Progress progressFor(const std::shared_ptr<Run>& run, double from, double to);
 
     SessionController* controller_;
-    bool running_ = false;
-    QString path_;
-    double shown_ = 0; ///< the progress shown so far (it never goes back)
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    QFutureWatcher<std::shared_ptr<Built>> buildWatcher_;
-    QFutureWatcher<QString> pdfWatcher_;
+    JobTracker* jobs_;
+    std::shared_ptr<Run> current_; ///< the newest export, while it runs
+    double shown_ = 0;             ///< the progress shown so far (it never goes back)
 };
 
 } // namespace bpu::ui

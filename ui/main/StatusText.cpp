@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "StatusText.h"
 
+#include "ui/style/Palette.h"
+
 #include <QCoreApplication>
 #include <QStringList>
 #include <cmath>
@@ -13,10 +15,10 @@ QString tr(const char* s) {
     return QCoreApplication::translate("StatusText", s);
 }
 
-// The same green/red as the compare panel's deltas.
+// The compare panel's better/worse colours.
 QString colored(const QString& text, bool better) {
     return QStringLiteral("<span style=\"color:%1\">%2</span>")
-        .arg(better ? QStringLiteral("#008040") : QStringLiteral("#c03030"), text);
+        .arg((better ? style::better() : style::worse()).name(), text);
 }
 
 QString signedNumber(double v, int decimals) {
@@ -33,25 +35,27 @@ void countDelta(QStringList& out, const QString& name, int before, int after) {
 
 QString estimateText(const Snapshot& s) {
     const auto& c = s.cost;
-    const auto& a = s.analysis.summary;
     // The three figures named after the vendor tool each compares with, then the deployment they assume.
-    return tr("<b>%1</b>: board, 1 thread <b>%2 ms</b>/image, <b>%3 FPS</b> (batch %4) | 2 threads %11 FPS | "
-              "BPU (static) %12 ms | %13 | BPU %5, CPU %6, folded %7 | %8 segment(s) | Q/DQ %9 passes | "
-              "padding "
-              "waste %10%")
+    return tr("<b>%1</b>: board, 1 thread <b>%2 ms</b>/image, <b>%3 FPS</b> (batch %4) | 2 threads %5 FPS | "
+              "BPU (static) %6 ms | %7")
         .arg(QString::fromStdString(s.target->name).toHtmlEscaped())
         .arg(c.perImageMs, 0, 'f', 3)
         .arg(c.fps, 0, 'f', 1)
         .arg(c.batch)
+        .arg(c.fpsByThreads[1], 0, 'f', 1)
+        .arg(c.bpuMs, 0, 'f', 3)
+        .arg(QString::fromStdString(describeDeployShort(s.deploy, *s.graph)).toHtmlEscaped());
+}
+
+QString breakdownText(const Snapshot& s) {
+    const auto& a = s.analysis.summary;
+    return tr("| BPU %1, CPU %2, folded %3 | %4 segment(s) | Q/DQ %5 passes | padding waste %6%")
         .arg(a.bpuNodes)
         .arg(a.cpuNodes)
         .arg(a.foldedNodes)
         .arg(a.bpuSegments)
         .arg(a.qdqPasses)
-        .arg(a.paddingWasteRatio * 100, 0, 'f', 1)
-        .arg(c.fpsByThreads[1], 0, 'f', 1)
-        .arg(c.bpuMs, 0, 'f', 3)
-        .arg(QString::fromStdString(describeDeployShort(s.deploy, *s.graph)).toHtmlEscaped());
+        .arg(a.paddingWasteRatio * 100, 0, 'f', 1);
 }
 
 QString deltaText(const Snapshot& s) {

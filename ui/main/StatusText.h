@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "Snapshot.h"
+#include "ui/session/Snapshot.h"
 
 #include <QString>
 
 namespace bpu::ui {
 
-/// The status bar's estimate: target, latency and FPS, BPU/CPU/folded nodes, segments, Q/DQ passes and
-/// padding waste (rich text).
+/// The status bar's estimate: target, latency per image, FPS and batch (rich text).
 QString estimateText(const Snapshot& s);
+/// What the estimate is made of: BPU/CPU/folded nodes, segments, Q/DQ passes and padding waste (plain).
+QString breakdownText(const Snapshot& s);
 /// What changed against the baseline (latency, FPS, CPU nodes, segments, Q/DQ passes, padding waste), each
 /// coloured better/worse; empty when nothing did.
 QString deltaText(const Snapshot& s);

@@ -6,6 +6,7 @@
 #include "PdfReportWriter.h"
 #include "ReportFonts.h"
 #include "ui/graph/SceneData.h"
+#include "ui/style/Palette.h"
 
 #include <memory>
 #include <vector>
@@ -79,11 +80,11 @@ inline QColor muted() {
     return QColor(90, 90, 90);
 }
 inline QColor accent() {
-    return QColor(0x00, 0x72, 0xB2);
-} // Okabe-Ito blue
+    return style::categorical(0); // Okabe-Ito blue
+}
 inline QColor ruleBar() {
-    return QColor(0x00, 0x9E, 0x73);
-} // Okabe-Ito bluish green
+    return style::categorical(2); // Okabe-Ito bluish green
+}
 inline QColor ruleFill() {
     return QColor(242, 250, 247);
 }

@@ -2,23 +2,29 @@
 #include "ComparePanel.h"
 
 #include "core/compare/ModelComparison.h"
+#include "ui/session/SessionController.h"
+#include "ui/style/Palette.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTableWidget>
-#include <QUndoView>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace bpu::ui {
 
-ComparePanel::ComparePanel(QUndoStack* stack, QWidget* parent)
+ComparePanel::ComparePanel(SessionController* controller, QWidget* parent)
     : QWidget(parent)
+    , controller_(controller)
     , header_(new QLabel(this))
     , clear_(new QPushButton(tr("Stop comparing"), this))
     , table_(new QTableWidget(0, 4, this))
-    , history_(new QUndoView(stack, this)) {
+    , baseline_(new QLabel(this))
+    , history_(new QListWidget(this)) {
     header_->setWordWrap(true);
     header_->hide();
     clear_->hide();
@@ -28,32 +34,57 @@ ComparePanel::ComparePanel(QUndoStack* stack, QWidget* parent)
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    history_->setEmptyLabel(tr("<loaded model>"));
+    baseline_->setWordWrap(true);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     auto* top = new QHBoxLayout;
     top->addWidget(header_, 1);
     top->addWidget(clear_, 0, Qt::AlignTop);
     lay->addLayout(top);
+    lay->addWidget(baseline_);
     lay->addWidget(table_, 2);
-    lay->addWidget(new QLabel(tr("Edit history (click to go back):"), this));
+    lay->addWidget(new QLabel(tr("Edit history (click a step to go back to it):"), this));
     lay->addWidget(history_, 1);
+    // Row 0 is the model as loaded; row k the state after k steps. Undone steps stay listed, greyed.
+    connect(history_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { controller_->goToStep(size_t(history_->row(item))); });
 }
 
 void ComparePanel::setSnapshot(SnapshotPtr s) {
     if (!s)
         return;
     snapshot_ = s;
-    if (comparison_)
-        return; // the comparison is refreshed for this state and shown by setComparison
-    const auto& b = s->baselineSummary;
-    const auto& c = s->analysis.summary;
+    QSignalBlocker block(history_);
+    history_->clear();
+    history_->addItem(tr("<model as loaded>"));
+    for (const QString& label : s->history)
+        history_->addItem(label);
+    const QColor undone = palette().color(QPalette::Disabled, QPalette::Text);
+    for (int i = int(s->historyPosition) + 1; i < history_->count(); ++i)
+        history_->item(i)->setForeground(undone);
+    history_->setCurrentRow(int(s->historyPosition));
+    if (!comparison_) // else the comparison is refreshed for this state and shown by setComparison
+        showBaseline(*s);
+}
+
+void ComparePanel::showBaseline(const Snapshot& s) {
+    baseline_->setText(
+        s.baselineStep == 0
+            ? tr("Baseline: the model as loaded, on %1.").arg(QString::fromStdString(s.target->name))
+            : tr("Baseline: the state after step %1 (Set baseline), on %2.")
+                  .arg(s.baselineStep)
+                  .arg(QString::fromStdString(s.target->name)));
+    baseline_->show();
+    const auto& b = s.baselineSummary;
+    const auto& c = s.analysis.summary;
     table_->setHorizontalHeaderLabels({tr("Metric"), tr("Baseline"), tr("Current"), tr("Delta")});
     table_->horizontalHeaderItem(2)->setToolTip(QString());
     fill({
-        {tr("Latency (ms/image)"), s->baseline.perImageMs, s->cost.perImageMs, 3, true},
-        {tr("FPS"), s->baseline.fps, s->cost.fps, 1, false},
-        {tr("Batch"), double(s->baseline.batch), double(s->cost.batch), 0, false},
+        {tr("Board, 1 thread (ms/image)"), s.baseline.perImageMs, s.cost.perImageMs, 3, true},
+        {tr("FPS, 1 thread"), s.baseline.fps, s.cost.fps, 1, false},
+        {tr("FPS, 2 threads"), s.baseline.fpsByThreads[1], s.cost.fpsByThreads[1], 1, false},
+        {tr("BPU (static, ms)"), s.baseline.bpuMs, s.cost.bpuMs, 3, true},
+        {tr("Batch"), double(s.baseline.batch), double(s.cost.batch), 0, false},
         {tr("CPU nodes"), double(b.cpuNodes), double(c.cpuNodes), 0, true},
         {tr("BPU segments"), double(b.bpuSegments), double(c.bpuSegments), 0, true},
         {tr("Q/DQ passes"), double(b.qdqPasses), double(c.qdqPasses), 0, true},
@@ -82,14 +113,15 @@ void ComparePanel::setComparison(std::shared_ptr<const Comparison> c, const QStr
             .arg(k.shapeChanges));
     header_->show();
     clear_->show();
+    baseline_->hide();
     // The other file's name is in the line above and the header's tooltip: a column header stays short.
     table_->setHorizontalHeaderLabels({tr("Metric"), tr("This model"), tr("Other"), tr("Delta")});
     table_->horizontalHeaderItem(2)->setToolTip(otherName);
     const CompareSide &a = k.a, &b = k.b;
     fill({
-        {tr("Latency (ms/inference)"), a.figures.latencyMs, b.figures.latencyMs, 3, true},
-        {tr("BPU time alone (ms)"), a.figures.bpuMs, b.figures.bpuMs, 3, true},
-        {tr("FPS"), a.figures.fps, b.figures.fps, 1, false},
+        {tr("Board, 1 thread (ms)"), a.figures.latencyMs, b.figures.latencyMs, 3, true},
+        {tr("BPU (static, ms)"), a.figures.bpuMs, b.figures.bpuMs, 3, true},
+        {tr("FPS, 1 thread"), a.figures.fps, b.figures.fps, 1, false},
         {tr("Nodes"), double(a.nodes), double(b.nodes), 0, true},
         {tr("CPU nodes"), double(a.cpuNodes), double(b.cpuNodes), 0, true},
         {tr("BPU segments"), double(a.bpuSegments), double(b.bpuSegments), 0, true},
@@ -118,7 +150,7 @@ void ComparePanel::fill(const std::vector<Row>& rows) {
         table_->setItem(i, 2, new QTableWidgetItem(QString::number(r.cur, 'f', r.decimals)));
         auto* di = new QTableWidgetItem(std::abs(d) < 1e-9 ? QString() : QString::number(d, 'f', r.decimals));
         if (std::abs(d) > 1e-9)
-            di->setForeground((d < 0) == r.lowerIsBetter ? QColor(0x00, 0x80, 0x40) : QColor(0xc0, 0x30, 0x30));
+            di->setForeground((d < 0) == r.lowerIsBetter ? style::better() : style::worse());
         table_->setItem(i, 3, di);
     }
 }

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/main/Snapshot.h"
+#include "ui/session/Snapshot.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
+class QListWidget;
 class QPushButton;
 class QTableWidget;
-class QUndoView;
-class QUndoStack;
 
 namespace bpu {
 struct Comparison;
@@ -19,17 +19,20 @@ struct Comparison;
 
 namespace bpu::ui {
 
-/// Baseline vs current (latency, FPS, CPU nodes, segments, Q/DQ, waste, fusion) and the edit history; while a
-/// comparison with another model is shown (File > Compare With...), this model vs that one instead.
+class SessionController;
+
+/// Baseline vs current (the three latency figures, CPU nodes, segments, Q/DQ, waste, fusion) and the undo
+/// history, where a click goes back (or forward) to that step. While a comparison with another model is shown
+/// (File > Compare With...), the table is this model vs that one instead.
 class ComparePanel : public QWidget {
     Q_OBJECT
 public:
-    ComparePanel(QUndoStack* stack, QWidget* parent = nullptr);
+    ComparePanel(SessionController* controller, QWidget* parent = nullptr);
     void setSnapshot(SnapshotPtr s);
-    /// Shows the open model (A) against `otherName` (B) until clearComparison().
     void setComparison(std::shared_ptr<const Comparison> c, const QString& otherName);
     void clearComparison();
     QTableWidget* table() const { return table_; }
+    QListWidget* history() const { return history_; }
     QLabel* comparisonLabel() const { return header_; }
 
 signals:
@@ -44,11 +47,14 @@ private:
         bool lowerIsBetter;
     };
     void fill(const std::vector<Row>& rows);
+    void showBaseline(const Snapshot& s);
 
+    SessionController* controller_;
     QLabel* header_;
     QPushButton* clear_;
     QTableWidget* table_;
-    QUndoView* history_;
+    QLabel* baseline_;
+    QListWidget* history_;
     SnapshotPtr snapshot_;
     std::shared_ptr<const Comparison> comparison_;
 };

@@ -3,7 +3,7 @@
 
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
-#include "ui/main/SessionController.h"
+#include "ui/session/SessionController.h"
 
 #include <QFutureWatcher>
 #include <QPointer>

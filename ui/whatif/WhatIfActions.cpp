@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "WhatIfActions.h"
 
-#include "EditCommand.h"
-#include "core/edit/Edit.h"
-#include "core/edit/EditBatch.h"
-#include "core/edit/EditError.h"
+#include "core/edit/EditableDims.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
-#include "ui/main/SelectionHub.h"
-#include "ui/main/SessionController.h"
+#include "ui/session/SelectionHub.h"
+#include "ui/session/SessionController.h"
 
 #include <QAction>
 #include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QToolBar>
-#include <QUndoStack>
 
 namespace bpu::ui {
 
@@ -42,60 +38,62 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
                      tr("Fold model-I/O quantize/dequantize into pre/post-processing (G1.1)"));
     placeOnBpu = make(tr("Place on BPU"), tr("Override the selected node's placement: BPU (G1.2)"));
     placeOnCpu = make(tr("Place on CPU"), tr("Override the selected node's placement: CPU"));
-    setBaseline = make(tr("Set baseline"), tr("Measure deltas against the current state from now on"));
+    setBaseline = make(tr("Set baseline"), tr("Measure deltas and reports against the current state"));
     setBatch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     fuseAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
 
-    connect(fuseAll, &QAction::triggered, this, [this] { push(std::make_shared<FuseAllEdit>()); });
-    connect(unfuseAll, &QAction::triggered, this, [this] { push(std::make_shared<UnfuseAllEdit>()); });
+    connect(fuseAll, &QAction::triggered, this,
+            [this] { applyOne(std::make_shared<FuseAllEdit>(), fuseAll); });
+    connect(unfuseAll, &QAction::triggered, this,
+            [this] { applyOne(std::make_shared<UnfuseAllEdit>(), unfuseAll); });
     connect(removeQdq, &QAction::triggered, this,
-            [this] { push(std::make_shared<RemoveBoundaryQdqEdit>()); });
+            [this] { applyOne(std::make_shared<RemoveBoundaryQdqEdit>(), removeQdq); });
     connect(setBaseline, &QAction::triggered, controller_, &SessionController::setBaseline);
     connect(fuseGroup, &QAction::triggered, this, [this] {
         if (const Node* n = selectedNode())
-            push(std::make_shared<FuseEdit>(n->name, true));
+            applyOne(std::make_shared<FuseEdit>(n->name, true), fuseGroup);
     });
     connect(unfuseGroup, &QAction::triggered, this, [this] {
         if (const Node* n = selectedNode())
-            push(std::make_shared<FuseEdit>(n->name, false));
+            applyOne(std::make_shared<FuseEdit>(n->name, false), unfuseGroup);
     });
     connect(placeOnBpu, &QAction::triggered, this, [this] {
         if (const Node* n = selectedNode())
-            push(std::make_shared<SetPlacementEdit>(n->name, Placement::BPU));
+            applyOne(std::make_shared<SetPlacementEdit>(n->name, Placement::BPU), placeOnBpu);
     });
     connect(placeOnCpu, &QAction::triggered, this, [this] {
         if (const Node* n = selectedNode())
-            push(std::make_shared<SetPlacementEdit>(n->name, Placement::CPU));
+            applyOne(std::make_shared<SetPlacementEdit>(n->name, Placement::CPU), placeOnCpu);
     });
     connect(setGroups, &QAction::triggered, this, [this] {
         const Node* n = selectedNode();
         if (!n)
             return;
         bool ok = false;
-        int g = QInputDialog::getInt(parent_, tr("Set groups"),
-                                     tr("Groups for %1:").arg(QString::fromStdString(n->name)),
-                                     int(n->attrIntOr("group", 1)), 1, 65536, 1, &ok);
+        const int g = QInputDialog::getInt(parent_, tr("Set groups"),
+                                           tr("Groups for %1:").arg(QString::fromStdString(n->name)),
+                                           int(n->attrIntOr("group", 1)), 1, 65536, 1, &ok);
         if (ok)
-            push(std::make_shared<SetGroupEdit>(n->name, g));
+            applyOne(std::make_shared<SetGroupEdit>(n->name, g), setGroups);
     });
     connect(setChannels, &QAction::triggered, this, [this] {
         const Node* n = selectedNode();
-        if (!n || !snap_)
+        if (!n || !snap_ || n->inputs.size() < 2 || !n->inputs[1].valid())
             return;
         const auto& w = snap_->graph->tensor(n->inputs[1]).shape.dims;
         bool ok = false;
-        int c = QInputDialog::getInt(parent_, tr("Set channels"),
-                                     tr("Output channels of %1:").arg(QString::fromStdString(n->name)),
-                                     int(w[0]), 1, 65536, 1, &ok);
+        const int c = QInputDialog::getInt(parent_, tr("Set channels"),
+                                           tr("Output channels of %1:").arg(QString::fromStdString(n->name)),
+                                           w.empty() ? 1 : int(w[0]), 1, 65536, 1, &ok);
         if (ok)
-            push(std::make_shared<SetChannelsEdit>(n->name, c));
+            applyOne(std::make_shared<SetChannelsEdit>(n->name, c), setChannels);
     });
     connect(setBatch, &QAction::triggered, this, [this] {
         bool ok = false;
-        int b = QInputDialog::getInt(parent_, tr("Set batch"), tr("Images per inference:"),
-                                     snap_ ? snap_->cost.batch : 1, 1, 4096, 1, &ok);
+        const int b = QInputDialog::getInt(parent_, tr("Set batch"), tr("Images per inference:"),
+                                           snap_ ? snap_->cost.batch : 1, 1, 4096, 1, &ok);
         if (ok)
-            push(std::make_shared<SetBatchEdit>(b));
+            applyOne(std::make_shared<SetBatchEdit>(b), setBatch);
     });
     connect(setInputShape, &QAction::triggered, this, [this] {
         if (!snap_ || snap_->graph->inputs.empty())
@@ -119,7 +117,7 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
             }
             dims.push_back(v);
         }
-        push(std::make_shared<SetInputShapeEdit>(t.name, dims));
+        applyOne(std::make_shared<SetInputShapeEdit>(t.name, dims), setInputShape);
     });
     connect(hub_, &SelectionHub::changed, this, [this] { updateEnabled(); });
     updateEnabled();
@@ -164,31 +162,15 @@ void WhatIfActions::updateEnabled() {
     placeOnCpu->setEnabled(n != nullptr);
 }
 
-void WhatIfActions::push(std::shared_ptr<Edit> edit, bool final) {
-    controller_->undoStack()->push(new EditCommand(controller_, std::move(edit), final));
+void WhatIfActions::applyOne(EditPtr edit, QAction* from) {
+    Q_UNUSED(from);
+    const QString label = QString::fromStdString(edit->describe());
+    apply({std::move(edit)}, label);
 }
 
-void WhatIfActions::pushFix(const nlohmann::json& fix, const QString& title) {
-    std::vector<std::unique_ptr<Edit>> edits;
-    try {
-        edits = editsFromJson(fix);
-    } catch (const EditError& e) {
-        QMessageBox::warning(parent_, tr("Apply fix"), QString::fromStdString(e.what()));
-        return;
-    }
-    if (edits.empty())
-        return;
-    if (edits.size() == 1) {
-        push(std::shared_ptr<Edit>(std::move(edits.front())));
-        return;
-    }
-    // One command, one job on the worker, one re-estimate and one snapshot for the whole list (a list of
-    // 20,000 edits took minutes as 20,000 steps, each publishing every edit so far).
-    std::vector<std::shared_ptr<Edit>> list;
-    list.reserve(edits.size());
-    for (auto& e : edits)
-        list.push_back(std::move(e));
-    push(std::make_shared<EditBatch>(std::move(list), title.toStdString()));
+void WhatIfActions::apply(EditList edits, const QString& label) {
+    if (snap_)
+        controller_->apply(snap_->modelId, std::move(edits), label);
 }
 
 } // namespace bpu::ui

@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/main/Snapshot.h"
+#include "ui/session/Snapshot.h"
 
 #include <QObject>
-#include <memory>
-#include <nlohmann/json.hpp>
 
 class QAction;
 class QMenu;
 class QToolBar;
 class QWidget;
-
-namespace bpu {
-class Edit;
-}
 
 namespace bpu::ui {
 
@@ -22,17 +16,15 @@ class SessionController;
 class SelectionHub;
 
 /// The what-if actions (toolbar, menu, context menu): each builds a core edit, asks for its parameters
-/// where needed, and pushes it on the undo stack as an EditCommand.
+/// where needed, and hands it to the session controller as one undo step.
 class WhatIfActions : public QObject {
     Q_OBJECT
 public:
     WhatIfActions(SessionController* controller, SelectionHub* hub, QWidget* dialogParent);
     void addTo(QMenu* menu, QToolBar* toolbar) const;
     void setSnapshot(SnapshotPtr s);
-    /// Pushes one edit (a drag step when final is false: it merges with the previous one of the same key).
-    void push(std::shared_ptr<Edit> edit, bool final = true);
-    /// Pushes an edit list ({"edits": [...]}: a finding's fix, an edit file) as one undo step named `title`.
-    void pushFix(const nlohmann::json& fix, const QString& title);
+    /// Applies `edits` to the open model as one undo step named `label` (a finding's fix, an edit file).
+    void apply(EditList edits, const QString& label);
 
     QAction* fuseAll = nullptr;
     QAction* unfuseAll = nullptr;
@@ -50,6 +42,8 @@ public:
 private:
     void updateEnabled();
     const Node* selectedNode() const;
+    /// One edit as its own undo step, named after the action.
+    void applyOne(EditPtr edit, QAction* from);
 
     SessionController* controller_;
     SelectionHub* hub_;

@@ -10,4 +10,11 @@ void SelectionHub::select(NodeId id, QObject* sender) {
     emit changed(id, sender);
 }
 
+void SelectionHub::reset() {
+    if (!current_.valid())
+        return;
+    current_ = NodeId{};
+    emit changed(current_, this);
+}
+
 } // namespace bpu::ui

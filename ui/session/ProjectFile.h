@@ -9,7 +9,7 @@ namespace bpu::ui {
 /// A saved what-if session (`.bpuscope`, JSON): the model's path (relative to the project when it can be),
 /// its content hash, the target, and the applied edit list — the same list `bpuscope-cli --edits` reads.
 struct Project {
-    QString modelPath;  ///< absolute after load
+    QString modelPath; ///< absolute after load
     QString sha256;
     QString target;
     nlohmann::json edits = nlohmann::json::array();

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+#include "EditList.h"
+
+#include "core/util/JsonFile.h"
+
+#include "EditContext.h"
+#include "EditRegistry.h"
+#include "Session.h"
+
+namespace bpu {
+
+EditListError::EditListError(size_t index, std::string edit, std::string reason)
+    : EditError("edit " + std::to_string(index + 1) + " (" + edit + "): " + reason)
+    , index_(index)
+    , edit_(std::move(edit))
+    , reason_(std::move(reason)) {}
+
+UndoToken Edit::apply(Session& s) const {
+    // A lone edit: the error is its own, without the list's "edit 1 (...)" prefix.
+    try {
+        return applyEditList(s, {std::shared_ptr<const Edit>(std::shared_ptr<const Edit>(), this)});
+    } catch (const EditListError& e) {
+        throw EditError(e.reason());
+    }
+}
+
+std::string Edit::describe() const {
+    const nlohmann::json j = toJson();
+    std::string s = j.value("op", std::string("edit"));
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key() != "op")
+            s += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
+    return s;
+}
+
+UndoToken applyEditList(Session& s, const EditList& edits) {
+    EditContext ctx(s);
+    for (size_t i = 0; i < edits.size(); ++i) {
+        try {
+            edits[i]->change(ctx);
+        } catch (const EditError& e) {
+            // Nothing was re-estimated yet: undoing the graph and options leaves the session as it was.
+            ctx.token().restore(s);
+            throw EditListError(i, edits[i]->describe(), e.what());
+        } catch (...) {
+            ctx.token().restore(s);
+            throw;
+        }
+    }
+    UndoToken token = std::move(ctx.token());
+    token.normalise();
+    if (token.structural())
+        s.fullReestimate(); // node and tensor ids changed: nothing incremental holds
+    else
+        s.reestimate(token.dirty_);
+    return token;
+}
+
+EditPtr editFromJson(const nlohmann::json& j) {
+    if (!j.is_object() || !j.contains("op") || !j["op"].is_string())
+        throw EditError("each edit must be an object with a string \"op\"");
+    const std::string op = j["op"];
+    const EditKind* kind = findEditKind(op);
+    if (!kind)
+        throw EditError("unknown edit op '" + op + "'");
+    return kind->fromJson(j);
+}
+
+EditList editListFromJson(const nlohmann::json& doc) {
+    const nlohmann::json* list = &doc;
+    if (doc.is_object()) {
+        if (!doc.contains("edits") || !doc["edits"].is_array())
+            throw EditError("expected {\"edits\": [...]}");
+        list = &doc["edits"];
+    } else if (!doc.is_array()) {
+        throw EditError("expected {\"edits\": [...]}");
+    }
+    EditList out;
+    out.reserve(list->size());
+    for (size_t i = 0; i < list->size(); ++i) {
+        try {
+            out.push_back(editFromJson((*list)[i]));
+        } catch (const EditError& e) {
+            throw EditError("edit " + std::to_string(i + 1) + ": " + e.what());
+        }
+    }
+    return out;
+}
+
+nlohmann::json editListToJson(const EditList& edits) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& e : edits)
+        list.push_back(e->toJson());
+    return {{"edits", std::move(list)}};
+}
+
+EditList loadEditFile(const std::string& path) {
+    // A FIFO, a device or a huge file is refused before a byte is read; a syntax error names no file bytes.
+    const nlohmann::json doc = readJsonFile(path, {"edit file", file_limits::kJson});
+    try {
+        return editListFromJson(doc);
+    } catch (const EditError& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+}
+
+EditList netEdits(const EditList& edits) {
+    EditList out;
+    for (const auto& e : edits) {
+        const std::string key = e->mergeKey();
+        if (!out.empty() && !key.empty() && out.back()->mergeKey() == key)
+            out.back() = e;
+        else
+            out.push_back(e);
+    }
+    return out;
+}
+
+} // namespace bpu

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The edit vocabulary: one line per kind. Keep the list sorted by op (findEditKind searches it), and give a
+// new kind its own file with a static fromJson.
+#include "EditRegistry.h"
+
+#include "OptionEdits.h"
+#include "ShapeEdits.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace bpu {
+
+namespace {
+
+constexpr EditKind kKinds[] = {
+    {"assume_aligned", &AssumeEdit::alignedFromJson},
+    {"assume_removed", &AssumeEdit::removedFromJson},
+    {"assume_resident", &AssumeEdit::residentFromJson},
+    {"filter_outputs", &FilterOutputsEdit::fromJson},
+    {"fuse", &FuseEdit::fuseFromJson},
+    {"fuse_all", &FuseAllEdit::fromJson},
+    {"remove_boundary_qdq", &RemoveBoundaryQdqEdit::fromJson},
+    {"set_batch", &SetBatchEdit::fromJson},
+    {"set_channels", &SetChannelsEdit::fromJson},
+    {"set_group", &SetGroupEdit::fromJson},
+    {"set_input_shape", &SetInputShapeEdit::fromJson},
+    {"set_placement", &SetPlacementEdit::fromJson},
+    {"set_precision", &SetPrecisionEdit::fromJson},
+    {"unfuse", &FuseEdit::unfuseFromJson},
+    {"unfuse_all", &UnfuseAllEdit::fromJson},
+};
+
+constexpr bool sorted() {
+    for (size_t i = 1; i < std::size(kKinds); ++i)
+        if (!(kKinds[i - 1].op < kKinds[i].op))
+            return false;
+    return true;
+}
+static_assert(sorted(), "keep kKinds sorted by op, without duplicates");
+
+} // namespace
+
+std::span<const EditKind> editKinds() {
+    return kKinds;
+}
+
+const EditKind* findEditKind(std::string_view op) {
+    const auto it = std::lower_bound(std::begin(kKinds), std::end(kKinds), op,
+                                     [](const EditKind& k, std::string_view o) { return k.op < o; });
+    return it != std::end(kKinds) && it->op == op ? &*it : nullptr;
+}
+
+} // namespace bpu

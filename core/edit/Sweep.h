@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "EditableDims.h"
+#include "core/util/Progress.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bpu {
+
+class Session;
+
+/// The estimate at one value of a swept dim.
+struct SweepPoint {
+    int64_t value = 0;
+    bool applies = false;   ///< false: the edit is rejected at this value (`error` of the result says why)
+    double perImageMs = 0;  ///< latency per image
+    double tensorWaste = 0; ///< padding waste ratio of the dim's tensor (the conv's output, the input)
+    double modelWaste = 0;  ///< padding waste ratio over every padded activation of the model
+};
+
+/// A dim's curve: what the drag editor draws, computed in core.
+struct SweepResult {
+    std::vector<SweepPoint> points; ///< ascending values
+    std::string error;              ///< why the first rejected value was rejected; empty when all apply
+    /// Some value other than the current one applies (false: the graph fixes the dim, e.g. a Split
+    /// downstream fixes a conv's channels; `error` says how).
+    bool movable = false;
+};
+
+/// The values a sweep of `dim` over [lo, hi] visits, ascending: about `samples` evenly spaced multiples of
+/// the dim's step, plus every alignment boundary and one step either side of it (where the padding jumps),
+/// plus the current value.
+std::vector<int64_t> sweepValues(const EditableDim& dim, int64_t lo, int64_t hi, int samples = 40);
+
+/// Estimates the session with the dim set to each of `values`. The points are applied and reverted one
+/// after the other on `s`, the caller's copy (an incremental re-estimate each way), so the graph is copied at
+/// most once per sweep (when `s` still shares it), never per point. Reports progress per point; throws
+/// Cancelled when `progress`'s flag is raised.
+SweepResult sweep(Session s, const EditableDim& dim, const std::vector<int64_t>& values,
+                  const Progress& progress = {});
+
+} // namespace bpu

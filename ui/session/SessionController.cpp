@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: MIT
+#include "SessionController.h"
+
+#include "ProjectFile.h"
+#include "core/edit/EditHistory.h"
+#include "core/edit/EditList.h"
+#include "core/edit/Session.h"
+#include "core/model/ModelImporter.h"
+#include "core/target/TargetProfile.h"
+#include "core/util/SafeFile.h"
+
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QThread>
+#include <algorithm>
+
+namespace bpu::ui {
+
+/// One loaded model on the worker: the session, its undo history and the sessions it is compared with.
+struct SessionController::Live {
+    Live(Session s, uint64_t id, QString modelPath, QString targetRequest)
+        : session(std::move(s))
+        , pristine(std::make_shared<const Session>(session))
+        , modelId(id)
+        , path(std::move(modelPath))
+        , target(std::move(targetRequest)) {}
+
+    Session session;
+    EditHistory history;
+    /// The model as loaded; session-level settings changed since are applied when it is next needed.
+    std::shared_ptr<const Session> pristine;
+    std::vector<std::function<void(Session&)>> pendingForPristine;
+    /// The state set with "Set baseline", kept on the current settings; null: the baseline is `pristine`.
+    std::shared_ptr<const Session> baseline;
+    size_t baselineStep = 0;
+    EditList baselineEdits;
+    bool gainsFresh = false; ///< the findings' gains match the session's state
+    uint64_t modelId;
+    QString path, target;
+
+    const Session& pristineNow() {
+        if (!pendingForPristine.empty()) {
+            auto s = std::make_shared<Session>(*pristine);
+            for (const auto& change : pendingForPristine)
+                change(*s);
+            pendingForPristine.clear();
+            pristine = std::move(s);
+        }
+        return *pristine;
+    }
+    const Session& baselineNow() { return baseline ? *baseline : pristineNow(); }
+    void setBaselineHere() {
+        baseline = std::make_shared<const Session>(session);
+        baselineStep = history.position();
+        baselineEdits = history.appliedEdits();
+    }
+};
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+EditRejection rejection(const EditListError& e, const QString& action, bool drag = false) {
+    return {qs(e.edit()), qs(e.reason()), action, drag};
+}
+
+} // namespace
+
+SessionController::SessionController(JobTracker* jobs, QObject* parent)
+    : QObject(parent)
+    , jobs_(jobs) {
+    qRegisterMetaType<SnapshotPtr>();
+    qRegisterMetaType<EditRejection>();
+    qRegisterMetaType<JobOutcome>();
+    qRegisterMetaType<JobLane>();
+    worker_.setMaxThreadCount(1); // one worker: session operations are serialised
+    worker_.setExpiryTimeout(-1);
+    background_.setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+}
+
+SessionController::~SessionController() {
+    for (JobLane lane : {JobLane::Load, JobLane::Session, JobLane::Sweep})
+        jobs_->cancel(lane);
+    worker_.clear();
+    worker_.waitForDone();
+    background_.waitForDone();
+}
+
+void SessionController::runOnWorker(std::function<void()> job) {
+    worker_.start([job = std::move(job)] { job(); });
+}
+
+void SessionController::finishOnGui(const JobTicket& t, JobOutcome outcome) {
+    QMetaObject::invokeMethod(this, [this, t, outcome] { jobs_->finish(t, outcome); });
+}
+
+std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
+    auto snap = std::make_shared<Snapshot>();
+    Session& s = live.session;
+    snap->modelId = live.modelId;
+    snap->modelPath = live.path;
+    snap->targetRequest = live.target;
+    snap->graph = s.sharedGraph(); // copy-on-write: the session copies it only at its next graph edit
+    snap->target = s.targetPtr();
+    snap->deploy = s.options().deploy;
+    snap->analysis = s.analysis();
+    snap->cost = s.cost();
+    snap->findingsReady = live.gainsFresh;
+    const Session& base = live.baselineNow();
+    snap->baseline = base.cost();
+    snap->baselineSummary = base.analysis().summary;
+    snap->baselineNodeUs.reserve(base.cost().nodes.size());
+    for (const auto& n : base.cost().nodes)
+        snap->baselineNodeUs.push_back(n.latencyUs);
+    snap->baselineStep = live.baseline ? live.baselineStep : 0;
+    for (size_t i = 0; i < live.history.size(); ++i) {
+        snap->history << qs(live.history.step(i).label);
+        if (i < live.history.position())
+            snap->stepEdits.push_back(live.history.step(i).edits);
+    }
+    snap->historyPosition = live.history.position();
+    snap->clean = live.history.isClean();
+    snap->edits = live.history.appliedEdits();
+    return snap;
+}
+
+void SessionController::applySteps(Live& live, const OpenRequest& request, QStringList& notApplied,
+                                   std::vector<EditRejection>& rejected) {
+    for (size_t i = 0; i < request.steps.size(); ++i) {
+        if (request.baselineStep > 0 && i == request.baselineStep)
+            live.setBaselineHere();
+        const HistoryStep& step = request.steps[i];
+        if (request.lenient) {
+            for (const EditListError& e :
+                 live.history.applyWhatFits(live.session, step.edits, step.label.toStdString()))
+                notApplied << QStringLiteral("%1: %2 (%3)").arg(step.label, qs(e.edit()), qs(e.reason()));
+            continue;
+        }
+        try {
+            live.history.apply(live.session, step.edits, step.label.toStdString());
+        } catch (const EditListError& e) {
+            rejected.push_back(rejection(e, step.label));
+        }
+    }
+    if (request.baselineStep > 0 && request.baselineStep >= request.steps.size())
+        live.setBaselineHere();
+    if (request.clean)
+        live.history.markClean();
+}
+
+void SessionController::open(OpenRequest request) {
+    const JobTicket t = jobs_->begin(JobLane::Load);
+    const uint64_t modelId = ++modelCount_;
+    runOnWorker([this, request = std::move(request), t, modelId] {
+        JobOutcome outcome = JobOutcome::Done;
+        QString message;
+        std::shared_ptr<Live> live;
+        std::shared_ptr<Snapshot> snap;
+        QStringList notApplied, warnings;
+        std::vector<EditRejection> rejected;
+        try {
+            ImportOptions opt;
+            opt.inputShapes = request.inputShapes;
+            opt.progress = t.progress([this](double f, std::string_view stage) {
+                emit loadProgress(0.8 * f, QString::fromUtf8(stage.data(), qsizetype(stage.size())));
+            });
+            Graph g = ModelImporter::load(request.path.toStdString(), opt);
+            for (const auto& w : g.warnings)
+                warnings << qs(w);
+            auto profile =
+                std::make_shared<const TargetProfile>(loadTargetProfile(request.target.toStdString()));
+            emit loadProgress(0.85, QStringLiteral("analysis"));
+            opt.progress.checkCancel();
+            live =
+                std::make_shared<Live>(Session(std::move(g), profile), modelId, request.path, request.target);
+            opt.progress.checkCancel();
+            applySteps(*live, request, notApplied, rejected);
+            emit loadProgress(0.95, QStringLiteral("finding gains"));
+            live->session.estimateFindingGains(0, opt.progress);
+            live->gainsFresh = true;
+            snap = makeSnapshot(*live);
+        } catch (const Cancelled&) {
+            outcome = JobOutcome::Cancelled;
+        } catch (const std::exception& e) {
+            outcome = JobOutcome::Failed;
+            message = qs(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, t, outcome, message, live, snap, notApplied, warnings, rejected, request] {
+                const bool current = jobs_->isCurrent(t);
+                const JobOutcome o =
+                    outcome == JobOutcome::Done && t.cancelled() ? JobOutcome::Cancelled : outcome;
+                if (!current || o != JobOutcome::Done) {
+                    jobs_->finish(t, o);
+                    if (current) // a newer open() reports for itself
+                        emit loadFailed(request.path, message, o);
+                    return;
+                }
+                live_ = live;
+                target_ = request.target;
+                projectPath_ = request.projectPath;
+                snapshot_ = snap;
+                emit loaded(request.path, notApplied, warnings);
+                for (const auto& r : rejected)
+                    emit editRejected(r);
+                emit snapshotChanged(snapshot_);
+                jobs_->finish(t, JobOutcome::Done);
+            });
+    });
+}
+
+void SessionController::cancelLoad() {
+    jobs_->cancel(JobLane::Load);
+}
+
+void SessionController::post(std::function<void(Live&)> op, Gains gains) {
+    auto live = live_;
+    if (!live)
+        return;
+    const JobTicket t = jobs_->begin(JobLane::Session);
+    runOnWorker([this, live, op = std::move(op), gains, t] {
+        op(*live);
+        publish(live, t, gains);
+    });
+}
+
+void SessionController::publish(const std::shared_ptr<Live>& live, const JobTicket& t, Gains gains) {
+    // Worker side. A newer request is queued: it publishes; this one skips its gains and its snapshot.
+    if (t.cancelled()) {
+        finishOnGui(t, JobOutcome::Cancelled);
+        return;
+    }
+    Session& s = live->session;
+    if (gains == Gains::Estimate && !live->gainsFresh) {
+        try {
+            s.estimateFindingGains(0, t.progress());
+            live->gainsFresh = true;
+        } catch (const Cancelled&) {
+            finishOnGui(t, JobOutcome::Cancelled);
+            return;
+        }
+    } else {
+        s.findings();
+    }
+    auto snap = makeSnapshot(*live);
+    QMetaObject::invokeMethod(this, [this, live, snap, t] {
+        if (live != live_ || !jobs_->isCurrent(t)) {
+            jobs_->finish(t, JobOutcome::Cancelled); // another model, or a newer state on its way
+            return;
+        }
+        snapshot_ = snap;
+        emit snapshotChanged(snapshot_);
+        jobs_->finish(t, JobOutcome::Done);
+    });
+}
+
+void SessionController::reconfigure(std::function<void(Session&)> change) {
+    post(
+        [change](Live& l) {
+            change(l.session);
+            if (l.baseline) {
+                auto b = std::make_shared<Session>(*l.baseline);
+                change(*b);
+                l.baseline = std::move(b);
+            }
+            l.pendingForPristine.push_back(change);
+            l.gainsFresh = false;
+        },
+        Gains::Estimate);
+}
+
+void SessionController::setTarget(const QString& target) {
+    if (!live_)
+        return;
+    // The profile loads on the worker; a file that does not load leaves everything as it was.
+    post(
+        [this, target](Live& l) {
+            std::shared_ptr<const TargetProfile> profile;
+            try {
+                profile = std::make_shared<const TargetProfile>(loadTargetProfile(target.toStdString()));
+            } catch (const std::exception& e) {
+                const QString msg = qs(e.what());
+                QMetaObject::invokeMethod(this, [this, msg] { emit targetRejected(msg); });
+                return;
+            }
+            auto change = [profile](Session& s) {
+                s.setTarget(profile);
+            };
+            change(l.session);
+            if (l.baseline) {
+                auto b = std::make_shared<Session>(*l.baseline);
+                change(*b);
+                l.baseline = std::move(b);
+            }
+            l.pendingForPristine.push_back(change);
+            l.target = target;
+            l.gainsFresh = false;
+            QMetaObject::invokeMethod(this, [this, target, live = &l] {
+                if (live_.get() == live)
+                    target_ = target;
+            });
+        },
+        Gains::Estimate);
+}
+
+void SessionController::apply(uint64_t modelId, EditList edits, const QString& label) {
+    if (!live_ || live_->modelId != modelId)
+        return; // made for a model no longer open
+    post(
+        [this, edits = std::move(edits), label](Live& l) {
+            try {
+                if (!l.history.apply(l.session, edits, label.toStdString())) {
+                    QMetaObject::invokeMethod(this, [this, label] { emit nothingChanged(label); });
+                    return;
+                }
+                l.gainsFresh = false;
+            } catch (const EditListError& e) {
+                const EditRejection r = rejection(e, label);
+                QMetaObject::invokeMethod(this, [this, r] { emit editRejected(r); });
+            }
+        },
+        Gains::Estimate);
+}
+
+void SessionController::dragStep(uint64_t modelId, EditPtr edit, bool final) {
+    if (!live_ || live_->modelId != modelId)
+        return;
+    post(
+        [this, edit, final](Live& l) {
+            try {
+                if (l.history.applyDragStep(l.session, edit, final))
+                    l.gainsFresh = false;
+            } catch (const EditListError& e) {
+                if (final)
+                    l.history.closeDrag();
+                const EditRejection r = rejection(e, tr("drag"), true);
+                QMetaObject::invokeMethod(this, [this, r] { emit editRejected(r); });
+            }
+        },
+        final ? Gains::Estimate : Gains::Skip);
+}
+
+void SessionController::undo() {
+    post(
+        [](Live& l) {
+            if (l.history.canUndo()) {
+                l.history.undo(l.session);
+                l.gainsFresh = false;
+            }
+        },
+        Gains::Estimate);
+}
+
+void SessionController::redo() {
+    post(
+        [this](Live& l) {
+            if (!l.history.canRedo())
+                return;
+            try {
+                l.history.redo(l.session);
+                l.gainsFresh = false;
+            } catch (const EditListError& e) {
+                const EditRejection r = rejection(e, tr("redo"));
+                QMetaObject::invokeMethod(this, [this, r] { emit editRejected(r); });
+            }
+        },
+        Gains::Estimate);
+}
+
+void SessionController::goToStep(size_t position) {
+    post(
+        [position](Live& l) {
+            if (position != l.history.position()) {
+                l.history.goTo(l.session, position);
+                l.gainsFresh = false;
+            }
+        },
+        Gains::Estimate);
+}
+
+void SessionController::setBaseline() {
+    post([](Live& l) { l.setBaselineHere(); }, Gains::Estimate);
+}
+
+void SessionController::saveProject(const QString& path, std::function<void(QString)> done) {
+    if (!live_) {
+        done(tr("no model is open"));
+        return;
+    }
+    post(
+        [this, path, done](Live& l) {
+            if (sameFile(path.toStdString(), l.path.toStdString())) {
+                const QString error =
+                    tr("%1 is the open model; refusing to overwrite it - choose another file").arg(path);
+                QMetaObject::invokeMethod(this, [error, done] { done(error); });
+                return;
+            }
+            Project p;
+            p.modelPath = QFileInfo(l.path).absoluteFilePath();
+            p.sha256 = fileSha256(p.modelPath);
+            p.target = l.target;
+            p.edits = editListToJson(l.history.appliedEdits())["edits"];
+            const QString error = bpu::ui::saveProject(path, p);
+            if (error.isEmpty())
+                l.history.markClean();
+            QMetaObject::invokeMethod(this, [this, path, error, done] {
+                if (error.isEmpty())
+                    projectPath_ = path;
+                done(error);
+            });
+        },
+        Gains::Estimate);
+}
+
+void SessionController::sweep(uint64_t modelId, EditableDim dim, std::vector<int64_t> values,
+                              std::function<void(JobOutcome, const SweepResult&)> done) {
+    auto live = live_;
+    if (!live || live->modelId != modelId)
+        return;
+    const JobTicket t = jobs_->begin(JobLane::Sweep);
+    runOnWorker([this, live, dim = std::move(dim), values = std::move(values), done = std::move(done), t] {
+        if (t.cancelled()) {
+            finishOnGui(t, JobOutcome::Cancelled);
+            return;
+        }
+        // A copy of the session (its graph shared until the sweep's first point), swept off the worker so
+        // edits are not held up behind it.
+        auto copy = std::make_shared<Session>(live->session);
+        background_.start([this, copy, dim, values, done, t] {
+            JobOutcome outcome = JobOutcome::Done;
+            SweepResult result;
+            try {
+                result = bpu::sweep(std::move(*copy), dim, values, t.progress());
+            } catch (const Cancelled&) {
+                outcome = JobOutcome::Cancelled;
+            } catch (const std::exception& e) {
+                outcome = JobOutcome::Failed;
+                result.error = e.what();
+            }
+            QMetaObject::invokeMethod(this, [this, t, outcome, result, done] {
+                if (jobs_->finish(t, outcome) && !t.cancelled())
+                    done(outcome, result);
+            });
+        });
+    });
+}
+
+void SessionController::reportSources(std::function<void(std::shared_ptr<ReportSources>)> done) {
+    auto live = live_;
+    if (!live) {
+        done(nullptr);
+        return;
+    }
+    runOnWorker([this, live, done = std::move(done)] {
+        auto src = std::make_shared<ReportSources>();
+        try {
+            src->current = std::make_shared<Session>(live->session);
+            src->gainsEstimated = live->gainsFresh;
+            const EditList applied = live->history.appliedEdits();
+            // Against the baseline when the current state builds on it, else against the model as loaded.
+            const EditList& base = live->baseline ? live->baselineEdits : EditList{};
+            const bool extends = live->baseline && base.size() <= applied.size() &&
+                                 std::equal(base.begin(), base.end(), applied.begin());
+            if (extends) {
+                src->edits.assign(applied.begin() + long(base.size()), applied.end());
+                src->baseline = live->baseline;
+                src->baselineNote =
+                    "the state set as baseline (" + std::to_string(base.size()) + " edit(s): ";
+                for (size_t i = 0; i < base.size(); ++i)
+                    src->baselineNote += (i ? "; " : "") + base[i]->describe();
+                src->baselineNote += ")";
+            } else {
+                src->edits = applied;
+                if (!applied.empty())
+                    src->baseline = std::make_shared<const Session>(live->pristineNow());
+            }
+            if (src->edits.empty()) { // nothing changed since the baseline: the report of one state
+                src->baseline = nullptr;
+                src->baselineNote.clear();
+            }
+        } catch (const std::exception&) {
+            src = std::make_shared<ReportSources>(); // no current session: the caller reports the failure
+        }
+        QMetaObject::invokeMethod(this, [done, src] { done(src); });
+    });
+}
+
+} // namespace bpu::ui

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/AnalysisResult.h"
+#include "core/cost/CostEstimate.h"
+#include "core/deploy/DeploySettings.h"
+#include "core/edit/EditFwd.h"
+#include "core/model/Graph.h"
+#include "core/target/TargetProfile.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+namespace bpu::ui {
+
+/// What the widgets show: an immutable copy of one state of the session, made on the worker and handed over
+/// whole. Widgets read it and never reach into the live session.
+struct Snapshot {
+    uint64_t generation = 0;
+    uint64_t modelId = 0; ///< changes with every model loaded (a reload too)
+    QString modelPath;
+    QString targetRequest; ///< the target as asked for (a built-in name or a profile path)
+    std::shared_ptr<const Graph> graph;
+    std::shared_ptr<const TargetProfile> target;
+    DeploySettings deploy; ///< how the board runs the model (docs/deployment.md)
+    AnalysisResult analysis;
+    CostEstimate cost;
+
+    // The baseline the deltas are measured against: the model as loaded, or the state set with "Set
+    // baseline", estimated on the same target as the current state.
+    CostEstimate baseline;
+    AnalysisSummary baselineSummary;
+    std::vector<double> baselineNodeUs; ///< per node, for per-node deltas
+    size_t baselineStep = 0;            ///< history steps in the baseline (0: as loaded)
+
+    // The undo history.
+    QStringList history;             ///< one label per step, oldest first
+    size_t historyPosition = 0;      ///< steps applied (the rest can be redone)
+    bool clean = true;               ///< the state is what was last saved (or loaded)
+    std::vector<EditList> stepEdits; ///< the applied steps' edits (a reload re-applies them step by step)
+    EditList edits; ///< the applied edits in order, each drag as its last value (project files)
+
+    bool findingsReady = false; ///< findings and their gains computed for this state
+};
+
+using SnapshotPtr = std::shared_ptr<const Snapshot>;
+
+} // namespace bpu::ui
+
+Q_DECLARE_METATYPE(bpu::ui::SnapshotPtr)
