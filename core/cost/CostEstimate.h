@@ -15,7 +15,7 @@ struct NodeCost {
     double memoryUs = 0;  ///< DDR time not hidden by the LOAD/TAE overlap (BPU) or memory time (CPU)
     double fixedUs = 0;   ///< per-layer fixed cost
     double qdqUs = 0;     ///< quantize/dequantize passes charged to this node
-    double switchUs = 0;  ///< CPU<->BPU switches this node waits for (a tensor it reads from the other unit)
+    double switchUs = 0;  ///< CPU<->BPU switches this node waits for (it is the first to run after one)
     double share = 0;     ///< latencyUs / model latency
 };
 

@@ -87,11 +87,10 @@ CostEstimate CostModel::estimate(const Graph& g, const AnalysisResult& r, const 
         }
     }
 
-    // CPU<->BPU switches: each run-time tensor crossing between the units (the lifetime pass finds them: the
-    // BPU side includes what folds into a BPU segment - a fused group's output is written by its folded Relu;
-    // a Relu after a CPU conv folds into the BPU layer that reads it - as the Q/DQ pass sees it), charged to
-    // the node that waits for it.
-    for (const auto& x : r.crossings) {
+    // CPU<->BPU switches: each segment transition (entering a BPU segment from CPU work, or leaving it for
+    // CPU work - the transition pass finds them; a segment is submitted once however many tensors it is
+    // handed), charged to the node that waits for it.
+    for (const auto& x : r.transitions) {
         NodeCost& nc = e.nodes[x.receiver.value];
         nc.switchUs += t.cpuBpuSwitchUs.value;
         nc.latencyUs += t.cpuBpuSwitchUs.value;

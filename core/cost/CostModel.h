@@ -18,11 +18,12 @@ namespace bpu {
 ///         SRAM budget cost nothing, spilled ones pay both ways, weights load once per inference
 ///   CPU node:      (2 x MACs + ops) / cpu_gflops + bytes / cpu_bandwidth_gbs
 ///   Q/DQ pass:     elements / qdq_elements_per_us
-///   CPU<->BPU switch: cpu_bpu_switch_us each, charged to the node reading across the boundary
+///   CPU<->BPU switch: cpu_bpu_switch_us per segment transition (entering / leaving a BPU segment), charged
+///                 to the node that waits for it
 ///   model:         + model_fixed_us
 /// Per-image latency = total / batch; FPS = batch / total. Per node: a layer's time split over its members by
-/// their compute + memory time (the head also carries the layer's fixed time), plus the Q/DQ passes and switches
-/// charged to it; the nodes add up to the total less model_fixed_us.
+/// their compute + memory time (the head also carries the layer's fixed time), plus the Q/DQ passes and
+/// switches charged to it; the nodes add up to the total less model_fixed_us.
 class CostModel {
 public:
     static CostEstimate estimate(const Graph& g, const AnalysisResult& r, const TargetProfile& t);

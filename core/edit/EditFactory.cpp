@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The edit vocabulary (docs/edits.md): JSON -> command objects.
+#include "CutEdits.h"
 #include "Edit.h"
 #include "EditError.h"
 #include "OptionEdits.h"
@@ -89,6 +90,8 @@ std::unique_ptr<Edit> editFromJson(const json& j) {
         return std::make_unique<AssumeEdit>(AssumeEdit::Aligned, strings(j, "tensors"));
     if (op == "assume_removed")
         return std::make_unique<AssumeEdit>(AssumeEdit::Removed, strings(j, "nodes"));
+    if (op == "cut_at")
+        return std::make_unique<CutAtEdit>(strings(j, "tensors"));
     if (op == "filter_outputs")
         return std::make_unique<FilterOutputsEdit>(integer(j, "keep"));
     throw EditError("unknown edit op '" + op + "'");
