@@ -204,6 +204,21 @@ void findPlacementIssues(AnalysisContext& c) {
                 " (see where), so the toolchain keeps it in float on the CPU. Add the missing "
                 "fake-quant (a QuantStub or observer on that input) and re-export; the fix "
                 "estimates the model with it quantized on the BPU.";
+        } else if (first.placementReason.rfind("dtype:", 0) == 0) {
+            // Index and shape arithmetic on int64/bool at run time: the BPU cannot compute it at all.
+            f.recommendation = op + " computes on integer or bool tensors at run time (index or shape "
+                                    "arithmetic), which the BPU does not: make those values compile-time "
+                                    "constants (static shapes), or move the computation into pre- or "
+                                    "post-processing.";
+            f.fix = nullptr;
+            r.findings.push_back(std::move(f));
+            continue;
+        } else if (first.placementReason.rfind("dynamic", 0) == 0) {
+            f.recommendation = op +
+                               " is a BPU operator, but its output shape is only known at run time here; "
+                               "the BPU runs static shapes (only the batch may vary). Make the count "
+                               "static (e.g. a fixed number of proposals or detections, padded) so it "
+                               "runs on the BPU; the fix estimates it there.";
         } else {
             f.recommendation = "Replace " + op +
                                " with operators from the BPU constraint list (or compose an "

@@ -379,8 +379,7 @@ bool onBpuGraph(const NodeAnalysis& a) {
 TensorId weightSource(const Graph& g, TensorId t) {
     // Through Identity (torch shares equal initializers that way: mobilenet_v2's conv biases), one
     // DequantizeLinear (a quantized weight in a QDQ model) and one QuantizeLinear (a QAT export's float
-    // weight
-    // -> Q -> DQ), in any order; a Constant node's output is a weight as an initializer is (paddle2onnx).
+    // weight -> Q -> DQ), in any order; a Constant node's output is a weight as an initializer is.
     bool dequantized = false, quantized = false;
     for (size_t hops = 0; t.valid() && hops < g.nodes.size(); ++hops) {
         const Tensor& tensor = g.tensor(t);

@@ -314,6 +314,25 @@ private slots:
         }
     }
 
+    // Segment entries and exits: with the Sigmoid forced onto the CPU, ReduceMax and Greater each read only
+    // its output and become segments of their own, entered from the CPU and left for TopK / NonZero; the
+    // backbone segment is left once (for the Sigmoid, NMS and the Gathers alike): 1 + 2 + 2 = 5 switches.
+    void transitionsCountSegmentEntriesAndExits() {
+        Model m(fixture("detector_tail"));
+        bpu::editFromJson({{"op", "set_placement"}, {"node", "sigmoid"}, {"placement", "CPU"}})->apply(m.s);
+        QCOMPARE(m.r().summary.bpuSegments, 3);
+        QCOMPARE(m.r().summary.cpuBpuTransitions, 5);
+        int entries = 0;
+        for (const auto& t : m.r().transitions)
+            entries += t.toBpu;
+        QCOMPARE(entries, 2);
+        for (const auto& t : m.r().transitions)
+            if (t.toBpu)
+                QVERIFY(m.g().node(t.receiver).name == "best_class" ||
+                        m.g().node(t.receiver).name == "greater");
+        QCOMPARE(m.s.cost().switchUs, 5 * m.s.target().cpuBpuSwitchUs.value);
+    }
+
     void cutAtHeads() {
         Model m(fixture("detector_tail"));
         const double before = m.s.cost().latencyMs;
