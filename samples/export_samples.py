@@ -146,6 +146,27 @@ def classifier(ctor):
     return make
 
 
+def qat(ctor):
+    # torchvision's quantizable model after the eager-mode QAT recipe: fuse Conv+BN+ReLU, attach the QAT
+    # qconfig (FakeQuantize with moving-average min/max observers: version 0, since the default fused
+    # observer+fake-quant op has no ONNX export), prepare_qat, one training step's forward to set the
+    # observers, then freeze them. The export writes each FakeQuantize as QuantizeLinear -> Clip ->
+    # DequantizeLinear (Clip holds the reduced quant range) and each weight as a float initializer ->
+    # QuantizeLinear -> DequantizeLinear (per channel).
+    def make():
+        m = ctor(weights=None, quantize=False)
+        m.eval()
+        m.fuse_model(is_qat=True)
+        m.qconfig = torch.ao.quantization.get_default_qat_qconfig("fbgemm", version=0)
+        m.train()
+        torch.ao.quantization.prepare_qat(m, inplace=True)
+        m(torch.rand(2, 3, 224, 224))
+        m.apply(torch.ao.quantization.disable_observer)
+        return m, torch.rand(1, 3, 224, 224), ["input"], ["logits"]
+
+    return make
+
+
 def fcos():
     return FcosEfficientNetB0(), torch.rand(1, 3, 512, 512), ["input"], fcos_output_names()
 
@@ -169,6 +190,9 @@ def fasterrcnn():
 
 
 SAMPLES = {
+    "resnet18": (classifier(torchvision.models.resnet18), OPSET),
+    "resnet18_qat": (qat(torchvision.models.quantization.resnet18), OPSET),
+    "mobilenet_v2_qat": (qat(torchvision.models.quantization.mobilenet_v2), OPSET),
     "resnet50": (classifier(torchvision.models.resnet50), OPSET),
     "efficientnet_b0": (classifier(torchvision.models.efficientnet_b0), OPSET),
     "shufflenet_v2_x1_0": (classifier(torchvision.models.shufflenet_v2_x1_0), OPSET),

@@ -43,7 +43,10 @@ std::string infoText(const Graph& g, const ModelMetrics& m) {
         os << "output:       " << g.tensor(id).name << " " << dataTypeName(g.tensor(id).dtype) << " "
            << g.tensor(id).shape.toString() << "\n";
     os << "nodes:        " << g.nodes.size() << "\n";
-    os << "params:       " << humanCount(m.params) << " (" << m.params << ")\n";
+    os << "params:       " << humanCount(m.params) << " (" << m.params << ")";
+    if (m.constantWeights > 0) // paddle2onnx keeps weights in Constant nodes: say where they came from
+        os << ", " << m.paramsFromConstants << " of them in " << m.constantWeights << " Constant nodes";
+    os << "\n";
     os << "MACs:         " << humanCount(m.macs) << " (" << m.macs << "; 1 MAC = one multiply-accumulate)\n";
     os << "other ops:    " << humanCount(m.ops) << "\n";
     os << "weight bytes: " << humanCount(m.weightBytes) << "B\n";

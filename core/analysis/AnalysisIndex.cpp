@@ -2,9 +2,12 @@
 #include "AnalysisIndex.h"
 
 #include "Passes.h"
+#include "core/metrics/ConstantParams.h"
+#include "core/model/EinsumEquation.h"
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace bpu {
 
@@ -29,6 +32,27 @@ OpKind kindOf(const Node& n) {
     return it == kinds.end() ? OpKind::Other : it->second;
 }
 
+// Ops whose output is not a function of their inputs alone (random draws) or that run a subgraph reading
+// outer values: never compile-time constants, whatever they read.
+bool deterministic(const Node& n) {
+    static const std::unordered_set<std::string> impure{"RandomUniform",
+                                                        "RandomNormal",
+                                                        "RandomUniformLike",
+                                                        "RandomNormalLike",
+                                                        "Multinomial",
+                                                        "Bernoulli",
+                                                        "If",
+                                                        "Loop",
+                                                        "Scan"};
+    return n.domain.empty() && n.subgraphCount == 0 && !impure.count(n.opType);
+}
+
+// Ops through which a constant stays the same weight, loaded at its root's dtype: torch shares equal
+// initializers through Identity, a quantized weight is DQ(int8), a QAT weight Q(float) -> DQ.
+bool weightView(const Node& n) {
+    return n.opType == "Identity" || n.opType == "QuantizeLinear" || n.opType == "DequantizeLinear";
+}
+
 // Flattens per-item lists into offsets + one array (invalid ids kept: passes skip them as before).
 template <typename Item, typename Get>
 void flatten(size_t count, Get get, std::vector<uint32_t>& start, std::vector<Item>& list) {
@@ -49,6 +73,7 @@ std::shared_ptr<const OpTable> OpTable::build(const Graph& g, const TargetProfil
     o.target = &t;
     o.nodeCount = g.nodes.size();
     o.tensorCount = g.tensors.size();
+    o.structureStamp = g.structureStamp;
     std::unordered_map<const OpRule*, uint32_t> textOf;
     for (const auto& [op, rule] : t.operators) {
         textOf.emplace(&rule, static_cast<uint32_t>(o.texts.size()));
@@ -77,6 +102,14 @@ std::shared_ptr<const OpTable> OpTable::build(const Graph& g, const TargetProfil
             it->second = t.rule(n.opType);
         // Placement treats a custom-domain op as unknown whatever its name.
         const OpRule* rule = n.domain.empty() ? it->second : nullptr;
+        // An Einsum the toolchain lowers is placed as what it becomes (a MatMul, Mul, Transpose or
+        // ReduceSum).
+        if (rule && n.opType == "Einsum") {
+            const EinsumLowering low = lowerEinsum(g, n);
+            if (const OpRule* lowered =
+                    low.kind != EinsumLowering::Kind::None ? t.rule(low.loweredOp()) : nullptr)
+                rule = lowered;
+        }
         o.rule[i] = rule;
         // The G4.2 layout is decided by the op type alone (a custom-domain Conv still writes NCHW).
         o.alignsConv[i] = it->second && it->second->align == "conv";
@@ -100,13 +133,55 @@ std::shared_ptr<const OpTable> OpTable::build(const Graph& g, const TargetProfil
     }
     o.flags.resize(tensors);
     o.producer.resize(tensors);
-    o.weight.resize(tensors);
+    o.weight.assign(tensors, TensorId{});
+    o.constant.assign(tensors, 0);
+    o.constantParams = constantNodeParameters(g);
+    std::vector<uint8_t> constantParam(tensors, 0);
+    for (TensorId t : o.constantParams)
+        constantParam[t.value] = 1;
     for (const auto& tensor : g.tensors) {
         const uint32_t i = tensor.id.value;
         o.flags[i] = (tensor.isInitializer ? kInitializer : 0) | (tensor.isGraphInput ? kGraphInput : 0) |
                      (tensor.isGraphOutput ? kGraphOutput : 0);
         o.producer[i] = tensor.producer;
-        o.weight[i] = weightSource(g, tensor.id);
+        if (tensor.isInitializer) {
+            o.constant[i] = 1;
+            o.weight[i] = tensor.id;
+        }
+    }
+    // Constants by structure, in topological order: a Constant node, or a deterministic op over constants.
+    for (NodeId id : g.topoOrder) {
+        const Node& n = g.node(id);
+        if (!deterministic(n))
+            continue;
+        bool anyInput = false, allConstant = true;
+        for (TensorId in : n.inputs)
+            if (in.valid()) {
+                anyInput = true;
+                allConstant = allConstant && o.constant[in.value];
+            }
+        if (!(n.opType == "Constant" || (anyInput && allConstant)))
+            continue;
+        // Which constants are weights (data a node loads) rather than an op's parameters (a Reshape's shape,
+        // Clip's bounds, Resize's scales: compile-time, no bytes): initializers (as they always were); a
+        // Constant node's output that holds a parameter, or any too big to be kept as a value; views of a
+        // weight; and a computation over weights too big to be folded (anchors, a weight's reshape).
+        const TensorId in0 = n.inputs.empty() ? TensorId{} : n.inputs[0];
+        bool overWeights = false;
+        for (TensorId in : n.inputs)
+            overWeights = overWeights || (in.valid() && o.weight[in.value].valid());
+        for (TensorId out : n.outputs) {
+            if (!out.valid())
+                continue;
+            o.constant[out.value] = 1;
+            const bool unfolded = g.tensor(out).value == nullptr;
+            if (n.opType == "Constant")
+                o.weight[out.value] = constantParam[out.value] || unfolded ? out : TensorId{};
+            else if (weightView(n))
+                o.weight[out.value] = in0.valid() ? o.weight[in0.value] : TensorId{};
+            else if (overWeights && unfolded)
+                o.weight[out.value] = out;
+        }
     }
     flatten(
         tensors, [&](size_t i) -> const std::vector<NodeId>& { return g.tensors[i].consumers; },
@@ -127,6 +202,7 @@ AnalysisIndex::AnalysisIndex(const Graph& g, const OpTable& o)
     , conv(g.nodes.size())
     , onBpu(g.nodes.size())
     , placement(g.nodes.size())
+    , qdqMember(g.nodes.size())
     , elements(g.tensors.size())
     , fullyKnown(g.tensors.size())
     , hasValue(g.tensors.size())
@@ -177,7 +253,7 @@ void AnalysisIndex::refreshTensor(const Tensor& t) {
     }
     fullyKnown[i] = known;
     elements[i] = known && !overflow ? p : -1;
-    hasValue[i] = t.value != nullptr;
+    hasValue[i] = t.value != nullptr || table->constant[i];
     rank[i] = static_cast<uint8_t>(std::min<size_t>(t.shape.rank(), 255));
     dtypeBytes[i] = static_cast<uint8_t>(bytesPerElement(t.dtype));
     dtype[i] = t.dtype;
@@ -217,13 +293,13 @@ void AnalysisIndex::countRuntimeConsumers(TensorId t) {
 }
 
 void AnalysisIndex::fillAliases(const Graph& g, const AnalysisResult& r) {
-    // aliasRoot() for every tensor at once: in topological order a folded Q/DQ's output takes its input's
-    // root, which is already known.
+    // aliasRoot() for every tensor at once: in topological order a folded Q/DQ's output (or a fake-quant
+    // member's: the Clip between them) takes its input's root, which is already known.
     for (size_t i = 0; i < alias.size(); ++i)
         alias[i] = TensorId{static_cast<uint32_t>(i)};
     for (NodeId id : g.topoOrder) {
         const OpKind k = table->kind[id.value];
-        if ((k != OpKind::Quantize && k != OpKind::Dequantize) ||
+        if ((k != OpKind::Quantize && k != OpKind::Dequantize && !qdqMember[id.value]) ||
             r.nodes[id.value].placement != Placement::Folded)
             continue;
         const auto in = table->inputs(id);

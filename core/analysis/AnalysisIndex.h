@@ -40,6 +40,7 @@ enum class OpKind : uint8_t {
 struct OpTable {
     const TargetProfile* target = nullptr;
     size_t nodeCount = 0, tensorCount = 0;
+    uint64_t structureStamp = 0; ///< Graph::structureStamp it was built for
 
     // By node.
     std::vector<OpKind> kind;
@@ -56,7 +57,20 @@ struct OpTable {
     enum : uint8_t { kInitializer = 1, kGraphInput = 2, kGraphOutput = 4 };
     std::vector<uint8_t> flags;
     std::vector<NodeId> producer;
-    std::vector<TensorId> weight; ///< weightSource(): the initializer behind it, or invalid
+    /// A compile-time constant by the graph's structure, whatever its size: an initializer, a Constant node's
+    /// output, or the output of a deterministic op whose every input is one (a weight held in a Constant
+    /// node, as paddle2onnx writes them; a QAT weight's QuantizeLinear -> DequantizeLinear; anchors computed
+    /// from constants). Small ones also have a folded value; big ones never do.
+    std::vector<uint8_t> constant;
+    /// Of a constant that is a weight (data a node loads): the stored weight it is (through Identity,
+    /// QuantizeLinear, DequantizeLinear: the tensor whose dtype it is loaded at), else itself; invalid for a
+    /// run-time tensor and for a constant that is an op's parameter (a Reshape's shape, Clip's bounds).
+    /// Weights are initializers, Constant nodes that hold parameters (constantParams) or are too big to
+    /// fold, and unfolded computations over weights. Every constant is a compile-time value, never a
+    /// feature map (AnalysisIndex::hasValue).
+    std::vector<TensorId> weight;
+    /// Constant-node outputs counted as parameters (constantNodeParameters()).
+    std::vector<TensorId> constantParams;
 
     std::span<const NodeId> consumers(TensorId t) const {
         return {consumerList.data() + consumerStart[t.value],
@@ -81,7 +95,8 @@ struct OpTable {
     static std::shared_ptr<const OpTable> build(const Graph& g, const TargetProfile& t);
     /// True when this table was built for `g`'s shape of graph and `t`.
     bool fits(const Graph& g, const TargetProfile& t) const {
-        return target == &t && nodeCount == g.nodes.size() && tensorCount == g.tensors.size();
+        return target == &t && nodeCount == g.nodes.size() && tensorCount == g.tensors.size() &&
+               structureStamp == g.structureStamp;
     }
 
 private:
@@ -107,10 +122,14 @@ struct AnalysisIndex {
     std::vector<ConvShape> conv;
     std::vector<uint8_t> onBpu;       ///< onBpuGraph(); after segments (fillPlacements)
     std::vector<Placement> placement; ///< NodeAnalysis::placement; after segments (fillPlacements)
+    /// An integer op inside a fake-quant (QuantizeLinear -> Clip -> DequantizeLinear); after placement.
+    std::vector<uint8_t> qdqMember;
     // By tensor.
     std::vector<int64_t> elements;         ///< TensorShape::elements(), -1 for nullopt
     std::vector<uint8_t> fullyKnown;       ///< TensorShape::fullyKnown()
-    std::vector<uint8_t> hasValue;         ///< Tensor::value is set (a compile-time constant)
+    /// A compile-time constant: Tensor::value is set (small constants, shape arithmetic) or OpTable::constant
+    /// (any size: weights in Constant nodes have no value kept).
+    std::vector<uint8_t> hasValue;
     std::vector<uint8_t> rank;             ///< TensorShape::rank()
     std::vector<uint8_t> dtypeBytes;       ///< bytesPerElement(dtype)
     std::vector<DataType> dtype;           ///< Tensor::dtype

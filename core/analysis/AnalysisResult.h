@@ -16,7 +16,12 @@ struct AnalysisResult {
     std::vector<NodeAnalysis> nodes;    ///< by NodeId
     std::vector<TensorAnalysis> tensors; ///< by TensorId
     std::vector<QdqPass> qdq;
-    std::vector<Crossing> crossings;    ///< CPU<->BPU hand-overs, in tensor order
+    std::vector<Crossing> crossings;     ///< CPU<->BPU hand-overs of tensors (in DDR), in tensor order
+    std::vector<Transition> transitions; ///< switches of units: entering / leaving a BPU segment
+    /// By node: part of the post-processing tail inside the model (decoding, score filtering, NMS after the
+    /// last layers; PostProcessPass.cpp). Empty when the model has none.
+    std::vector<uint8_t> postProcessing;
+    std::vector<TensorId> headOutputs; ///< where the tail starts: the tensors a cut_at there would keep
     std::vector<FusedGroup> groups;
     std::vector<MissedFusion> missed;
     std::vector<Finding> findings;      ///< ranked

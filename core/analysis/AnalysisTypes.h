@@ -86,6 +86,16 @@ struct Crossing {
     NodeId receiver; ///< its first consumer on the other unit: the node that waits for the switch
 };
 
+/// A switch of units (G1.2): the runtime enters a BPU segment from the CPU, or leaves it for the CPU. Each
+/// segment is entered at most once (whatever number of tensors the CPU hands it) and left at most once;
+/// the quantize/dequantize at the model's own inputs and outputs is not a switch (a one-segment model has
+/// none).
+struct Transition {
+    int segment = -1;
+    bool toBpu = true; ///< CPU -> BPU (entering the segment), else BPU -> CPU
+    NodeId receiver;   ///< the first node (in topological order) on the new unit that waits for it
+};
+
 struct FusedGroup {
     GroupId id;
     std::vector<NodeId> nodes; ///< head first, in chain order
@@ -120,6 +130,8 @@ struct AnalysisSummary {
     double paddingWasteRatio = 0; ///< waste / padded bytes over every padded activation tensor
     int fusedGroups = 0, missedFusions = 0;
     int unknownOps = 0;
+    int cpuBpuTransitions = 0;   ///< switches of units (r.transitions), what cpu_bpu_switch_us is charged for
+    int postProcessingNodes = 0; ///< nodes of the post-processing tail (PostProcessPass.cpp)
 };
 
 } // namespace bpu

@@ -17,9 +17,16 @@ int severityRank(const std::string& s) {
 
 using Pass = void (*)(AnalysisContext&);
 const std::pair<const char*, Pass> kFacts[] = {
-    {"placement", runPlacement}, {"deployment", runDeployment},   {"fusion", runFusion},
-    {"segments", runSegments},   {"quantize/dequantize", runQdq}, {"padding", runPadding},
-    {"lifetimes", runLifetimes}, {"traffic", runTraffic},
+    {"placement", runPlacement},
+    {"deployment", runDeployment},
+    {"fusion", runFusion},
+    {"segments", runSegments},
+    {"quantize/dequantize", runQdq},
+    {"transitions", runTransitions},
+    {"post-processing", runPostProcessing},
+    {"padding", runPadding},
+    {"lifetimes", runLifetimes},
+    {"traffic", runTraffic},
 };
 const Pass kFindings[] = {findPlacementIssues, findQdqIssues,   findFusionIssues, findPaddingIssues,
                           findGroupConv,       findFeatureMaps, findLargeWeights, findShortcuts,
@@ -31,6 +38,8 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
               AnalysisResult& r, const Progress& progress) {
     r.qdq.clear();
     r.crossings.clear();
+    r.transitions.clear();
+    r.headOutputs.clear();
     r.missed.clear();
     r.findings.clear();
     r.warnings.clear();
@@ -168,6 +177,17 @@ void Analyzer::reanalyze(const Graph& g, const TargetProfile& target, const Anal
             t.params = satAdd(t.params, std::max<int64_t>(e, 0));
             t.weightBytes = satAdd(t.weightBytes, bytes);
         }
+    // Constant nodes holding weights (constantNodeParameters(), as totalsOf() counts them).
+    t.paramsFromConstants = 0;
+    for (TensorId id : ix.ops().constantParams) {
+        const int64_t e = std::max<int64_t>(ix.elements[id.value], 0), b = ix.dtypeBytes[id.value];
+        int64_t bytes = 0;
+        if (e > 0 && b > 0 && __builtin_mul_overflow(e, b, &bytes))
+            bytes = 0;
+        t.paramsFromConstants += e;
+        t.weightBytes += bytes;
+    }
+    t.params += t.paramsFromConstants;
     runFacts(g, target, options, ix, r, progress);
     progress(1.0, "analysis done");
 }

@@ -1,25 +1,164 @@
 // SPDX-License-Identifier: MIT
 // G1.1 (quantize/dequantize passes) and G1.2 (CPU operators inside the model).
 #include "FindingUtil.h"
+#include "InputNormalization.h"
+#include "core/edit/CutEdits.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
+#include "core/model/GraphCut.h"
 #include "core/util/CheckedMath.h"
+
+#include <cstdio>
 
 #include <algorithm>
 #include <map>
 
 namespace bpu {
 
+namespace {
+
+bool inTail(const AnalysisResult& r, NodeId id) {
+    return !r.postProcessing.empty() && r.postProcessing[id.value];
+}
+
+bool isQdqOp(const Node& n) {
+    return n.opType == "QuantizeLinear" || n.opType == "DequantizeLinear";
+}
+
+// The operator table itself places the op on the CPU: the BPU cannot run it, so no finding may propose
+// moving it there (a set_placement BPU what-if would estimate something the chip cannot do).
+bool cpuByTable(const AnalysisContext& c, const Node& n) {
+    const OpRule* rule = n.domain.empty() ? c.target.rule(n.opType) : nullptr;
+    return rule && rule->placement == "CPU" && !c.r.nodes[n.id.value].placementOverridden;
+}
+
+bool floatKept(const NodeAnalysis& a) {
+    return a.placementReason.rfind("float kept", 0) == 0;
+}
+
+// The post-processing tail: one finding that proposes ending the model at the heads.
+void tailFinding(AnalysisContext& c) {
+    const Graph& g = c.g;
+    auto& r = c.r;
+    if (r.postProcessing.empty() || r.headOutputs.empty())
+        return;
+    std::map<std::string, int> histogram;
+    std::vector<NodeId> cpuNodes;
+    int nodes = 0;
+    for (NodeId id : g.topoOrder)
+        if (r.postProcessing[id.value]) {
+            ++nodes;
+            ++histogram[g.node(id).opType];
+            if (r.nodes[id.value].placement == Placement::CPU)
+                cpuNodes.push_back(id);
+        }
+    nlohmann::json heads = nlohmann::json::array(), names = nlohmann::json::array();
+    for (TensorId t : r.headOutputs) {
+        heads.push_back({{"tensor", g.tensor(t).name}, {"shape", g.tensor(t).shape.toString()}});
+        names.push_back(g.tensor(t).name);
+    }
+    std::string selection;
+    for (const char* op : {"NonMaxSuppression", "TopK", "NonZero", "If", "Loop"})
+        if (histogram.count(op))
+            selection += std::string(selection.empty() ? "" : ", ") + op;
+    Finding f;
+    f.rule = "G1.2";
+    f.severity = "high";
+    f.nodes = cpuNodes.empty() ? std::vector<NodeId>{} : cpuNodes;
+    f.title = "Post-processing inside the model: " + std::to_string(nodes) + " nodes after the heads" +
+              (selection.empty() ? "" : " (" + selection + ")") + ", " + std::to_string(cpuNodes.size()) +
+              " on the CPU";
+    f.evidence = {{"post_processing_nodes", nodes},
+                  {"cpu_nodes", cpuNodes.size()},
+                  {"ops", histogram},
+                  {"head_outputs", heads},
+                  {"cpu_bpu_transitions", r.summary.cpuBpuTransitions},
+                  {"bpu_segments", r.summary.bpuSegments},
+                  {"note", "the estimated gain counts the tail's CPU time as saved: that work moves to your "
+                           "post-processing code, where it runs once over the int8 candidates that survive "
+                           "the score threshold (G1.1)"}};
+    f.recommendation =
+        "End the model at its " + std::to_string(r.headOutputs.size()) +
+        " head outputs (cut_at) and run box decoding, score filtering and NMS in post-processing on the CPU, "
+        "as deployed detectors do: the BPU graph then runs without CPU<->BPU switches, and post-processing "
+        "can threshold the int8 scores before dequantizing the survivors.";
+    f.fix = {std::make_shared<CutAtEdit>(names)};
+    r.findings.push_back(std::move(f));
+}
+
+// "0.485 0.456 0.406": space-separated, as hb_compile's mean_value / scale_value take them.
+std::string valuesText(const std::vector<double>& v, double factor) {
+    std::string out;
+    char buf[32];
+    for (double x : v) {
+        std::snprintf(buf, sizeof buf, "%.6g", x * factor);
+        out += (out.empty() ? "" : " ") + std::string(buf);
+    }
+    return out;
+}
+
+// G1.1: an image normalisation inside the graph belongs in the deployment's normalisation.
+void normalisationFinding(AnalysisContext& c, const InputNormalization& norm) {
+    const Graph& g = c.g;
+    auto& r = c.r;
+    nlohmann::json names = nlohmann::json::array();
+    std::string ops;
+    int64_t elements = 0;
+    for (NodeId n : norm.nodes) {
+        names.push_back(g.node(n).name);
+        ops += (ops.empty() ? "" : ", ") + g.node(n).opType;
+        elements += r.metrics[n.value].outputElements;
+    }
+    const Tensor& in = g.tensor(norm.input);
+    Finding f;
+    f.rule = "G1.1";
+    f.severity = "medium";
+    f.nodes = norm.nodes;
+    f.title = "Input normalisation inside the model (" + ops + " on '" + in.name + "' " +
+              in.shape.toString() + "): fold it into the deployment's normalisation";
+    f.evidence = {{"input", in.name},
+                  {"shape", in.shape.toString()},
+                  {"nodes", names},
+                  {"elements", elements},
+                  {"formula", "y = (x - mean) * scale, per channel"}};
+    std::string values;
+    if (!norm.mean.empty()) {
+        f.evidence["mean"] = norm.mean;
+        f.evidence["scale"] = norm.scale;
+        // The deployed input is 0..255 pixels (nv12 / rgb); a graph that normalises [0, 1] floats needs
+        // mean x 255 and scale / 255 there.
+        f.evidence["mean_value_0_255"] = valuesText(norm.mean, 255.0);
+        f.evidence["scale_value_0_255"] = valuesText(norm.scale, 1.0 / 255.0);
+        values = " with mean_value '" + valuesText(norm.mean, 255.0) + "' and scale_value '" +
+                 valuesText(norm.scale, 1.0 / 255.0) +
+                 "' (for 0..255 pixels; the graph's own units are mean '" + valuesText(norm.mean, 1.0) +
+                 "', scale '" + valuesText(norm.scale, 1.0) + "')";
+    }
+    f.recommendation =
+        "Remove the normalisation from the graph and give it to the deployment instead: hb_compile's "
+        "norm_type data_mean_and_scale" +
+        values +
+        " runs it on the BPU as part of the input (nv12 / rgb input arrives as int8, with no "
+        "float pass). Inside the graph it is " +
+        std::to_string(norm.nodes.size()) + " extra layer" + (norm.nodes.size() > 1 ? "s" : "") +
+        " over the whole image and a float input to quantize.";
+    f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
+    r.findings.push_back(std::move(f));
+}
+
+} // namespace
+
 void findPlacementIssues(AnalysisContext& c) {
     const Graph& g = c.g;
     auto& r = c.r;
     const int total = static_cast<int>(g.nodes.size());
-    // One finding per CPU op type, so a model with 40 CPU Slices reads as one problem, not forty.
+    tailFinding(c);
+    // One finding per CPU op type, so a model with 40 CPU Slices reads as one problem, not forty. The
+    // post-processing tail has its own finding above.
     std::map<std::string, std::vector<NodeId>> byOp;
     for (NodeId id : g.topoOrder) {
         const Node& n = g.node(id);
-        if (r.nodes[id.value].placement != Placement::CPU || n.opType == "QuantizeLinear" ||
-            n.opType == "DequantizeLinear")
+        if (r.nodes[id.value].placement != Placement::CPU || isQdqOp(n) || inTail(r, id))
             continue;
         byOp[n.opType].push_back(id);
     }
@@ -28,7 +167,7 @@ void findPlacementIssues(AnalysisContext& c) {
         f.rule = "G1.2";
         f.nodes = ids;
         const NodeAnalysis& first = r.nodes[ids.front().value];
-        f.title = std::to_string(ids.size()) + " " + op + " node" + (ids.size() > 1 ? "s" : "") + " on the CPU";
+        const Node& firstNode = g.node(ids.front());
         int64_t elements = 0;
         for (NodeId id : ids)
             elements += r.metrics[id.value].outputElements;
@@ -36,13 +175,60 @@ void findPlacementIssues(AnalysisContext& c) {
                       {"count", ids.size()},
                       {"reason", first.placementReason},
                       {"bpu_segments", r.summary.bpuSegments},
+                      {"cpu_bpu_transitions", r.summary.cpuBpuTransitions},
                       {"output_elements", elements}};
         f.severity = r.summary.bpuSegments > 1 ? "high" : severityByShare(double(ids.size()), total);
-        f.recommendation =
-            "Replace " + op +
-            " with operators from the BPU constraint list (or compose an "
-            "equivalent from them) so the model runs as one BPU segment; every CPU<->BPU switch "
-            "also adds a quantize/dequantize pass.";
+        const std::string plural = ids.size() > 1 ? "s" : "";
+        if (cpuByTable(c, firstNode)) {
+            // The BPU cannot run it: say why (the op's own row) and what to do, with no move-it-to-the-BPU
+            // fix.
+            f.title =
+                std::to_string(ids.size()) + " " + op + " node" + plural + " on the CPU (not a BPU operator)";
+            f.recommendation =
+                op + " runs on the CPU on this target (" + first.placementReason +
+                "). Take it out of the model's middle: move it into pre- or post-processing, or "
+                "express the same computation with BPU operators, so the model runs as one BPU "
+                "segment.";
+            f.fix.clear();
+            r.findings.push_back(std::move(f));
+            continue;
+        }
+        f.title = std::to_string(ids.size()) + " " + op + " node" + plural + " on the CPU";
+        if (floatKept(first)) {
+            nlohmann::json where = nlohmann::json::array();
+            for (NodeId id : ids)
+                where.push_back({{"node", g.node(id).name}, {"reason", r.nodes[id.value].placementReason}});
+            f.title = std::to_string(ids.size()) + " " + op + " node" + plural +
+                      " left in float: fake-quant missing in the QAT model";
+            f.evidence["where"] = where;
+            f.recommendation =
+                "The QAT model has no fake-quant (QuantizeLinear/DequantizeLinear) on the input or "
+                "output of " +
+                std::string(ids.size() > 1 ? "these nodes" : "this node") +
+                " (see where), so the toolchain keeps it in float on the CPU. Add the missing "
+                "fake-quant (a QuantStub or observer on that input) and re-export; the fix "
+                "estimates the model with it quantized on the BPU.";
+        } else if (first.placementReason.rfind("dtype:", 0) == 0) {
+            // Index and shape arithmetic on int64/bool at run time: the BPU cannot compute it at all.
+            f.recommendation = op + " computes on integer or bool tensors at run time (index or shape "
+                                    "arithmetic), which the BPU does not: make those values compile-time "
+                                    "constants (static shapes), or move the computation into pre- or "
+                                    "post-processing.";
+            f.fix.clear();
+            r.findings.push_back(std::move(f));
+            continue;
+        } else if (first.placementReason.rfind("dynamic", 0) == 0) {
+            f.recommendation = op +
+                               " is a BPU operator, but its output shape is only known at run time here; "
+                               "the BPU runs static shapes (only the batch may vary). Make the count "
+                               "static (e.g. a fixed number of proposals or detections, padded) so it "
+                               "runs on the BPU; the fix estimates it there.";
+        } else {
+            f.recommendation = "Replace " + op +
+                               " with operators from the BPU constraint list (or compose an "
+                               "equivalent from them) so the model runs as one BPU segment; every CPU<->BPU "
+                               "switch also adds a quantize/dequantize pass.";
+        }
         for (NodeId id : ids)
             f.fix.push_back(std::make_shared<SetPlacementEdit>(g.node(id).name, Placement::BPU));
         r.findings.push_back(std::move(f));
@@ -95,14 +281,34 @@ void findQdqIssues(AnalysisContext& c) {
         f.evidence = {{"passes", edgeList}, {"elements", edgeElements}};
         f.severity = "high";
         f.recommendation =
-            "Each CPU<->BPU switch quantizes or dequantizes a whole tensor; move the CPU operators "
-            "to the BPU (G1.2) to remove these passes.";
+            "Each CPU<->BPU hand-over of a float tensor quantizes or dequantizes it whole; end the "
+            "model before its post-processing and move the CPU operators the BPU can run (G1.2) "
+            "to remove these passes.";
+        // The fix: cut off the post-processing tail, and move the CPU nodes the BPU can run (never one the
+        // operator table keeps on the CPU).
+        EditList edits;
+        std::vector<bool> kept(g.nodes.size(), true); // what the cut leaves
+        if (!r.postProcessing.empty() && !r.headOutputs.empty()) {
+            std::vector<std::string> names;
+            for (TensorId t : r.headOutputs)
+                names.push_back(g.tensor(t).name);
+            try {
+                kept = GraphCut::keptNodes(g, names);
+                edits.push_back(std::make_shared<CutAtEdit>(names));
+            } catch (const std::invalid_argument&) {
+                kept.assign(g.nodes.size(), true);
+            }
+        }
         for (const auto& n : g.nodes)
-            if (r.nodes[n.id.value].placement == Placement::CPU && n.opType != "QuantizeLinear" &&
-                n.opType != "DequantizeLinear")
-                f.fix.push_back(std::make_shared<SetPlacementEdit>(n.name, Placement::BPU));
+            if (r.nodes[n.id.value].placement == Placement::CPU && !isQdqOp(n) && kept[n.id.value] &&
+                !cpuByTable(c, n))
+                edits.push_back(std::make_shared<SetPlacementEdit>(n.name, Placement::BPU));
+        f.fix = std::move(edits);
         r.findings.push_back(std::move(f));
     }
+
+    for (const auto& norm : InputNormalization::find(g))
+        normalisationFinding(c, norm);
 
     // Detection-style outputs: filter on the int8 scores first, dequantize only the survivors.
     int64_t outElements = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // G4.1 / G4.2 / G4.3: alignment padding that wastes compute and bytes.
 #include "FindingUtil.h"
+#include "InputNormalization.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
 
@@ -65,10 +66,18 @@ void findPaddingIssues(AnalysisContext& c) {
         int64_t waste;
     };
     std::vector<Item> items;
+    // An in-graph input normalisation has its own advice (G1.1: fold it into the deployment's).
+    std::vector<uint8_t> normalised(g.tensors.size(), 0);
+    for (const auto& norm : InputNormalization::find(g))
+        for (NodeId n : norm.nodes)
+            for (TensorId o : g.node(n).outputs)
+                if (o.valid())
+                    normalised[o.value] = 1;
     for (const auto& t : g.tensors) {
         const PaddedShape& p = r.tensors[t.id.value].padded;
         // A Q/DQ annotation's output is its input's buffer: one finding for the root.
-        if (p.applies && p.wasteRatio() > threshold && p.wasteBytes > 0 && aliasRoot(g, r, t.id) == t.id)
+        if (p.applies && p.wasteRatio() > threshold && p.wasteBytes > 0 && aliasRoot(g, r, t.id) == t.id &&
+            !normalised[t.id.value])
             items.push_back({t.id, p.wasteBytes});
     }
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.waste > b.waste; });
@@ -78,7 +87,9 @@ void findPaddingIssues(AnalysisContext& c) {
         const Tensor& t = g.tensor(it.t);
         const PaddedShape& p = r.tensors[it.t.value].padded;
         if (p.rule == PadRule::Input) {
-            r.findings.push_back(imageInputFinding(c, t, p));
+            // The image after in-graph preprocessing is laid out as the input is: one finding, the input's.
+            if (t.isGraphInput)
+                r.findings.push_back(imageInputFinding(c, t, p));
             continue;
         }
         const bool conv = p.rule == PadRule::ConvLike;

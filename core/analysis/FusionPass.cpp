@@ -100,6 +100,70 @@ private:
     std::vector<NodeId> stack_;
 };
 
+// The only run-time reader of a conv's output `out` when it is a Mul or Div by a constant that is a scalar
+// or one value per output channel ([C], [1,C,1,1], ...), else invalid.
+NodeId constantScale(const Graph& g, const AnalysisIndex& ix, TensorId out) {
+    if (ix.runtimeConsumers[out.value] != 1 || ix.ops().graphOutput(out) || !ix.known(out) ||
+        ix.rank[out.value] < 2)
+        return {};
+    NodeId reader;
+    for (NodeId cns : ix.ops().consumers(out))
+        if (!ix.compileTime[cns.value])
+            reader = cns;
+    const Node& n = g.node(reader);
+    if ((n.opType != "Mul" && n.opType != "Div") || n.inputs.size() != 2 || n.outputs.empty() ||
+        !n.outputs[0].valid())
+        return {};
+    if (n.opType == "Div" && n.inputs[0] != out)
+        return {}; // s / conv is not a scale of the conv
+    const TensorId k = n.inputs[0] == out ? n.inputs[1] : n.inputs[0];
+    if (!k.valid() || !ix.hasValue[k.value] || !ix.known(k))
+        return {};
+    const int64_t channels = g.tensor(out).shape.dims[1], e = ix.count(k);
+    if (e != 1 && e != channels)
+        return {};
+    // One value per channel: every dim but the channel axis (aligned from the right) is 1.
+    const TensorShape& ks = g.tensor(k).shape;
+    const size_t rank = ix.rank[out.value];
+    if (e != 1) {
+        if (ks.rank() > rank)
+            return {};
+        for (size_t d = 0; d < ks.rank(); ++d)
+            if (ks.dims[d] != (d + rank - ks.rank() == 1 ? channels : 1))
+                return {};
+    }
+    return reader;
+}
+
+// A folded quantization annotation: a Q or DQ that is not a boundary pass, or a fake-quant member (Clip).
+bool isAnnotation(const AnalysisContext& c, NodeId n) {
+    const OpKind k = c.ix->ops().kind[n.value];
+    return c.r.nodes[n.value].placement == Placement::Folded &&
+           (k == OpKind::Quantize || k == OpKind::Dequantize || c.ix->qdqMember[n.value]);
+}
+
+// Follows `cur` through a folded fake-quant (Q [-> Clip] -> DQ) when that is its only reader, appending the
+// annotation's nodes to `chain`; returns the tensor after it (or `cur`).
+TensorId throughAnnotation(const AnalysisContext& c, TensorId cur, std::vector<NodeId>& chain) {
+    const OpTable& ops = c.ix->ops();
+    for (int hops = 0; hops < 8; ++hops) {
+        if (c.ix->runtimeConsumers[cur.value] != 1 || ops.graphOutput(cur))
+            return cur;
+        NodeId next;
+        for (NodeId cns : ops.consumers(cur))
+            if (!c.ix->compileTime[cns.value])
+                next = cns;
+        if (!isAnnotation(c, next))
+            return cur;
+        const auto outs = ops.outputs(next);
+        if (outs.empty() || !outs[0].valid())
+            return cur;
+        chain.push_back(next);
+        cur = outs[0];
+    }
+    return cur;
+}
+
 } // namespace
 
 void runFusion(AnalysisContext& c) {
@@ -137,7 +201,23 @@ void runFusion(AnalysisContext& c) {
         chain.assign(1, id);
         name = head.opType;
         TensorId cur = headOut[0];
+        size_t annotations = 0; // folded fake-quant nodes taken into the chain (not stages)
+        // A constant per-channel scale right after the head (torch's QAT Conv+BN exports conv(x, w * s) / s
+        // before the BatchNormalization) folds into the conv's weights at compile time, as BN does: it is
+        // part of the layer, not a layer of its own.
+        if (const NodeId scale = constantScale(g, *c.ix, cur);
+            scale.valid() && !taken[scale.value] && r.nodes[scale.value].placement != Placement::CPU) {
+            chain.push_back(scale);
+            name += '+';
+            name += g.node(scale).opType;
+            cur = g.node(scale).outputs[0];
+        }
         for (size_t s = 0; s < pattern->then.size(); ++s) {
+            // A QAT export quantizes the head's output before the next stage (Conv -> BN -> fake-quant ->
+            // Add): a folded annotation is the same buffer, and the toolchain fuses across it.
+            const size_t before = chain.size();
+            cur = throughAnnotation(c, cur, chain);
+            annotations += chain.size() - before;
             const auto& stage = pattern->then[s];
             auto inStage = [&](NodeId n) {
                 return ops.stageBits ? (ops.stageMask[n.value] >> (8 * patternIndex + s)) & 1u
@@ -167,17 +247,23 @@ void runFusion(AnalysisContext& c) {
             if (!miss.empty() && forced && r.nodes[cand.value].placement != Placement::CPU)
                 miss.clear(); // what-if: the user restructures the graph so this chain fuses
             if (!miss.empty()) {
-                r.missed.push_back({{chain.back(), cand}, miss});
+                r.missed.push_back({{chain[chain.size() - 1 - annotations], cand}, miss});
                 break;
             }
             chain.push_back(cand);
             name += '+';
             name += next.opType;
+            annotations = 0; // the ones before this stage are inside the layer now
             if (next.outputs.empty() || !next.outputs[0].valid())
                 break;
             cur = next.outputs[0];
         }
-        if (chain.size() < 2)
+        // Annotations after the last stage are not part of the layer.
+        while (annotations > 0 && isAnnotation(c, chain.back())) {
+            chain.pop_back();
+            --annotations;
+        }
+        if (chain.size() - annotations < 2)
             continue;
         if (groups == r.groups.size())
             r.groups.emplace_back();
@@ -196,7 +282,7 @@ void runFusion(AnalysisContext& c) {
         } else {
             // Kept apart, BN/ReLU no longer fold into the conv: each becomes a layer of its own.
             for (NodeId n : chain)
-                if (r.nodes[n.value].placement == Placement::Folded) {
+                if (r.nodes[n.value].placement == Placement::Folded && !isAnnotation(c, n)) {
                     r.nodes[n.value].placement = Placement::BPU;
                     r.nodes[n.value].opClass = "elementwise";
                     r.nodes[n.value].placementReason =

@@ -3,7 +3,9 @@
 // W to 16 and C to 32 (G4.2); other tensors pad each dim to a power of two, capped at the profile's
 // general unit (G4.1). Units come from the target profile.
 #include "Alignment.h"
+#include "InputNormalization.h"
 #include "Passes.h"
+#include "core/model/EinsumEquation.h"
 #include "core/util/CheckedMath.h"
 
 #include <algorithm>
@@ -101,6 +103,9 @@ void runPadding(AnalysisContext& c) {
                     convLike[out.value] = true;
     }
 
+    // The image after in-graph preprocessing (normalisation, resize, batching: InputNormalization.h).
+    const std::vector<uint8_t> imageLike = InputNormalization::imageTensors(g, inputCMax);
+
     const bool anyAligned = !c.options.assumeAligned.empty();
     int64_t wasteTotal = 0, paddedTotal = 0;
     for (size_t i = 0; i < g.tensors.size(); ++i) {
@@ -139,8 +144,9 @@ void runPadding(AnalysisContext& c) {
         p.dimRules.resize(rank);
         conv = conv && (rank == 4 || rank == 3);
         // An image input (rank 4, at most input_c_max channels) is laid out by the runtime, not by the conv
-        // that reads it: C stays as it is, H and W align to the input units.
-        const bool image = ops.graphInput(id) && rank == 4 && p.dims[1] <= inputCMax;
+        // that reads it: C stays as it is, H and W align to the input units. So is the image after in-graph
+        // preprocessing (Sub mean / Div std, resize, batching): it is still the input, in that layout.
+        const bool image = (ops.graphInput(id) || imageLike[i]) && rank == 4 && p.dims[1] <= inputCMax;
         p.rule = image ? PadRule::Input : conv ? PadRule::ConvLike : PadRule::General;
         const bool aligned = anyAligned && c.options.assumeAligned.count(t.name) > 0; // what-if: reshaped
         const char* ruleText = image ? "model input" : padRuleName(p.rule);
@@ -232,7 +238,9 @@ void runPadding(AnalysisContext& c) {
             double outGrowth = double(po.paddedElements) / double(po.elements);
             int64_t k = 1;
             const Node& n = g.nodes[i];
-            if (!n.inputs.empty() && n.inputs[0].valid() && g.tensor(n.inputs[0]).shape.rank() > 0) {
+            if (n.opType == "Einsum") {
+                k = std::max<int64_t>(1, lowerEinsum(g, n).contracted); // the lowered MatMul's K
+            } else if (!n.inputs.empty() && n.inputs[0].valid() && g.tensor(n.inputs[0]).shape.rank() > 0) {
                 const auto& xs = g.tensor(n.inputs[0]).shape;
                 k = xs.dims.back() > 0 ? xs.dims.back() : 1;
                 if (kind == OpKind::Gemm && n.attrIntOr("transA", 0) && xs.rank() == 2)

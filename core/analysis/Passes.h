@@ -26,6 +26,8 @@ void runDeployment(AnalysisContext& c);
 void runFusion(AnalysisContext& c);    ///< G3: fused groups and missed fusions
 void runSegments(AnalysisContext& c);  ///< G1.2: BPU segments split by CPU nodes
 void runQdq(AnalysisContext& c);       ///< G1.1: explicit and implicit quantize/dequantize passes
+void runTransitions(AnalysisContext& c);    ///< G1.2: CPU<->BPU switches, one per segment entry / exit
+void runPostProcessing(AnalysisContext& c); ///< G1.2: the decode/NMS tail after the last layers
 void runPadding(AnalysisContext& c);   ///< G4: padded shapes, waste, padded MACs
 void runTraffic(AnalysisContext& c);   ///< G6: bytes moved, intensity, bound
 void runLifetimes(AnalysisContext& c); ///< G6.4: live ranges and SRAM residency

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // G1.2: which unit runs each node, and why.
 #include "Passes.h"
+#include "QdqAnnotations.h"
+#include "core/model/EinsumEquation.h"
 
 #include <algorithm>
 
@@ -92,11 +94,10 @@ void runPlacement(AnalysisContext& c) {
     auto isDQ = [&](NodeId id) {
         return ops.kind[id.value] == OpKind::Dequantize;
     };
-    auto producedByDQ = [&](TensorId t) {
-        if (!t.valid())
-            return false;
-        NodeId p = ops.producer[t.value];
-        return p.valid() && isDQ(p);
+    // The DequantizeLinear that writes `t`, if one does.
+    auto dqOf = [&](TensorId t) {
+        NodeId p = t.valid() ? ops.producer[t.value] : NodeId{};
+        return p.valid() && isDQ(p) ? p : NodeId{};
     };
     // Assigned field by field so a re-analysis reuses each reason string's storage.
     r.nodes.resize(g.nodes.size());
@@ -115,18 +116,14 @@ void runPlacement(AnalysisContext& c) {
         a.removedByDeploy = false;
     }
 
-    // A QDQ-format model has activation DQ nodes fed by Q nodes (pairs around the quantized ops).
-    int pairs = 0;
+    // A QDQ-format model has activation DQ nodes fed by Q nodes (pairs around the quantized ops, possibly
+    // with an integer Clip between them); scales carry across pooling and layout ops.
     bool anyDQ = false;
     for (const auto& n : g.nodes)
-        if (isDQ(n.id)) {
-            anyDQ = true;
-            const auto in = ops.inputs(n.id);
-            if (!in.empty() && in[0].valid() && ops.producer[in[0].value].valid() &&
-                isQ(ops.producer[in[0].value]))
-                ++pairs;
-        }
-    r.qdqFormat = pairs > 0;
+        anyDQ |= isDQ(n.id);
+    const QdqAnnotations qa = QdqAnnotations::find(g, *c.ix);
+    r.qdqFormat = qa.qdqFormat;
+    c.ix->qdqMember = qa.member;
 
     const bool anyOverride = !c.options.placementOverrides.empty();
     // Phase 1: everything but Q/DQ, whose placement depends on their neighbours.
@@ -144,7 +141,7 @@ void runPlacement(AnalysisContext& c) {
                 continue;
             }
         }
-        if (isQ(id) || isDQ(id))
+        if (isQ(id) || isDQ(id) || qa.member[id.value])
             continue;
         auto place = [&a](Placement p, const std::string& why) {
             a.placement = p;
@@ -171,6 +168,24 @@ void runPlacement(AnalysisContext& c) {
             continue;
         }
         const OpTable::RuleText& text = ops.texts[ops.ruleText[id.value]];
+        if (n.opType == "Einsum") {
+            // Placed as what it lowers to (OpTable::build picked that row), or on the CPU saying why not.
+            const EinsumLowering low = lowerEinsum(g, n);
+            if (low.kind == EinsumLowering::Kind::None) {
+                place(Placement::CPU, text.cpu + ": '" + low.equation + "' cannot be lowered: " + low.why);
+                continue;
+            }
+            if (rule->placement == "BPU") {
+                bool dynamic = false;
+                for (TensorId o : ops.outputs(id))
+                    dynamic |= o.valid() && !c.ix->known(o);
+                if (!dynamic && !unsupportedDtype(g, *c.ix, id)) {
+                    place(Placement::BPU,
+                          "Einsum '" + low.equation + "' lowered to " + low.loweredOp() + ": " + text.bpu);
+                    continue;
+                }
+            }
+        }
         if (rule->placement == "CPU") {
             place(Placement::CPU, text.cpu);
             continue;
@@ -196,12 +211,23 @@ void runPlacement(AnalysisContext& c) {
             continue;
         }
         if (r.qdqFormat && (rule->opClass == "conv" || rule->opClass == "matmul") && !n.inputs.empty() &&
-            !producedByDQ(n.inputs[0])) {
-            place(Placement::CPU,
-                  "float kept: no Quantize/Dequantize pair annotates this op in a QDQ model, so "
-                  "it stays in float on the CPU");
-            a.precision = Precision::Float;
-            continue;
+            n.inputs[0].valid() && !qa.quantized[n.inputs[0].value]) {
+            // A true float island: no fake-quant reaches it from its input (through scale-passing ops) nor
+            // from its output. Quantized from either side, the toolchain quantizes it.
+            bool annotatedBelow = false;
+            for (TensorId o : ops.outputs(id))
+                annotatedBelow |= o.valid() && qa.annotated[o.value];
+            if (!annotatedBelow) {
+                const Tensor& in = g.tensor(n.inputs[0]);
+                const NodeId from = in.producer;
+                place(Placement::CPU, "float kept: fake-quant missing in the QAT model - no QuantizeLinear/"
+                                      "DequantizeLinear reaches its input '" +
+                                          in.name + "'" +
+                                          (from.valid() ? " (from '" + g.node(from).name + "')" : "") +
+                                          " or its output, so the toolchain keeps it in float on the CPU");
+                a.precision = Precision::Float;
+                continue;
+            }
         }
         place(Placement::BPU, text.bpu);
     }
@@ -210,15 +236,37 @@ void runPlacement(AnalysisContext& c) {
     auto onBpu = [&](NodeId id) {
         return r.nodes[id.value].placement != Placement::CPU;
     };
+    // A Q's consumers seen through the fake-quant's members (the Clip torch writes between Q and DQ).
+    std::vector<NodeId> beyond;
+    auto consumersThroughMembers = [&](const Node& q) {
+        beyond.clear();
+        std::vector<TensorId> todo(q.outputs.begin(), q.outputs.end());
+        for (size_t guard = 0; !todo.empty() && guard < g.nodes.size(); ++guard) {
+            const TensorId t = todo.back();
+            todo.pop_back();
+            if (!t.valid())
+                continue;
+            for (NodeId cns : g.tensor(t).consumers) {
+                if (qa.member[cns.value])
+                    todo.insert(todo.end(), g.node(cns).outputs.begin(), g.node(cns).outputs.end());
+                else
+                    beyond.push_back(cns);
+            }
+        }
+        return beyond;
+    };
     for (NodeId id : g.topoOrder) {
         if (!(isQ(id) || isDQ(id)) || r.nodes[id.value].placementOverridden)
             continue;
         const Node& n = g.node(id);
         NodeAnalysis& a = r.nodes[id.value];
         TensorId in = n.inputs.empty() ? TensorId{} : n.inputs[0];
-        if (in.valid() && g.tensor(in).isInitializer) {
+        if (in.valid() && c.ix->hasValue[in.value]) {
+            // A weight (an initializer, a Constant node, or a float weight's QuantizeLinear): a compile-time
+            // constant, no pass at run time.
             a.placement = Placement::Folded;
-            a.placementReason = "weight (de)quantization folded into the consuming op";
+            a.placementReason =
+                "weight (de)quantization folded into the consuming op (a compile-time constant)";
             continue;
         }
         bool boundary = false;
@@ -232,13 +280,11 @@ void runPlacement(AnalysisContext& c) {
                 boundary = true;
                 why = "quantizes the output of CPU node '" + g.node(p).name + "'";
             }
-            for (TensorId o : n.outputs)
-                if (o.valid())
-                    for (NodeId cns : g.tensor(o).consumers)
-                        if (!isDQ(cns) && !onBpu(cns)) {
-                            boundary = true;
-                            why = "feeds CPU node '" + g.node(cns).name + "'";
-                        }
+            for (NodeId cns : consumersThroughMembers(n))
+                if (!isDQ(cns) && !onBpu(cns)) {
+                    boundary = true;
+                    why = "feeds CPU node '" + g.node(cns).name + "'";
+                }
         } else {
             for (TensorId o : n.outputs) {
                 if (!o.valid())
@@ -264,6 +310,17 @@ void runPlacement(AnalysisContext& c) {
                 "quantization annotation folded into the BPU ops (scale kept as the op's precision)";
         }
     }
+    // Fake-quant members (the integer Clip between a Q and its DQ) go with their annotation: the clamp is
+    // part of the quantize, folded into the BPU op or into the boundary pass on the CPU.
+    for (NodeId id : g.topoOrder) {
+        if (!qa.member[id.value] || r.nodes[id.value].placementOverridden)
+            continue;
+        NodeAnalysis& a = r.nodes[id.value];
+        a.placement = Placement::Folded;
+        a.placementReason = "integer range clamp inside a fake-quant (QuantizeLinear -> " +
+                            g.node(id).opType +
+                            " -> DequantizeLinear): part of the quantization, folded with it";
+    }
 
     // Precision: int16 where an int16 Q/DQ pair annotates the op, float on the CPU, else the default.
     for (size_t i = 0; i < r.nodes.size(); ++i) {
@@ -276,9 +333,10 @@ void runPlacement(AnalysisContext& c) {
         if (!anyDQ)
             continue; // no DequantizeLinear anywhere: nothing annotates a precision
         for (TensorId in : ops.inputs(NodeId{static_cast<uint32_t>(i)})) {
-            if (!producedByDQ(in))
+            const NodeId dq = dqOf(in);
+            if (!dq.valid())
                 continue;
-            const auto dqIn = ops.inputs(ops.producer[in.value]);
+            const auto dqIn = ops.inputs(dq);
             if (!dqIn.empty() && dqIn[0].valid()) {
                 DataType t = g.tensor(dqIn[0]).dtype;
                 if (t == DataType::Int16 || t == DataType::UInt16)
@@ -320,9 +378,10 @@ bool onBpuGraph(const NodeAnalysis& a) {
 }
 
 TensorId weightSource(const Graph& g, TensorId t) {
-    // Through Identity (torch shares equal initializers that way: mobilenet_v2's conv biases) and one
-    // DequantizeLinear (a quantized weight in a QDQ model), in any order.
-    bool dequantized = false;
+    // Through Identity (torch shares equal initializers that way: mobilenet_v2's conv biases), one
+    // DequantizeLinear (a quantized weight in a QDQ model) and one QuantizeLinear (a QAT export's float
+    // weight -> Q -> DQ), in any order; a Constant node's output is a weight as an initializer is.
+    bool dequantized = false, quantized = false;
     for (size_t hops = 0; t.valid() && hops < g.nodes.size(); ++hops) {
         const Tensor& tensor = g.tensor(t);
         if (tensor.isInitializer)
@@ -330,10 +389,13 @@ TensorId weightSource(const Graph& g, TensorId t) {
         if (!tensor.producer.valid())
             return {};
         const Node& p = g.node(tensor.producer);
-        const bool dq = isDQ(p) && !dequantized;
-        if (!(dq || p.opType == "Identity") || p.inputs.empty())
+        if (p.opType == "Constant" && p.domain.empty())
+            return t;
+        const bool dq = isDQ(p) && !dequantized, q = isQ(p) && !quantized;
+        if (!(dq || q || p.opType == "Identity") || p.inputs.empty())
             return {};
         dequantized |= dq;
+        quantized |= q;
         t = p.inputs[0];
     }
     return {};
@@ -345,7 +407,11 @@ TensorId aliasRoot(const Graph& g, const AnalysisResult& r, TensorId t) {
         if (!p.valid() || r.nodes[p.value].placement != Placement::Folded)
             break;
         const Node& n = g.node(p);
-        if (!(isQ(n) || isDQ(n)) || n.inputs.empty() || !n.inputs[0].valid() ||
+        // A fake-quant member (the integer Clip between Q and DQ) aliases as the Q/DQ do.
+        const bool member = (n.opType == "Clip" || n.opType == "Identity") && !n.inputs.empty() &&
+                            n.inputs[0].valid() && g.tensor(n.inputs[0]).producer.valid() &&
+                            isQ(g.node(g.tensor(n.inputs[0]).producer));
+        if (!(isQ(n) || isDQ(n) || member) || n.inputs.empty() || !n.inputs[0].valid() ||
             weightSource(g, n.inputs[0]).valid())
             break;
         t = n.inputs[0];

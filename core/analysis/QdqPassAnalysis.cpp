@@ -75,11 +75,15 @@ void runQdq(AnalysisContext& c) {
             p.elements = elementsOf(t);
             passes.push_back(p);
         };
+        // Integer and bool tensors (indices, masks, already-quantized int8) cross the units as they are: the
+        // hand-over copies them, nothing is quantized or dequantized.
+        const DataType dt = ix.dtype[i];
+        const bool numeric = !(isIntegerType(dt) || dt == DataType::Bool);
         if (ops.graphInput(t) && toBpu && !toExplicitQ)
             add("quantize", "model input");
-        else if (fromCpu && toBpu && !toExplicitQ)
+        else if (fromCpu && toBpu && !toExplicitQ && numeric)
             add("quantize", "CPU->BPU");
-        if (fromBpu && toCpu)
+        if (fromBpu && toCpu && numeric)
             add("dequantize", "BPU->CPU");
         if (ops.graphOutput(t) && fromBpu) {
             // A BPU output that only leaves through a folded node still needs dequantizing.

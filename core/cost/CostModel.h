@@ -21,7 +21,8 @@ namespace bpu {
 ///               int8<->int16 requantize: a layer's fixed time + elements x requantize_vector_passes / rate
 ///   CPU node:   (2 x MACs + ops) / cpu_gflops + bytes / cpu_bandwidth_gbs
 ///   Q/DQ pass:  elements / qdq_elements_per_us (only the passes the deployment leaves on the CPU)
-///   transition: cpu_bpu_switch_us each
+///   transition: cpu_bpu_switch_us per switch of units (entering / leaving a BPU segment: the transition
+///               pass), a row next to the node that waits for it
 ///   runtime:    runtime_fixed_us + I/O bytes / cpu_bandwidth_gbs (the runtime touches every input and
 ///               output byte once on the CPU side)
 /// bpu_ms = BPU layers + BPU rows (the static estimate); latency_ms = everything (one thread, the board);

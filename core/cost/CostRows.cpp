@@ -130,17 +130,18 @@ void addRequantizes(const Graph& g, const AnalysisResult& r, const TargetProfile
 }
 
 void addTransitions(const Graph& g, const AnalysisResult& r, const TargetProfile& t, CostEstimate& e) {
-    for (const auto& x : r.crossings) {
+    // One row per switch of units: the runtime enters a BPU segment once, however many tensors the CPU hands
+    // it, and leaves it once (the transition pass).
+    for (const Transition& x : r.transitions) {
         CostRow row;
         row.kind = CostRowKind::Transition;
-        row.tensor = x.tensor;
         row.node = x.receiver;
-        row.elements = elementsOf(g, x.tensor);
         row.us = t.cpuBpuSwitchUs.value;
-        const bool toBpu = x.receiver.valid() && onBpuGraph(r.nodes[x.receiver.value]);
         row.label =
-            std::string(toBpu ? "CPU->BPU" : "BPU->CPU") + " transition at '" + g.tensor(x.tensor).name + "'";
-        row.formula = fmt("cpu_bpu_switch_us %g per transition", t.cpuBpuSwitchUs.value);
+            std::string(x.toBpu ? "CPU->BPU: entering" : "BPU->CPU: leaving") + " BPU segment " +
+            std::to_string(x.segment) +
+            (x.receiver.valid() ? " ('" + g.node(x.receiver).name + "' waits for it)" : std::string());
+        row.formula = fmt("cpu_bpu_switch_us %g per switch of units", t.cpuBpuSwitchUs.value);
         e.transitionUs += row.us;
         e.rows.push_back(std::move(row));
     }

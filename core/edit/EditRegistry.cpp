@@ -3,6 +3,7 @@
 // new kind its own file with a static fromJson.
 #include "EditRegistry.h"
 
+#include "CutEdits.h"
 #include "OptionEdits.h"
 #include "ShapeEdits.h"
 
@@ -17,6 +18,7 @@ constexpr EditKind kKinds[] = {
     {"assume_aligned", &AssumeEdit::alignedFromJson},
     {"assume_removed", &AssumeEdit::removedFromJson},
     {"assume_resident", &AssumeEdit::residentFromJson},
+    {"cut_at", &CutAtEdit::fromJson},
     {"filter_outputs", &FilterOutputsEdit::fromJson},
     {"fuse", &FuseEdit::fuseFromJson},
     {"fuse_all", &FuseAllEdit::fromJson},

@@ -5,6 +5,7 @@
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -13,6 +14,11 @@
 #include <variant>
 
 namespace bpu {
+
+namespace {
+/// Latency differences below this (1 ns) are the rounding of two estimates of the same model.
+constexpr double kGainNoiseMs = 1e-6;
+} // namespace
 
 Session::Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options)
     : graph_(std::make_shared<Graph>(std::move(g)))
@@ -147,15 +153,29 @@ void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
             std::rethrow_exception(e);
     if (stopped)
         throw Cancelled();
+    std::vector<bool> slower(analysis_.findings.size(), false);
     for (size_t i = 0; i < analysis_.findings.size(); ++i) {
         if (findingSlot[i] == SIZE_MAX)
             continue;
         Finding& f = analysis_.findings[i];
-        if (const double* gain = std::get_if<double>(&outcome[findingSlot[i]]))
-            f.estimatedGainMs = *gain;
-        else
+        if (const double* gain = std::get_if<double>(&outcome[findingSlot[i]])) {
+            // An edit that makes the model slower is not a recommendation: such a finding is dropped (a gain
+            // within rounding of zero is zero).
+            slower[i] = *gain < -kGainNoiseMs;
+            f.estimatedGainMs = std::max(0.0, *gain);
+        } else {
             f.evidence["fix_not_applicable"] = std::get<std::string>(outcome[findingSlot[i]]);
+        }
     }
+    size_t keep = 0;
+    for (size_t i = 0; i < analysis_.findings.size(); ++i) {
+        if (slower[i])
+            continue;
+        if (keep != i)
+            analysis_.findings[keep] = std::move(analysis_.findings[i]);
+        ++keep;
+    }
+    analysis_.findings.resize(keep);
     Analyzer::rankFindings(analysis_.findings);
 }
 

@@ -157,6 +157,8 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
                               {"cpu_nodes", s.cpuNodes},
                               {"folded_nodes", s.foldedNodes},
                               {"bpu_segments", s.bpuSegments},
+                              {"cpu_bpu_transitions", s.cpuBpuTransitions},
+                              {"post_processing_nodes", s.postProcessingNodes},
                               {"qdq_nodes", s.qdqNodes},
                               {"qdq_passes", s.qdqPasses},
                               {"qdq_elements", s.qdqElements},

@@ -19,6 +19,8 @@ nlohmann::json modelJson(const Graph& g, const ModelMetrics& totals) {
             {"producer", producer},
             {"nodes", g.nodes.size()},
             {"params", totals.params},
+            {"params_from_constant_nodes", totals.paramsFromConstants},
+            {"constant_weight_nodes", totals.constantWeights},
             {"macs", totals.macs},
             {"weight_bytes", totals.weightBytes},
             {"op_histogram", hist}};

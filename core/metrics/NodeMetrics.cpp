@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "NodeMetrics.h"
 
+#include "ConstantParams.h"
+#include "core/model/EinsumEquation.h"
 #include "core/util/CheckedMath.h"
 
 #include <algorithm>
@@ -211,6 +213,23 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         m.ops = satMul(outElems, 3); // exp, sum, divide (max-subtraction ignored)
     } else if (unaryOneOp().count(op)) {
         m.ops = outElems;
+    } else if (op == "Einsum") {
+        // As what it lowers to: a MatMul's MACs (every index's extent multiplied), a Mul's product per output
+        // element, a ReduceSum's add per input element; a permutation computes nothing.
+        const EinsumLowering low = lowerEinsum(g, n);
+        if (low.kind == EinsumLowering::Kind::MatMul)
+            m.macs = low.macs;
+        else if (low.kind == EinsumLowering::Kind::Mul)
+            m.ops = outElems;
+        else if (low.kind == EinsumLowering::Kind::Reduce || low.kind == EinsumLowering::Kind::None)
+            m.ops = m.inputElements;
+        if (low.kind == EinsumLowering::Kind::MatMul && low.macs == 0)
+            m.complete = false;
+    } else if (op == "GridSample") {
+        // Each output element interpolates from its taps: 4 bilinear (ONNX 'linear'), 1 nearest, 16 bicubic.
+        const std::string mode = n.attrString("mode").value_or("bilinear");
+        const int64_t taps = mode == "nearest" ? 1 : mode == "bicubic" || mode == "cubic" ? 16 : 4;
+        m.ops = outElems * taps;
     }
     for (int64_t v : {m.macs, m.ops, m.params, m.weightBytes, m.inputElements, m.inputBytes, m.outputElements,
                       m.outputBytes})
@@ -239,6 +258,13 @@ ModelMetrics totalsOf(const Graph& g, const std::vector<NodeMetrics>& perNode) {
             t.params = satAdd(t.params, tensor.shape.elements().value_or(0));
             t.weightBytes = satAdd(t.weightBytes, tensor.bytes().value_or(0));
         }
+    for (TensorId id : constantNodeParameters(g)) {
+        const Tensor& tensor = g.tensor(id);
+        t.paramsFromConstants += tensor.shape.elements().value_or(0);
+        t.weightBytes += tensor.bytes().value_or(0);
+        ++t.constantWeights;
+    }
+    t.params += t.paramsFromConstants;
     return t;
 }
 

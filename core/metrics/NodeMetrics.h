@@ -31,12 +31,15 @@ struct NodeMetrics {
     bool saturated = false;
 };
 
-/// Whole-model totals. Params and weight bytes count each initializer once, however many nodes share it.
+/// Whole-model totals. Params and weight bytes count each initializer once, however many nodes share it, and
+/// each Constant-node output that holds a parameter (constantNodeParameters(): paddle2onnx's weights).
 struct ModelMetrics {
     int64_t macs = 0;
     int64_t ops = 0;
     int64_t params = 0;
     int64_t weightBytes = 0;
+    int64_t paramsFromConstants = 0; ///< of `params`, the elements held in Constant nodes
+    int constantWeights = 0;         ///< Constant nodes holding those parameters
     int64_t activationBytes = 0; ///< sum of node output bytes
     int nodesIncomplete = 0;
     int nodesSaturated = 0; ///< nodes whose counts saturated; the totals then hold kCountMax

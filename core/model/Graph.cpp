@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "Graph.h"
 
+#include <atomic>
 #include <queue>
 #include <stdexcept>
 
@@ -50,6 +51,8 @@ int64_t Graph::defaultOpset() const {
 }
 
 void Graph::link() {
+    static std::atomic<uint64_t> stamps{0};
+    structureStamp = ++stamps;
     for (auto& t : tensors) {
         t.consumers.clear();
         t.producer = NodeId{};

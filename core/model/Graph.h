@@ -4,6 +4,7 @@
 #include "Node.h"
 #include "Tensor.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -29,6 +30,9 @@ public:
     std::vector<TensorId> inputs;  ///< real model inputs, in model order
     std::vector<TensorId> outputs; ///< model outputs, in model order
     std::vector<NodeId> topoOrder;
+    /// Changes whenever link() rebuilds the wiring (import, a cut): caches of the graph's structure (the
+    /// analysis' OpTable) compare it. Copies share it: same structure.
+    uint64_t structureStamp = 0;
 
     Node& node(NodeId id) { return nodes[id.value]; }
     const Node& node(NodeId id) const { return nodes[id.value]; }

@@ -196,8 +196,9 @@ TargetProfile parseTargetProfile(const json& doc, const std::string& file) {
     const json& ops = r.member(doc, "operators", "");
     if (!ops.is_array())
         r.fail("operators", "expected an array of operator groups");
-    static const std::set<std::string> classes{"conv", "matmul", "elementwise", "lut", "pool", "reduce",
-                                               "transform", "data", "norm", "softmax", "folded", "qdq", "cpu"};
+    static const std::set<std::string> classes{"conv",    "matmul",    "elementwise", "lut",    "pool",
+                                               "reduce",  "transform", "data",        "sample", "norm",
+                                               "softmax", "folded",    "qdq",         "cpu"};
     for (size_t i = 0; i < ops.size(); ++i) {
         const std::string where = "operators[" + std::to_string(i) + "]";
         const json& grp = ops[i];

@@ -420,12 +420,17 @@ void TestCost::removingBoundaryQdqSavesItsPasses() {
     const double saved = s.cost().totalUs - folded.cost().totalUs;
     const std::string what = std::to_string(passes) + " passes of " + std::to_string(passesUs) +
                              " us, saved " + std::to_string(saved) + " us";
-    QVERIFY2(relClose(saved, passesUs, 1e-9), what.c_str());
+    // Removing the passes also changes what the runtime copies at the I/O (a QAT model's explicit Dequantize
+    // gone, its output stays int8): that row's change adds to the passes' time.
+    const double ioUs = s.cost().runtimeUs - folded.cost().runtimeUs;
+    QVERIFY2(relClose(saved, passesUs + ioUs, 1e-9), what.c_str());
     QVERIFY(relClose(s.cost().qdqUs - folded.cost().qdqUs, passesUs, 1e-9));
     QCOMPARE(folded.cost().bpuUs, s.cost().bpuUs);
     QCOMPARE(folded.cost().cpuUs, s.cost().cpuUs);
     QCOMPARE(folded.cost().transitionUs, s.cost().transitionUs);
-    QCOMPARE(folded.cost().runtimeUs, s.cost().runtimeUs);
+    QVERIFY(ioUs >= 0); // never more bytes to copy without the passes
+    if (!s.analysis().qdqFormat)
+        QCOMPARE(folded.cost().runtimeUs, s.cost().runtimeUs); // implicit passes: the I/O is the same
 }
 
 // Each finding's estimated_gain_ms is the per-image latency difference of applying its fix: recomputed here

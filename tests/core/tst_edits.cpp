@@ -312,6 +312,12 @@ EditCase editCase(const std::string& kind, bpu::Session& s) {
     } else if (kind == "set_precision") {
         if (!dense.empty())
             c.edit = json{{"op", "set_precision"}, {"precision", "int16"}, {"nodes", {name(dense.front())}}};
+    } else if (kind == "cut_at") {
+        // End the model at the input of the node that writes its first output: that node is dropped.
+        const bpu::NodeId last = g.tensor(g.outputs.front()).producer;
+        if (last.valid() && !g.node(last).inputs.empty() && g.node(last).inputs[0].valid() &&
+            !g.tensor(g.node(last).inputs[0]).value)
+            c.edit = json{{"op", "cut_at"}, {"tensors", {g.tensor(g.node(last).inputs[0]).name}}};
     }
     return c;
 }
@@ -320,7 +326,8 @@ const std::vector<std::string> kEditKinds{"fuse_all",        "unfuse_all",      
                                           "unfuse",          "set_group",       "set_batch",
                                           "set_input_shape", "set_channels",    "remove_boundary_qdq",
                                           "set_placement",   "assume_resident", "assume_aligned",
-                                          "assume_removed",  "filter_outputs",  "set_precision"};
+                                          "assume_removed",  "filter_outputs",  "set_precision",
+                                          "cut_at"};
 
 // ---- fixtures -------------------------------------------------------------------------------------------
 

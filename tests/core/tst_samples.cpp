@@ -33,6 +33,10 @@ struct Published {
 const std::map<std::string, Published>& published() {
     static const std::map<std::string, Published> m{
         // torchvision 0.14 model docs (weights tables): GFLOPS (= GMACs) and params at 224x224.
+        {"resnet18", {1.81, 0.005, 11.690, false}},
+        // QAT exports of the same architectures: the MACs are the float model's (fake-quants compute none).
+        {"resnet18_qat", {1.81, 0.005, 11.690, false}},
+        {"mobilenet_v2_qat", {0.30, 0.005, 3.505, false}},
         {"resnet50", {4.09, 0.005, 25.557, false}},
         {"resnet152", {11.51, 0.005, 60.193, false}},
         {"mobilenet_v2", {0.30, 0.005, 3.505, false}},
