@@ -311,11 +311,9 @@ void findQdqIssues(AnalysisContext& c) {
         normalisationFinding(c, norm);
 
     // Detection-style outputs: filter on the int8 scores first, dequantize only the survivors.
-    int64_t outElements = 0;
     std::vector<TensorId> big;
     for (TensorId o : g.outputs) {
         int64_t e = g.tensor(o).shape.elements().value_or(0);
-        outElements += e;
         if (e >= 10000)
             big.push_back(o);
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "DeployYaml.h"
 
+#include "core/util/SafeFile.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -323,12 +325,9 @@ DeploySettings loadDeployYaml(const std::string& path) {
         throw bad(path, "not a regular file (a deployment config must be a YAML file)");
     if (static_cast<std::uintmax_t>(st.st_size) > kMaxConfigBytes)
         throw bad(path, "larger than 1 MiB: not an hb_compile config");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw bad(path, "cannot open the deployment config");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseDeployYaml(text.str(), path);
+    // Read through the one safe path: opened non-blocking and checked again on the descriptor, so a FIFO
+    // swapped in after the check above is never read.
+    return parseDeployYaml(readUserFile(path, {"deployment config", file_limits::kText}), path);
 }
 
 DeploySettings loadDeploy(const std::string& presetOrPath) {

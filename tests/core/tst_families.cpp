@@ -314,7 +314,8 @@ private slots:
             QVERIFY2(!f.estimatedGainMs || *f.estimatedGainMs >= 0, f.title.c_str());
             if (f.fix.empty())
                 continue;
-            for (const auto& e : bpu::editListToJson(f.fix)["edits"])
+            const nlohmann::json fix = bpu::editListToJson(f.fix); // kept: the loop reads into it
+            for (const auto& e : fix["edits"])
                 if (e["op"] == "set_placement" && e["placement"] == "BPU") {
                     const std::string n = e["node"];
                     const std::string op = m.g().node(m.id(n)).opType;

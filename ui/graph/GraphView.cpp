@@ -181,7 +181,10 @@ void GraphView::requestLayout(NodeId anchor) {
                                                                    : JobOutcome::Failed);
             });
     // Layout and item construction both run on the worker; the GUI thread only adds the finished items.
-    watcher->setFuture(QtConcurrent::run([request]() -> Outcome {
+    // The job holds its ticket: the cancel flag its Progress points at lives as long as the job, even when
+    // the window (and its tracker) goes first, as on quit or an exit mid-layout.
+    watcher->setFuture(QtConcurrent::run([request, ticket]() -> Outcome {
+        (void)ticket;
         try {
             return {std::make_shared<SceneItems>(buildSceneData(request)), {}, false};
         } catch (const Cancelled&) {

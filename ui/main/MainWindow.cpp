@@ -12,6 +12,7 @@
 #include "ui/inspector/ShapeEditor.h"
 #include "ui/session/SelectionHub.h"
 #include "ui/whatif/ComparePanel.h"
+#include "ui/whatif/DeploymentActions.h"
 #include "ui/whatif/ModelComparer.h"
 #include "ui/whatif/WhatIfActions.h"
 
@@ -202,6 +203,7 @@ void MainWindow::buildUi() {
     compare_ = new ComparePanel(controller_, this);
     charts_ = new ChartsPanel(hub_, this);
     whatIf_ = new WhatIfActions(controller_, hub_, this);
+    deployment_ = new DeploymentActions(controller_, this);
     auto* dInspector =
         dock(tr("Inspector"), QStringLiteral("inspector"), inspector_, Qt::RightDockWidgetArea);
     auto* dCompare = dock(tr("What-if"), QStringLiteral("whatif"), compare_, Qt::RightDockWidgetArea);
@@ -421,6 +423,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     compare_->setSnapshot(s);
     charts_->setSnapshot(s);
     whatIf_->setSnapshot(s);
+    deployment_->setSnapshot(s);
     updateStatus(*s);
     exportAction_->setEnabled(!exporter_->isRunning());
     reloadAction_->setEnabled(true);

@@ -31,6 +31,7 @@ class NodeColoring;
 class ReportExporter;
 class SelectionHub;
 class WhatIfActions;
+class DeploymentActions;
 
 /// The workbench: graph (centre), inspector, hotspots, findings, charts, what-if compare and history docks.
 /// All model work runs in the session layer (ui/session) and its one job tracker; this window shows
@@ -150,6 +151,7 @@ private:
     ComparePanel* compare_ = nullptr;
     ChartsPanel* charts_ = nullptr;
     WhatIfActions* whatIf_ = nullptr;
+    DeploymentActions* deployment_ = nullptr;
     ReportExporter* exporter_ = nullptr;
     ModelComparer* comparer_ = nullptr;
     QAction* exportAction_ = nullptr;

@@ -6,6 +6,7 @@
 #include "ui/graph/GraphView.h"
 #include "ui/session/SelectionHub.h"
 #include "ui/style/Theme.h"
+#include "ui/whatif/DeploymentActions.h"
 #include "ui/whatif/WhatIfActions.h"
 
 #include <QApplication>
@@ -186,6 +187,9 @@ void MainWindow::buildMenus() {
     QToolBar* wt = addToolBar(tr("What-if"));
     wt->setObjectName(QStringLiteral("whatifToolbar"));
     whatIf_->addTo(menuBar()->addMenu(tr("&What-if")), wt);
+    // How the board runs the model: a session setting beside the target, not an edit (docs/deployment.md).
+    QMenu* model = menuBar()->addMenu(tr("&Model"));
+    deployment_->addTo(model->addMenu(tr("&Deployment")));
 }
 
 void MainWindow::rebuildRecentMenu() {

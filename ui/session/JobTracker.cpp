@@ -12,6 +12,12 @@ Progress JobTicket::progress(std::function<void(double, std::string_view)> repor
     return p;
 }
 
+JobTracker::~JobTracker() {
+    for (const auto& lane : live_)
+        for (const auto& f : lane)
+            f->store(true);
+}
+
 JobTicket JobTracker::begin(JobLane lane) {
     const size_t l = size_t(lane);
     for (const auto& f : live_[l])

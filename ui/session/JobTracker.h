@@ -56,6 +56,8 @@ class JobTracker : public QObject {
     Q_OBJECT
 public:
     using QObject::QObject;
+    /// Raises every live job's cancel flag: a job still running on a worker stops at its next check.
+    ~JobTracker() override;
 
     /// Registers a new job in `lane` and raises the cancel flag of the lane's older jobs still running: a
     /// load, sweep, layout or export stops; a session operation still applies its edit (it must, the ones

@@ -38,6 +38,11 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
                      tr("Fold model-I/O quantize/dequantize into pre/post-processing (G1.1)"));
     placeOnBpu = make(tr("Place on BPU"), tr("Override the selected node's placement: BPU (G1.2)"));
     placeOnCpu = make(tr("Place on CPU"), tr("Override the selected node's placement: CPU"));
+    modelInt16 = make(tr("Model in int16"), tr("Estimate every BPU node in int16 (set_all_nodes_int16)"));
+    modelInt8 = make(tr("Model in int8"), tr("Estimate every BPU node in int8 (the default)"));
+    nodeInt16 = make(tr("Node in int16"),
+                     tr("Estimate the selected node in int16 (node_info InputType/OutputType int16); "
+                        "each int8<->int16 edge costs a requantize"));
     setBaseline = make(tr("Set baseline"), tr("Measure deltas and reports against the current state"));
     setBatch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     fuseAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
@@ -49,6 +54,22 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
     connect(removeQdq, &QAction::triggered, this,
             [this] { applyOne(std::make_shared<RemoveBoundaryQdqEdit>(), removeQdq); });
     connect(setBaseline, &QAction::triggered, controller_, &SessionController::setBaseline);
+    connect(modelInt16, &QAction::triggered, this, [this] {
+        applyOne(std::make_shared<SetPrecisionEdit>(Precision::Int16, std::vector<std::string>{},
+                                                    std::vector<std::string>{}),
+                 modelInt16);
+    });
+    connect(modelInt8, &QAction::triggered, this, [this] {
+        applyOne(std::make_shared<SetPrecisionEdit>(Precision::Int8, std::vector<std::string>{},
+                                                    std::vector<std::string>{}),
+                 modelInt8);
+    });
+    connect(nodeInt16, &QAction::triggered, this, [this] {
+        if (const Node* n = selectedNode())
+            applyOne(std::make_shared<SetPrecisionEdit>(Precision::Int16, std::vector<std::string>{n->name},
+                                                        std::vector<std::string>{}),
+                     nodeInt16);
+    });
     connect(fuseGroup, &QAction::triggered, this, [this] {
         if (const Node* n = selectedNode())
             applyOne(std::make_shared<FuseEdit>(n->name, true), fuseGroup);
@@ -133,6 +154,9 @@ void WhatIfActions::addTo(QMenu* menu, QToolBar* toolbar) const {
     for (QAction* a : {removeQdq, placeOnBpu, placeOnCpu})
         menu->addAction(a);
     menu->addSeparator();
+    for (QAction* a : {modelInt16, modelInt8, nodeInt16})
+        menu->addAction(a);
+    menu->addSeparator();
     menu->addAction(setBaseline);
     if (toolbar)
         for (QAction* a : {fuseAll, unfuseAll, setBatch, removeQdq, setBaseline})
@@ -154,8 +178,10 @@ void WhatIfActions::updateEnabled() {
     const bool model = snap_ != nullptr;
     const Node* n = selectedNode();
     const bool conv = n && n->opType == "Conv" && n->inputs.size() > 1 && n->inputs[1].valid();
-    for (QAction* a : {fuseAll, unfuseAll, setBatch, setInputShape, removeQdq, setBaseline})
+    for (QAction* a :
+         {fuseAll, unfuseAll, setBatch, setInputShape, removeQdq, setBaseline, modelInt16, modelInt8})
         a->setEnabled(model);
+    nodeInt16->setEnabled(n != nullptr);
     for (QAction* a : {fuseGroup, unfuseGroup, setGroups, setChannels})
         a->setEnabled(conv);
     placeOnBpu->setEnabled(n != nullptr);

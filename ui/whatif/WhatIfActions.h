@@ -37,6 +37,9 @@ public:
     QAction* removeQdq = nullptr;
     QAction* placeOnBpu = nullptr;
     QAction* placeOnCpu = nullptr;
+    QAction* modelInt16 = nullptr; ///< set_precision int16 on the whole model
+    QAction* modelInt8 = nullptr;  ///< set_precision int8 on the whole model
+    QAction* nodeInt16 = nullptr;  ///< set_precision int16 on the selected node
     QAction* setBaseline = nullptr;
 
 private:

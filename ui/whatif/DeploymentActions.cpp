@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#include "DeploymentActions.h"
+
+#include "core/deploy/DeployYaml.h"
+#include "core/edit/Session.h"
+#include "ui/session/SessionController.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+
+namespace bpu::ui {
+
+DeploymentActions::DeploymentActions(SessionController* controller, QWidget* dialogParent)
+    : QObject(dialogParent)
+    , controller_(controller)
+    , parent_(dialogParent)
+    , group_(new QActionGroup(this)) {
+    fastPerf = new QAction(tr("hb_compile --fast-perf (nv12 input, outputs left quantized)"), this);
+    fastPerf->setStatusTip(tr("What the board runs after hb_compile --fast-perf: image inputs as nv12, the "
+                              "boundary Quantize/Dequantize removed (the default)"));
+    keepIoQdq = new QAction(tr("Float model I/O (keep the boundary quantize/dequantize)"), this);
+    keepIoQdq->setStatusTip(tr("Featuremap inputs and float outputs: the CPU quantizes every input and "
+                               "dequantizes every output"));
+    loadYaml = new QAction(tr("Load hb_compile config (YAML)..."), this);
+    loadYaml->setStatusTip(tr("Read input_type_rt, norm_type, remove_node_type and node precisions from an "
+                              "hb_compile YAML config"));
+    for (QAction* a : {fastPerf, keepIoQdq, loadYaml}) {
+        a->setCheckable(true);
+        group_->addAction(a);
+    }
+    fastPerf->setChecked(true);
+    connect(fastPerf, &QAction::triggered, this, [this] { apply(DeploySettings::fastPerf()); });
+    connect(keepIoQdq, &QAction::triggered, this, [this] { apply(DeploySettings::keepIoQdq()); });
+    connect(loadYaml, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(parent_, tr("Load hb_compile config"), yamlPath_,
+                                                          tr("hb_compile configs (*.yaml *.yml)"));
+        if (path.isEmpty())
+            return setSnapshot(nullptr); // the check mark goes back to what is in effect
+        DeploySettings d;
+        try {
+            d = loadDeployYaml(path.toStdString()); // names the file, the line and the key
+        } catch (const std::exception& e) {
+            const QString msg = QString::fromStdString(e.what());
+            QMessageBox::warning(parent_, tr("Deployment"), msg);
+            emit rejected(msg);
+            return setSnapshot(nullptr);
+        }
+        yamlPath_ = path;
+        apply(d);
+    });
+}
+
+void DeploymentActions::addTo(QMenu* menu) const {
+    for (QAction* a : group_->actions())
+        menu->addAction(a);
+}
+
+void DeploymentActions::apply(const DeploySettings& d) {
+    controller_->reconfigure([d](Session& s) { s.setDeploy(d); });
+}
+
+void DeploymentActions::setSnapshot(SnapshotPtr s) {
+    if (s)
+        snap_ = std::move(s);
+    if (!snap_)
+        return;
+    const DeploySettings& d = snap_->deploy;
+    QAction* on = d.preset == DeployPreset::FastPerf    ? fastPerf
+                  : d.preset == DeployPreset::KeepIoQdq ? keepIoQdq
+                                                        : loadYaml;
+    on->setChecked(true);
+    loadYaml->setText(on == loadYaml && !yamlPath_.isEmpty()
+                          ? tr("hb_compile config: %1 (load another...)").arg(QFileInfo(yamlPath_).fileName())
+                          : tr("Load hb_compile config (YAML)..."));
+}
+
+} // namespace bpu::ui
