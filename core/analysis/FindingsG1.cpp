@@ -179,6 +179,10 @@ void findPlacementIssues(AnalysisContext& c) {
                       {"output_elements", elements}};
         f.severity = r.summary.bpuSegments > 1 ? "high" : severityByShare(double(ids.size()), total);
         const std::string plural = ids.size() > 1 ? "s" : "";
+        // A node the BPU cannot run at all (by the operator table, or integer index arithmetic) gets advice
+        // and no move-it-to-the-BPU fix; the others get that fix, estimated.
+        bool movable = true;
+        f.title = std::to_string(ids.size()) + " " + op + " node" + plural + " on the CPU";
         if (cpuByTable(c, firstNode)) {
             // The BPU cannot run it: say why (the op's own row) and what to do, with no move-it-to-the-BPU
             // fix.
@@ -189,12 +193,8 @@ void findPlacementIssues(AnalysisContext& c) {
                 "). Take it out of the model's middle: move it into pre- or post-processing, or "
                 "express the same computation with BPU operators, so the model runs as one BPU "
                 "segment.";
-            f.fix.clear();
-            r.findings.push_back(std::move(f));
-            continue;
-        }
-        f.title = std::to_string(ids.size()) + " " + op + " node" + plural + " on the CPU";
-        if (floatKept(first)) {
+            movable = false;
+        } else if (floatKept(first)) {
             nlohmann::json where = nlohmann::json::array();
             for (NodeId id : ids)
                 where.push_back({{"node", g.node(id).name}, {"reason", r.nodes[id.value].placementReason}});
@@ -214,9 +214,7 @@ void findPlacementIssues(AnalysisContext& c) {
                                     "arithmetic), which the BPU does not: make those values compile-time "
                                     "constants (static shapes), or move the computation into pre- or "
                                     "post-processing.";
-            f.fix.clear();
-            r.findings.push_back(std::move(f));
-            continue;
+            movable = false;
         } else if (first.placementReason.rfind("dynamic", 0) == 0) {
             f.recommendation = op +
                                " is a BPU operator, but its output shape is only known at run time here; "
@@ -229,8 +227,9 @@ void findPlacementIssues(AnalysisContext& c) {
                                "equivalent from them) so the model runs as one BPU segment; every CPU<->BPU "
                                "switch also adds a quantize/dequantize pass.";
         }
-        for (NodeId id : ids)
-            f.fix.push_back(std::make_shared<SetPlacementEdit>(g.node(id).name, Placement::BPU));
+        if (movable)
+            for (NodeId id : ids)
+                f.fix.push_back(std::make_shared<SetPlacementEdit>(g.node(id).name, Placement::BPU));
         r.findings.push_back(std::move(f));
     }
 }

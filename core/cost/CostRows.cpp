@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "CostRows.h"
 
+#include "CostModel.h"
+
 #include "core/analysis/Passes.h"
 
 #include <cstdio>
@@ -72,10 +74,7 @@ void addQdqPasses(const Graph& g, const AnalysisResult& r, const TargetProfile& 
         CostRow row;
         row.kind = p.kind == "quantize" ? CostRowKind::Quantize : CostRowKind::Dequantize;
         row.tensor = p.tensor;
-        row.node = p.node.valid()                                      ? p.node
-                   : p.kind == "dequantize" && tensor.producer.valid() ? tensor.producer
-                   : !tensor.consumers.empty()                         ? tensor.consumers.front()
-                                                                       : tensor.producer;
+        row.node = CostModel::qdqOwner(g, p);
         row.elements = p.elements;
         row.us = double(p.elements) / t.qdqElementsPerUs.value;
         row.label = p.kind + " '" + tensor.name + "' (" + p.where + ")";
@@ -184,40 +183,40 @@ int64_t runtimeIoBytes(const Graph& g, const AnalysisResult& r, const TargetProf
     return bytes;
 }
 
+namespace {
+
+// One row per kind: the label the report and the GUI print, and the JSON key.
+struct KindNames {
+    CostRowKind kind;
+    const char* name;
+    const char* key;
+};
+constexpr KindNames kKindNames[] = {
+    {CostRowKind::InputConversion, "input conversion", "input_conversion"},
+    {CostRowKind::Quantize, "quantize", "quantize"},
+    {CostRowKind::Dequantize, "dequantize", "dequantize"},
+    {CostRowKind::Requantize, "requantize", "requantize"},
+    {CostRowKind::Transition, "CPU<->BPU transition", "transition"},
+    {CostRowKind::RuntimeOverhead, "runtime overhead", "runtime_overhead"},
+};
+
+const KindNames* namesOf(CostRowKind k) {
+    for (const auto& n : kKindNames)
+        if (n.kind == k)
+            return &n;
+    return nullptr;
+}
+
+} // namespace
+
 const char* costRowKindName(CostRowKind k) {
-    switch (k) {
-    case CostRowKind::InputConversion:
-        return "input conversion";
-    case CostRowKind::Quantize:
-        return "quantize";
-    case CostRowKind::Dequantize:
-        return "dequantize";
-    case CostRowKind::Requantize:
-        return "requantize";
-    case CostRowKind::Transition:
-        return "CPU<->BPU transition";
-    case CostRowKind::RuntimeOverhead:
-        return "runtime overhead";
-    }
-    return "?";
+    const KindNames* n = namesOf(k);
+    return n ? n->name : "?";
 }
 
 const char* costRowKindKey(CostRowKind k) {
-    switch (k) {
-    case CostRowKind::InputConversion:
-        return "input_conversion";
-    case CostRowKind::Quantize:
-        return "quantize";
-    case CostRowKind::Dequantize:
-        return "dequantize";
-    case CostRowKind::Requantize:
-        return "requantize";
-    case CostRowKind::Transition:
-        return "transition";
-    case CostRowKind::RuntimeOverhead:
-        return "runtime_overhead";
-    }
-    return "?";
+    const KindNames* n = namesOf(k);
+    return n ? n->key : "?";
 }
 
 void addCostRows(const Graph& g, const AnalysisResult& r, const TargetProfile& t,

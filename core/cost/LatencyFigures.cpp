@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "LatencyFigures.h"
 
+#include "CostModel.h"
+
 namespace bpu {
 
 LatencyFigures latencyFigures(const CostEstimate& e) {
@@ -22,14 +24,9 @@ std::vector<BpuLayer> bpuLayers(const Graph& g, const AnalysisResult& r, const C
         if (done[id.value] || a.placement != Placement::BPU || a.assumedFree)
             continue;
         BpuLayer layer;
-        layer.head = id;
         layer.segment = a.segment;
-        if (const FusedGroup* grp = r.group(a.fusionGroup)) {
-            layer.members = grp->nodes;
-            layer.head = grp->nodes.front();
-        } else {
-            layer.members = {id};
-        }
+        layer.members = CostModel::layerMembers(r, id); // the layer CostModel prices, head first
+        layer.head = layer.members.front();
         for (NodeId m : layer.members) {
             done[m.value] = true;
             const NodeAnalysis& ma = r.nodes[m.value];

@@ -3,6 +3,7 @@
 // another input size with a Softmax added (tests/data/compare/make_fixtures.py). What a correct match is, is
 // known independently of the matcher: the wrapper export prefixes every scoped torch name with "/backbone",
 // and the renumbered copies below are the same file with names rewritten by position.
+#include "SampleFiles.h"
 #include "core/compare/CompareOutput.h"
 #include "core/compare/ModelComparison.h"
 #include "core/edit/Session.h"
@@ -23,15 +24,12 @@
 
 namespace {
 
+using samples::s100;
+
 const std::string kData = BPUSCOPE_TESTDATA "/compare/";
 const std::string kPlain = kData + "resnet18.onnx";
 const std::string kRenamed = kData + "resnet18_renamed.onnx";
 const std::string kSoftmax256 = kData + "resnet18_softmax256.onnx";
-
-std::shared_ptr<const bpu::TargetProfile> s100() {
-    static const auto t = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
-    return t;
-}
 
 bpu::Session load(const std::string& path) {
     return bpu::Session(bpu::ModelImporter::load(path), s100());

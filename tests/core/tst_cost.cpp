@@ -3,6 +3,7 @@
 // in docs/calibration.md, and the estimates behave sensibly beyond the calibration set (a faster clock,
 // int16, batching, a CPU fallback, folding boundary Q/DQ, and every finding's gain equal to re-estimating its
 // fix).
+#include "SampleFiles.h"
 #include "core/analysis/Analyzer.h"
 #include "core/cost/Calibration.h"
 #include "core/cost/CostModel.h"
@@ -27,6 +28,9 @@
 using nlohmann::json;
 
 namespace {
+
+using samples::sampleFiles;
+using samples::samplePath;
 
 const std::string kMeasurements = std::string(BPUSCOPE_RESOURCE_DIR) + "/calibration/measurements.csv";
 const std::string kCalibrationDoc = std::string(BPUSCOPE_RESOURCE_DIR) + "/../docs/calibration.md";
@@ -55,19 +59,6 @@ const bpu::Graph& graphOf(const std::string& path) {
     if (it == cache.end())
         it = cache.emplace(path, bpu::ModelImporter::load(path)).first;
     return it->second;
-}
-
-std::string samplePath(const std::string& file) {
-    return std::string(BPUSCOPE_SAMPLES) + "/" + file;
-}
-
-std::vector<std::string> sampleFiles() {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(BPUSCOPE_SAMPLES))
-        if (e.path().extension() == ".onnx")
-            out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 bpu::CostEstimate estimate(const bpu::Graph& g, const bpu::TargetProfile& t, const bpu::AnalysisOptions& o) {

@@ -3,6 +3,7 @@
 // hb_compile YAML configs (tests/data/deploy, written from the documented keys), set_precision, and that the
 // board figure differs from the float-I/O view by exactly the passes the deployment removes.
 #include "OnnxFixtures.h"
+#include "SampleFiles.h"
 
 #include "core/deploy/DeployJson.h"
 #include "core/deploy/DeployYaml.h"
@@ -23,11 +24,9 @@
 
 namespace {
 
-const std::string kData = std::string(BPUSCOPE_TESTDATA) + "/deploy/";
+using samples::samplePath;
 
-std::string samplePath(const std::string& file) {
-    return std::string(BPUSCOPE_SAMPLES) + "/" + file;
-}
+const std::string kData = std::string(BPUSCOPE_TESTDATA) + "/deploy/";
 
 std::shared_ptr<const bpu::TargetProfile> profile(const std::string& name) {
     return std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile(name));

@@ -4,6 +4,7 @@
 // the comments), and the incremental re-estimate equals a full recompute on every sample under random edit
 // series.
 #include "OnnxFixtures.h"
+#include "SampleFiles.h"
 
 #include "core/deploy/DeployJson.h"
 #include "core/edit/Edit.h"
@@ -34,23 +35,9 @@ using nlohmann::json;
 
 namespace {
 
-std::shared_ptr<const bpu::TargetProfile> s100() {
-    static const auto t = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
-    return t;
-}
-
-std::string samplePath(const std::string& file) {
-    return std::string(BPUSCOPE_SAMPLES) + "/" + file;
-}
-
-std::vector<std::string> sampleFiles() {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(BPUSCOPE_SAMPLES))
-        if (e.path().extension() == ".onnx")
-            out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
+using samples::s100;
+using samples::sampleFiles;
+using samples::samplePath;
 
 const bpu::Graph& sampleGraph(const std::string& file) {
     static std::map<std::string, bpu::Graph> cache;

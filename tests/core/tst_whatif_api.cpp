@@ -3,6 +3,7 @@
 // with their alignment units, the sweep behind the drag editor's curve (on every sample), the undo history,
 // a structural edit's revert, and the formula terms behind each node's latency.
 #include "OnnxFixtures.h"
+#include "SampleFiles.h"
 
 #include "core/analysis/Alignment.h"
 #include "core/cost/CostTerms.h"
@@ -27,23 +28,9 @@ using nlohmann::json;
 
 namespace {
 
-std::shared_ptr<const bpu::TargetProfile> s100() {
-    static const auto t = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
-    return t;
-}
-
-std::string samplePath(const std::string& file) {
-    return std::string(BPUSCOPE_SAMPLES) + "/" + file;
-}
-
-std::vector<std::string> sampleFiles() {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(BPUSCOPE_SAMPLES))
-        if (e.path().extension() == ".onnx")
-            out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
+using samples::s100;
+using samples::sampleFiles;
+using samples::samplePath;
 
 bpu::Session sessionOf(const std::string& file) {
     return bpu::Session(bpu::ModelImporter::load(samplePath(file)), s100());

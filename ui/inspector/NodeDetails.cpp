@@ -88,18 +88,6 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
                       ? QStringLiteral(" (memory: what the pipeline does not hide of its %1 us DDR time)")
                             .arg(a.memoryUs, 0, 'f', 2)
                       : QString());
-    // Passes and transitions next to this node are rows of their own (not in its latency): name them here.
-    QString rows;
-    for (const auto& row : s.cost.rows)
-        if (row.node == id)
-            rows += QStringLiteral("<li>%1: %2 us &mdash; <code>%3</code></li>")
-                        .arg(esc(row.label))
-                        .arg(row.us, 0, 'f', 2)
-                        .arg(esc(row.formula));
-    if (!rows.isEmpty())
-        h += QStringLiteral(
-                 "<p><b>Rows of their own next to this node</b> (not in its latency):</p><ul>%1</ul>")
-                 .arg(rows);
     // MACs per DDR byte means nothing for a vector/LUT op (no MACs) or a node whose tensors all stay in SRAM;
     // say what bounds it instead of printing 0 or MACs/1.
     QString intensity;
