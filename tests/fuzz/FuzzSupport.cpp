@@ -62,14 +62,15 @@ void checkNumber(const nlohmann::json& v, const std::string& where, bool count) 
 
 void checkSession(Session& s, const char* what) {
     const CostEstimate& c = s.cost();
-    for (double v : {c.latencyMs, c.fps, c.totalUs, c.bpuUs, c.cpuUs, c.qdqUs, c.switchUs, c.fixedUs})
+    for (double v : {c.latencyMs, c.fps, c.totalUs, c.bpuUs, c.bpuMs, c.cpuUs, c.qdqUs, c.transitionUs,
+                     c.runtimeUs, c.fpsByThreads[0], c.fpsByThreads[1]})
         if (!std::isfinite(v) || v < 0)
             fail(std::string(what) + ": a latency figure is " + std::to_string(v));
     if (!(c.latencyMs > 0))
         fail(std::string(what) + ": latency is not positive");
-    const nlohmann::json doc = sessionJson(s, c, nlohmann::json::array());
+    const nlohmann::json doc = sessionJson(s, c, EditList{});
     const auto& sum = doc["summary"];
-    for (const char* k : {"latency_ms", "fps"})
+    for (const char* k : {"latency_ms", "fps", "bpu_ms"})
         checkNumber(sum[k], std::string("summary.") + k, true);
     for (const auto& n : doc["nodes"]) {
         for (const char* k : {"macs", "padded_macs", "ops", "input_bytes", "output_bytes", "weight_bytes",
