@@ -538,6 +538,18 @@ private slots:
         for (NodeItem* item : view->graphScene()->nodeItems())
             under += covered(view->mapFromScene(item->sceneBoundingRect()).boundingRect());
         QCOMPARE(under, 0);
+        // ... and not by shrinking it to a dot: the fitted drawing spans at least half the view.
+        const QRect drawing = view->mapFromScene(view->graphScene()->itemsBoundingRect()).boundingRect();
+        QVERIFY2(drawing.height() * 2 >= view->viewport()->height() ||
+                     drawing.width() * 2 >= view->viewport()->width(),
+                 qPrintable(QStringLiteral("%1x%2 in %3x%4")
+                                .arg(drawing.width())
+                                .arg(drawing.height())
+                                .arg(view->viewport()->width())
+                                .arg(view->viewport()->height())));
+        // A view this small has no minimap over its graph (a rebuild brought it back).
+        if (view->viewport()->width() < 640)
+            QVERIFY(!view->minimap()->isVisible());
 
         w_->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(w_.get()));

@@ -387,7 +387,9 @@ void GraphView::fitToView() {
     const auto anchor = transformationAnchor();
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
     const QRectF r = sceneRect();
-    const int band = overlayBand(viewport()->geometry(), legend_, minimap_);
+    // At most a quarter of the height each: the drawing keeps half the view whatever the overlays.
+    const int band =
+        std::min(overlayBand(viewport()->geometry(), legend_, minimap_), viewport()->height() / 4);
     // A fitted drawing is centred: a free band of the overlays' height above and below it keeps the legend
     // (top left) and the minimap (bottom right) off every node, whatever the drawing's aspect.
     const double s = std::min((viewport()->width() - 4) / r.width(),
@@ -531,7 +533,7 @@ void GraphView::placeOverlays() {
     legend_->setVisible(legendAction_ && legendAction_->isChecked() && !legend_->title().isEmpty());
     if (!legend_->userChose() && legend_->isCollapsed() != small)
         legend_->setCollapsed(small);
-    minimap_->setVisible(minimapAction_ && minimapAction_->isChecked() && !small);
+    minimap_->setWanted(minimapAction_ && minimapAction_->isChecked() && !small);
     legend_->resize(legend_->sizeHint());
     legend_->move(vp.left() + m, vp.top() + m);
     searchBar_->resize(std::min(searchBar_->sizeHint().width(), std::max(0, vp.width() - 2 * m)),
