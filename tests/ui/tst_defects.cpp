@@ -30,11 +30,13 @@
 #include <QPointer>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QStyleOptionSlider>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTreeWidget>
@@ -260,7 +262,9 @@ private slots:
         QVERIFY(w_->findings()->tree()->currentItem());
         w_->hotspots()->filter()->setText(QStringLiteral("model.22"));
         QVERIFY(w_->hotspots()->proxy()->rowCount() < w_->hotspots()->model()->rowCount());
+        w_->hotspots()->view()->scrollToBottom();
         open("mobilenet_v2.onnx");
+        QCOMPARE(w_->hotspots()->view()->verticalScrollBar()->value(), 0);
         QVERIFY(!w_->selection()->current().valid());
         QVERIFY(!w_->graphView()->selectedNode().valid());
         QVERIFY(!w_->findings()->tree()->currentItem());
