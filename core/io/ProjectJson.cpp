@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ProjectJson.h"
 
+#include "core/deploy/DeployJson.h"
 #include "core/util/JsonFile.h"
 
 namespace bpu {
@@ -45,9 +46,18 @@ ProjectData parseProject(const nlohmann::json& doc, const std::string& file) {
             throw FileError(file, "key 'edits': must be an array");
         p.edits = doc["edits"];
     }
+    if (doc.contains("deploy")) {
+        if (!doc["deploy"].is_object())
+            throw FileError(file, "key 'deploy': must be an object");
+        try {
+            p.deploy = deployFromJson(doc["deploy"]);
+        } catch (const std::exception& e) {
+            throw FileError(file, std::string("key 'deploy': ") + e.what());
+        }
+    }
     for (auto it = doc.begin(); it != doc.end(); ++it)
         if (it.key() != "schema" && it.key() != "model" && it.key() != "model_sha256" &&
-            it.key() != "target" && it.key() != "edits")
+            it.key() != "target" && it.key() != "edits" && it.key() != "deploy")
             throw FileError(file, "key '" + it.key() + "': unknown key");
     return p;
 }

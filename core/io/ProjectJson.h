@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/deploy/DeploySettings.h"
+
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace bpu {
 
 /// A saved what-if session (`.bpuscope`, schema bpuscope.project/1) as read from its JSON: the model path
-/// as written (relative to the project file when it could be), its SHA-256, the target and the edit list.
+/// as written (relative to the project file when it could be), its SHA-256, the target, the deployment
+/// settings and the edit list.
 struct ProjectData {
     std::string model;
     std::string sha256; ///< 64 lower-case hex digits, or empty when the project did not record one
     std::string target = "s100";
     nlohmann::json edits = nlohmann::json::array();
+    /// How the board runs the model (Model > Deployment). Absent in projects saved before it was recorded:
+    /// those open with the default (hb_compile --fast-perf), as they did when they were saved.
+    std::optional<DeploySettings> deploy;
 };
 
 /// Validates a parsed project document; throws FileError naming `file` and the key.

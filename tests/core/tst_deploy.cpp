@@ -12,6 +12,7 @@
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"
+#include "core/io/ProjectJson.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
 
@@ -82,6 +83,7 @@ private slots:
     void setPrecisionWholeModelAndNodes();
     void setPrecisionRejectsNonsense();
     void jsonRoundTrip();
+    void projectKeepsTheDeployment();
     void cliDeployOption();
 };
 
@@ -355,6 +357,30 @@ void TestDeploy::jsonRoundTrip() {
     QVERIFY_THROWS_EXCEPTION(
         std::runtime_error,
         bpu::deployFromJson({{"preset", "custom"}, {"inputs", {{{"input_type_rt", "yuv420"}}}}}));
+}
+
+// A .bpuscope project records the deployment (Model > Deployment); one saved before it did opens with none
+// (the default, as when it was saved); a bad deployment names the project and the key.
+void TestDeploy::projectKeepsTheDeployment() {
+    const nlohmann::json base = {{"schema", "bpuscope.project/1"}, {"model", "m.onnx"}};
+    QVERIFY(!bpu::parseProject(base, "old.bpuscope").deploy);
+    nlohmann::json doc = base;
+    const bpu::DeploySettings yaml = bpu::loadDeploy(kData + "int16_mixed.yaml");
+    doc["deploy"] = bpu::deployToJson(yaml);
+    const auto p = bpu::parseProject(doc, "p.bpuscope");
+    QVERIFY(p.deploy);
+    QVERIFY(*p.deploy == yaml);
+    doc["deploy"] = {{"preset", "turbo"}};
+    try {
+        bpu::parseProject(doc, "bad.bpuscope");
+        QFAIL("a bad deployment was accepted");
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("bad.bpuscope") != std::string::npos && what.find("'deploy'") != std::string::npos,
+                 e.what());
+    }
+    doc["deploy"] = "fast-perf";
+    QVERIFY_THROWS_EXCEPTION(std::exception, bpu::parseProject(doc, "bad.bpuscope"));
 }
 
 // The CLI: --deploy with a YAML picks the target from march and says the deployment; a broken config is exit

@@ -2,6 +2,7 @@
 // The charts dock in the workbench, offscreen on YOLOv8n: each chart shows the current snapshot (and follows
 // an edit), a click on a bar or a roofline point selects its node everywhere, the selection is marked.
 #include "WorkbenchFixture.h"
+#include "ui/charts/HotspotSeries.h"
 
 #include "core/edit/EditList.h"
 #include "ui/charts/ChartsPanel.h"
@@ -57,6 +58,8 @@ private slots:
         QVERIFY(charts_->isVisible());
     }
 
+    // The Top layers bars are core's hotspot list: the 15 largest of every node and every cost row (the
+    // runtime overhead, Q/DQ passes...), nodes coloured by placement, rows in a category of their own.
     void latencyBarsAreTheSlowestLayers() {
         show(ChartsPanel::Latency);
         const auto s = w_->snapshot();
@@ -65,17 +68,29 @@ private slots:
         std::vector<double> all;
         for (const auto& c : s->cost.nodes)
             all.push_back(c.latencyUs);
+        for (const auto& r : s->cost.rows)
+            all.push_back(r.us);
         std::sort(all.rbegin(), all.rend());
+        int rows = 0;
         for (size_t i = 0; i < items.size(); ++i) {
+            QCOMPARE(items[i].value, all[i]); // the i-th largest of every node and row
+            if (items[i].category == charts::kCostRowCategory) {
+                ++rows;
+                const auto it = std::find_if(s->cost.rows.begin(), s->cost.rows.end(),
+                                             [&](const CostRow& r) { return r.label == items[i].label; });
+                QVERIFY2(it != s->cost.rows.end(), items[i].label.c_str());
+                QCOMPARE(items[i].value, it->us);
+                continue;
+            }
             QVERIFY(items[i].node.valid());
             QCOMPARE(items[i].value, s->cost.nodes[items[i].node.value].latencyUs);
-            QCOMPARE(items[i].value, all[i]); // the i-th largest of every node
             QCOMPARE(items[i].label, s->graph->node(items[i].node).name);
             const Placement p = s->analysis.nodes[items[i].node.value].placement;
             QCOMPARE(items[i].category, p == Placement::BPU   ? 0
                                         : p == Placement::CPU ? 1
                                                               : 2); // legend order
         }
+        QVERIFY(rows >= 1); // yolov8n: the runtime overhead is its largest item
         // One bars plottable per placement shown, their data covering every row.
         int bars = 0;
         for (int i = 0; i < charts_->latencyChart()->plottableCount(); ++i)
@@ -183,6 +198,8 @@ private slots:
         double top = 0;
         for (const auto& c : s->cost.nodes)
             top = std::max(top, c.latencyUs);
+        for (const auto& r : s->cost.rows)
+            top = std::max(top, r.us);
         QCOMPARE(charts_->latencyChart()->series().items.front().value, top);
         QVERIFY(top != before);
         show(ChartsPanel::Roofline);

@@ -3,7 +3,9 @@
 // edge marks, newest layout wins.
 #include "core/model/ModelImporter.h"
 #include "ui/graph/EdgeItem.h"
+#include "ui/graph/GraphNavigation.h"
 #include "ui/graph/GraphScene.h"
+#include "ui/graph/GraphSearchBar.h"
 #include "ui/graph/GraphView.h"
 #include "ui/graph/LegendWidget.h"
 #include "ui/graph/NodeColoring.h"
@@ -206,6 +208,40 @@ private slots:
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, QPoint(5, 5));
         QCOMPARE(spy.count(), 4);
         QVERIFY(!spy.at(3).at(0).value<NodeId>().valid());
+    }
+
+    // Alt+Down to a consumer, Alt+Up back to the producer, Alt+Right / Alt+Left among the producer's
+    // consumers (a SiLU's Sigmoid and Mul), each one user selection; the find bar's count follows F3.
+    void altArrowsWalkTheEdges() {
+        const NodeId conv = yolo_->findNode("/model.0/conv/Conv");
+        const NodeId sigmoid = yolo_->findNode("/model.0/act/Sigmoid");
+        const NodeId mul = yolo_->findNode("/model.0/act/Mul");
+        QVERIFY(conv.valid() && sigmoid.valid() && mul.valid());
+        QCOMPARE(graphNeighbour(*yolo_, conv, NavStep::Up), NodeId{}); // fed by the model input only
+        const NodeId down = graphNeighbour(*yolo_, conv, NavStep::Down);
+        QVERIFY(down == sigmoid || down == mul);
+        QCOMPARE(graphNeighbour(*yolo_, sigmoid, NavStep::Up), conv);
+        QCOMPARE(graphNeighbour(*yolo_, sigmoid, NavStep::Next), mul);
+        QCOMPARE(graphNeighbour(*yolo_, mul, NavStep::Next), sigmoid); // wraps
+        QCOMPARE(graphNeighbour(*yolo_, mul, NavStep::Previous), sigmoid);
+
+        view_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(view_.get()));
+        view_->setFocus();
+        view_->selectNode(conv);
+        QSignalSpy spy(view_.get(), &GraphView::nodeSelected);
+        QTest::keyClick(view_.get(), Qt::Key_Down, Qt::AltModifier);
+        QCOMPARE(view_->selectedNode(), down);
+        QTest::keyClick(view_.get(), Qt::Key_Right, Qt::AltModifier);
+        QVERIFY(view_->selectedNode() != down);
+        QTest::keyClick(view_.get(), Qt::Key_Up, Qt::AltModifier);
+        QCOMPARE(view_->selectedNode(), conv);
+        QTest::keyClick(view_.get(), Qt::Key_Up, Qt::AltModifier); // nowhere to go: stays, says nothing
+        QCOMPARE(view_->selectedNode(), conv);
+        QCOMPARE(spy.count(), 3);
+        // The stepped-to node is in view.
+        const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+        QVERIFY(visible.intersects(view_->graphScene()->itemForNode(conv)->sceneBoundingRect()));
     }
 
     void markedEdges() {

@@ -2,6 +2,7 @@
 #include "ChartsPanel.h"
 
 #include "ChartStyle.h"
+#include "HotspotSeries.h"
 #include "RankedBarChart.h"
 #include "RooflineChart.h"
 #include "core/report/ChartData.h"
@@ -65,7 +66,9 @@ ChartsPanel::ChartsPanel(SelectionHub* hub, QWidget* parent)
     tabs_->addTab(roofline_, tr("Roofline"));
     tabs_->addTab(padding_, tr("Padding waste"));
     tabs_->addTab(ops_, tr("Op types"));
-    tabs_->setTabToolTip(Latency, tr("The layers with the largest estimated latency, coloured by placement"));
+    tabs_->setTabToolTip(Latency,
+                         tr("The layers and passes (quantize/dequantize, transitions, runtime overhead) "
+                            "with the largest estimated latency, coloured by placement"));
     tabs_->setTabToolTip(Roofline,
                          tr("Intensity vs achieved throughput of every BPU layer, with the profile's "
                             "roof and ridge"));
@@ -140,7 +143,7 @@ void ChartsPanel::refresh(Chart c) {
         report::BarSeries series;
         charts::RankedBarChart* bars = nullptr;
         if (c == Latency) {
-            series = report::topLayerLatency(*s.graph, s.analysis, s.cost, kTopLayers);
+            series = charts::topHotspotSeries(*s.graph, s.analysis, s.cost, kTopLayers);
             bars = latency_;
             empty = tr("No layer with an estimated latency");
         } else if (c == Padding) {

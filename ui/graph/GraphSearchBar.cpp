@@ -20,7 +20,8 @@ GraphSearchBar::GraphSearchBar(GraphView* view)
     setAutoFillBackground(true);
     edit_->setPlaceholderText(tr("Find by name or op type (op:If = exactly If)"));
     edit_->setClearButtonEnabled(true);
-    edit_->setMinimumWidth(220);
+    // Narrow enough that the whole bar fits a graph view beside both docks (1100 px window).
+    edit_->setMinimumWidth(100);
     edit_->installEventFilter(this);
     auto* prev = new QToolButton(this);
     prev->setArrowType(Qt::UpArrow);
@@ -69,7 +70,7 @@ void GraphSearchBar::updateCount() {
     if (edit_->text().trimmed().isEmpty())
         count_->clear();
     else if (n == 0)
-        count_->setText(tr("no match"));
+        count_->setText(tr("0 matches"));
     else if (view_->currentMatchIndex() >= 0)
         count_->setText(tr("%1 of %2").arg(view_->currentMatchIndex() + 1).arg(n));
     else

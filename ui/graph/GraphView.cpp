@@ -2,6 +2,7 @@
 #include "GraphView.h"
 
 #include "EdgeItem.h"
+#include "GraphNavigation.h"
 #include "GraphScene.h"
 #include "GraphSearchBar.h"
 #include "LegendWidget.h"
@@ -32,6 +33,17 @@ constexpr double kMaxZoom = 4.0;
 constexpr double kReadableZoom = 1.0;
 constexpr double kMinInitialZoom = 0.3; // a first view below this fits the width and starts at the top
 constexpr double kAntialiasZoom = 0.35;
+
+/// Height of the strip along the top or bottom edge of the viewport `vp` (in the view's coordinates) that the
+/// legend (top left) or the minimap (bottom right) covers, with a margin.
+int overlayBand(const QRect& vp, const QWidget* legend, const QWidget* minimap) {
+    int band = 0;
+    if (legend->isVisible())
+        band = std::max(band, legend->geometry().bottom() - vp.top() + 8);
+    if (minimap->isVisible())
+        band = std::max(band, vp.bottom() - minimap->geometry().top() + 8);
+    return band;
+}
 } // namespace
 
 GraphView::GraphView(QWidget* parent)
@@ -315,46 +327,7 @@ void GraphView::clearSearch() {
 }
 
 NodeId GraphView::neighbour(NodeId from, Step s) const {
-    if (!graph_ || !from.valid() || from.value >= graph_->nodes.size())
-        return {};
-    const Graph& g = *graph_;
-    auto consumers = [&g](NodeId n) {
-        std::vector<NodeId> out;
-        for (TensorId t : g.node(n).outputs)
-            if (t.valid())
-                for (NodeId c : g.tensor(t).consumers)
-                    if (std::find(out.begin(), out.end(), c) == out.end())
-                        out.push_back(c);
-        return out;
-    };
-    auto producer = [&g](NodeId n) {
-        // The first input that comes from another node (weights and constants have none).
-        for (TensorId t : g.node(n).inputs)
-            if (t.valid() && g.tensor(t).producer.valid())
-                return g.tensor(t).producer;
-        return NodeId{};
-    };
-    switch (s) {
-    case Step::Down: {
-        const auto c = consumers(from);
-        return c.empty() ? NodeId{} : c.front();
-    }
-    case Step::Up:
-        return producer(from);
-    case Step::Next:
-    case Step::Previous: {
-        const NodeId p = producer(from);
-        if (!p.valid())
-            return {};
-        const auto siblings = consumers(p);
-        const auto it = std::find(siblings.begin(), siblings.end(), from);
-        if (siblings.size() < 2 || it == siblings.end())
-            return {};
-        const long n = long(siblings.size()), i = long(it - siblings.begin());
-        return siblings[size_t(((i + (s == Step::Next ? 1 : -1)) % n + n) % n)];
-    }
-    }
-    return {};
+    return graph_ ? graphNeighbour(*graph_, from, s) : NodeId{};
 }
 
 NodeId GraphView::step(Step s) {
@@ -413,7 +386,16 @@ void GraphView::fitToView() {
         return;
     const auto anchor = transformationAnchor();
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
-    fitInView(sceneRect(), Qt::KeepAspectRatio);
+    const QRectF r = sceneRect();
+    // At most a quarter of the height each: the drawing keeps half the view whatever the overlays.
+    const int band =
+        std::min(overlayBand(viewport()->geometry(), legend_, minimap_), viewport()->height() / 4);
+    // A fitted drawing is centred: a free band of the overlays' height above and below it keeps the legend
+    // (top left) and the minimap (bottom right) off every node, whatever the drawing's aspect.
+    const double s = std::min((viewport()->width() - 4) / r.width(),
+                              std::max(1.0, double(viewport()->height() - 2 * band - 4)) / r.height());
+    setTransform(QTransform::fromScale(s, s));
+    centerOn(r.center());
     setTransformationAnchor(anchor);
     zoomChangedInternal();
 }
@@ -551,7 +533,7 @@ void GraphView::placeOverlays() {
     legend_->setVisible(legendAction_ && legendAction_->isChecked() && !legend_->title().isEmpty());
     if (!legend_->userChose() && legend_->isCollapsed() != small)
         legend_->setCollapsed(small);
-    minimap_->setVisible(minimapAction_ && minimapAction_->isChecked() && !small);
+    minimap_->setWanted(minimapAction_ && minimapAction_->isChecked() && !small);
     legend_->resize(legend_->sizeHint());
     legend_->move(vp.left() + m, vp.top() + m);
     searchBar_->resize(std::min(searchBar_->sizeHint().width(), std::max(0, vp.width() - 2 * m)),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "GraphNavigation.h"
 #include "core/model/Graph.h"
 
 #include <QGraphicsView>
@@ -93,7 +94,7 @@ public:
     /// View toggles for the legend and the minimap.
     QAction* legendAction() const { return legendAction_; }
     QAction* minimapAction() const { return minimapAction_; }
-    enum class Step { Down, Up, Next, Previous };
+    using Step = NavStep;
     /// The node one step along the edges from `from` (invalid when there is none).
     NodeId neighbour(NodeId from, Step step) const;
     /// Moves the selection one step (as the Alt+arrow keys do); returns the node selected.

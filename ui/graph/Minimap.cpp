@@ -62,9 +62,14 @@ void Minimap::rebuild() {
     }
     p.end();
     resize(sizeHint());
-    show();
+    setVisible(wanted_);
     raise();
     update();
+}
+
+void Minimap::setWanted(bool wanted) {
+    wanted_ = wanted;
+    setVisible(wanted_ && !image_.isNull());
 }
 
 void Minimap::paintEvent(QPaintEvent*) {

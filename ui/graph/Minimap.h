@@ -19,6 +19,9 @@ public:
     explicit Minimap(GraphView* view);
     /// Re-renders the overview from the view's scene.
     void rebuild();
+    /// Whether the view has room for the overview (and the user wants it): shown only then, and only with a
+    /// drawing. A rebuild never shows it on its own (it used to, over a small view's graph).
+    void setWanted(bool wanted);
     QSize sizeHint() const override;
     /// Scene to widget coordinates of the overview.
     const QTransform& sceneToMap() const { return toMap_; }
@@ -34,6 +37,7 @@ private:
     GraphView* view_;
     QImage image_;
     QTransform toMap_;
+    bool wanted_ = true;
 };
 
 } // namespace bpu::ui

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/cost/Hotspots.h"
 #include "ui/session/Snapshot.h"
 
 #include <QAbstractTableModel>
 
 namespace bpu::ui {
 
-/// Every node of the current snapshot as a row: latency, share, placement, waste, intensity, bound, MACs,
-/// bytes. Sorting/filtering is done by a QSortFilterProxyModel on top (SortRole gives raw numbers).
+/// Every node of the current snapshot as a row (latency, share, placement, waste, intensity, bound, MACs,
+/// bytes), and beside them the cost rows that belong to no single node: input conversion, quantize /
+/// dequantize passes, CPU<->BPU transitions, the runtime overhead (core/cost/Hotspots.h's items), so the
+/// table adds up to the total. Sorting/filtering is done by a QSortFilterProxyModel on top (SortRole gives
+/// raw numbers); the model's own order is stable (nodes in topological order, then the cost rows).
 class HotspotModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -20,7 +24,10 @@ public:
     void setSnapshot(SnapshotPtr s);
     /// Row of a node (model order), -1 if none.
     int rowOf(NodeId id) const;
+    /// The node a row stands for, or the node to select for a cost row (invalid for the runtime overhead).
     NodeId nodeAt(int row) const;
+    /// The row's item: a node, or a cost row (HotspotItem::isRow, its index into the estimate's rows).
+    const HotspotItem& itemAt(int row) const { return rows_.at(size_t(row)); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -29,7 +36,9 @@ public:
 
 private:
     SnapshotPtr snap_;
-    std::vector<NodeId> rows_;
+    QVariant costRowData(const HotspotItem& item, int column, int role) const;
+
+    std::vector<HotspotItem> rows_;
     std::vector<int> rowOfNode_;
 };
 

@@ -54,6 +54,7 @@ void HotspotPanel::reset() {
     following_ = true;
     view_->selectionModel()->clear();
     following_ = false;
+    view_->scrollToTop(); // a new model's table starts at its largest item, not where the last one was
 }
 
 void HotspotPanel::follow(NodeId id, QObject* sender) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "MainWindow.h"
 
+#include "EstimateLabel.h"
 #include "InputShapeDialog.h"
 #include "ReportExporter.h"
 #include "StatusText.h"
@@ -226,7 +227,8 @@ void MainWindow::buildUi() {
             graph_->zoomToNode(id);
     });
 
-    estimate_ = new QLabel(this);
+    auto* estimate = new EstimateLabel(this);
+    estimate_ = estimate;
     estimate_->setTextFormat(Qt::RichText);
     breakdown_ = new QLabel(this);
     delta_ = new QLabel(this);
@@ -256,6 +258,7 @@ void MainWindow::buildUi() {
     reportCancel_->hide();
     connect(reportCancel_, &QPushButton::clicked, exporter_, &ReportExporter::cancel);
     statusBar()->addWidget(estimate_);
+    statusBar()->installEventFilter(estimate); // the estimate fits its text to the bar's width
     statusBar()->addWidget(breakdown_, 1);
     statusBar()->addWidget(delta_, 1);
     statusBar()->addPermanentWidget(warning_);
@@ -327,6 +330,7 @@ bool MainWindow::reload() {
     r.lenient = true;
     r.baselineStep = s->baselineStep;
     r.clean = s->clean;
+    r.deploy = s->deploy; // the deployment chosen in Model > Deployment stays too
     r.projectPath = controller_->projectPath();
     open(std::move(r));
     return true;
@@ -443,10 +447,8 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
 }
 
 void MainWindow::updateStatus(const Snapshot& s) {
-    QString text = estimateText(s);
-    if (!s.findingsReady)
-        text += tr(" | estimating finding gains...");
-    estimate_->setText(text);
+    const QString busy = s.findingsReady ? QString() : tr(" | estimating finding gains...");
+    static_cast<EstimateLabel*>(estimate_)->setTexts(estimateText(s) + busy, estimateText(s, false) + busy);
     breakdown_->setText(breakdownText(s));
     breakdown_->setToolTip(breakdownText(s));
     const QString delta = deltaText(s);

@@ -67,6 +67,7 @@ bool MainWindow::openProject(const QString& path) {
     OpenRequest r;
     r.path = p.modelPath;
     r.target = p.target;
+    r.deploy = p.deploy;
     if (!edits.empty())
         r.steps.push_back({tr("Edits from %1").arg(QFileInfo(path).fileName()), std::move(edits)});
     r.lenient = true;
@@ -178,6 +179,8 @@ void MainWindow::promptInputShapes(const QStringList& warnings) {
         r.target = controller_->targetName();
         r.inputShapes = shapes;
         r.projectPath = controller_->projectPath();
+        if (const auto now = snapshot())
+            r.deploy = now->deploy;
         open(std::move(r));
     });
     dialog->open();

@@ -33,20 +33,24 @@ void countDelta(QStringList& out, const QString& name, int before, int after) {
 
 } // namespace
 
-QString estimateText(const Snapshot& s) {
+QString estimateText(const Snapshot& s, bool withDeployment) {
     const auto& c = s.cost;
     // The three figures named after the vendor tool each compares with, then the deployment they assume.
-    return tr("<b>%1</b>: board, 1 thread <b>%2 ms</b>/image, <b>%3 FPS</b> (batch %4) | 2 threads %5 FPS | "
-              "BPU (static) %6 ms%8 | %7")
-        .arg(QString::fromStdString(s.target->name).toHtmlEscaped())
-        .arg(c.perImageMs, 0, 'f', 3)
-        .arg(c.fps, 0, 'f', 1)
-        .arg(c.batch)
-        .arg(c.fpsByThreads[1], 0, 'f', 1)
-        .arg(c.bpuMs, 0, 'f', 3)
-        .arg(QString::fromStdString(describeDeployShort(s.deploy, *s.graph)).toHtmlEscaped())
-        // hbm_perf times one inference of the whole batch, while the board figure above is per image.
-        .arg(c.batch > 1 ? tr("/inference of %1").arg(c.batch) : QString());
+    QString text =
+        tr("<b>%1</b>: board, 1 thread <b>%2 ms</b>/image, <b>%3 FPS</b> (batch %4) | 2 threads %5 "
+           "FPS | BPU (static) %6 ms%7")
+            .arg(QString::fromStdString(s.target->name).toHtmlEscaped())
+            .arg(c.perImageMs, 0, 'f', 3)
+            .arg(c.fps, 0, 'f', 1)
+            .arg(c.batch)
+            .arg(c.fpsByThreads[1], 0, 'f', 1)
+            .arg(c.bpuMs, 0, 'f', 3)
+            // hbm_perf times one inference of the whole batch, the board figure above one image.
+            .arg(c.batch > 1 ? tr("/inference of %1").arg(c.batch) : QString());
+    if (withDeployment)
+        text += QStringLiteral(" | ") +
+                QString::fromStdString(describeDeployShort(s.deploy, *s.graph)).toHtmlEscaped();
+    return text;
 }
 
 QString breakdownText(const Snapshot& s) {

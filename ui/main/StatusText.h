@@ -7,8 +7,9 @@
 
 namespace bpu::ui {
 
-/// The status bar's estimate: target, latency per image, FPS and batch (rich text).
-QString estimateText(const Snapshot& s);
+/// The status bar's estimate: target, latency per image, FPS and batch, then the deployment (rich text);
+/// without it when `withDeployment` is false (a narrow window).
+QString estimateText(const Snapshot& s, bool withDeployment = true);
 /// What the estimate is made of: BPU/CPU/folded nodes, segments, Q/DQ passes and padding waste (plain).
 QString breakdownText(const Snapshot& s);
 /// What changed against the baseline (latency, FPS, CPU nodes, segments, Q/DQ passes, padding waste), each

@@ -19,8 +19,9 @@ enum class JobLane {
     Sweep,   ///< the drag editor's curve
     Layout,  ///< building the graph drawing
     Export,  ///< writing a report
+    Compare, ///< File > Compare With...: loading the other model and comparing
 };
-constexpr int kJobLanes = 5;
+constexpr int kJobLanes = 6;
 
 /// How a job ended. Cancelled is an outcome of its own, not an error: a superseded or stopped job.
 enum class JobOutcome { Done, Cancelled, Failed };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ProjectFile.h"
 
+#include "core/deploy/DeployJson.h"
 #include "core/io/ProjectJson.h"
 #include "core/util/SafeFile.h"
 
@@ -35,6 +36,8 @@ QString saveProject(const QString& path, const Project& p) {
                           {"model_sha256", p.sha256.toStdString()},
                           {"target", p.target.toStdString()},
                           {"edits", p.edits}};
+    if (p.deploy)
+        doc["deploy"] = deployToJson(*p.deploy);
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return f.errorString();
@@ -52,6 +55,7 @@ Project loadProject(const QString& path) {
     p.sha256 = QString::fromStdString(data.sha256);
     p.target = QString::fromStdString(data.target);
     p.edits = data.edits;
+    p.deploy = data.deploy;
     return p;
 }
 

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/deploy/DeploySettings.h"
+
 #include <QString>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace bpu::ui {
 
 /// A saved what-if session (`.bpuscope`, JSON): the model's path (relative to the project when it can be),
-/// its content hash, the target, and the applied edit list — the same list `bpuscope-cli --edits` reads.
+/// its content hash, the target, the deployment settings, and the applied edit list — the same list
+/// `bpuscope-cli --edits` reads.
 struct Project {
     QString modelPath; ///< absolute after load
     QString sha256;
     QString target;
     nlohmann::json edits = nlohmann::json::array();
+    std::optional<DeploySettings> deploy; ///< unset in projects saved before deployments were recorded
 };
 
 /// SHA-256 of a file's content (hex), empty if unreadable.

@@ -35,6 +35,8 @@ struct SessionController::Live {
     size_t baselineStep = 0;
     EditList baselineEdits;
     bool gainsFresh = false; ///< the findings' gains match the session's state
+    /// The deployment as last opened or saved: a change of it is unsaved work like an edit.
+    DeploySettings savedDeploy;
     uint64_t modelId;
     QString path, target;
 
@@ -121,7 +123,7 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
             snap->stepEdits.push_back(live.history.step(i).edits);
     }
     snap->historyPosition = live.history.position();
-    snap->clean = live.history.isClean();
+    snap->clean = live.history.isClean() && s.options().deploy == live.savedDeploy;
     snap->edits = live.history.appliedEdits();
     return snap;
 }
@@ -173,8 +175,14 @@ void SessionController::open(OpenRequest request) {
                 std::make_shared<const TargetProfile>(loadTargetProfile(request.target.toStdString()));
             emit loadProgress(0.85, QStringLiteral("analysis"));
             opt.progress.checkCancel();
-            live =
-                std::make_shared<Live>(Session(std::move(g), profile), modelId, request.path, request.target);
+            // A project's (or a reload's) deployment is the session's from the start: one estimate, and the
+            // baseline "as loaded" runs the same way.
+            AnalysisOptions options;
+            if (request.deploy)
+                options.deploy = *request.deploy;
+            live = std::make_shared<Live>(Session(std::move(g), profile, options), modelId, request.path,
+                                          request.target);
+            live->savedDeploy = live->session.options().deploy;
             opt.progress.checkCancel();
             applySteps(*live, request, notApplied, rejected);
             emit loadProgress(0.95, QStringLiteral("finding gains"));
@@ -402,9 +410,12 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
             p.sha256 = fileSha256(p.modelPath);
             p.target = l.target;
             p.edits = editListToJson(l.history.appliedEdits())["edits"];
+            p.deploy = l.session.options().deploy;
             const QString error = bpu::ui::saveProject(path, p);
-            if (error.isEmpty())
+            if (error.isEmpty()) {
                 l.history.markClean();
+                l.savedDeploy = l.session.options().deploy;
+            }
             QMetaObject::invokeMethod(this, [this, path, error, done] {
                 if (error.isEmpty())
                     projectPath_ = path;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,8 @@ struct OpenRequest {
     bool clean = true;
     /// The project file this came from (empty for a model).
     QString projectPath;
+    /// How the board runs the model (a project's or a reload's); unset: the default (--fast-perf).
+    std::optional<DeploySettings> deploy;
 };
 
 /// What a report of the current state is built from, copied off the live session on the worker.

@@ -3,6 +3,7 @@
 
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
+#include "ui/session/JobTracker.h"
 #include "ui/session/SessionController.h"
 
 #include <QFutureWatcher>
@@ -17,6 +18,7 @@ struct Outcome {
     std::shared_ptr<Session> other;
     std::shared_ptr<const Comparison> comparison;
     QString error;
+    bool cancelled = false;
 };
 
 } // namespace
@@ -42,6 +44,7 @@ void ModelComparer::refresh() {
 
 void ModelComparer::clear() {
     ++generation_;
+    controller_->jobs()->cancel(JobLane::Compare);
     path_.clear();
     other_.reset();
     result_.reset();
@@ -54,45 +57,66 @@ void ModelComparer::run(bool reload) {
     busy_ = true;
     const QString path = path_;
     std::shared_ptr<Session> other = reload ? nullptr : other_;
+    // One job of the tracker's Compare lane from the request on: a newer request raises this one's cancel
+    // flag (the other model's import stops at its next check) and the window is not settled before it ends.
+    JobTracker* jobs = controller_->jobs();
+    const JobTicket ticket = jobs->begin(JobLane::Compare);
     // A private copy of the open model's current state, taken on the session's worker; the comparison (and
     // the other model's import) then run on the thread pool, never on the GUI thread or the session worker.
     QPointer<ModelComparer> self(this);
-    controller_->reportSources([self, gen, path, other](std::shared_ptr<ReportSources> src) {
-        if (!self || gen != self->generation_)
+    QPointer<JobTracker> tracker(jobs);
+    controller_->reportSources([self, tracker, ticket, gen, path, other](std::shared_ptr<ReportSources> src) {
+        auto finish = [tracker, ticket](JobOutcome o) {
+            if (tracker)
+                tracker->finish(ticket, o);
+        };
+        if (!self || gen != self->generation_ || ticket.cancelled()) {
+            finish(JobOutcome::Cancelled);
             return;
+        }
         if (!src || !src->current) {
             self->busy_ = false;
+            finish(JobOutcome::Failed);
             emit self->failed(tr("Open a model first"));
             return;
         }
         auto* watcher = new QFutureWatcher<Outcome>(self);
-        connect(watcher, &QFutureWatcher<Outcome>::finished, self, [self, watcher, gen] {
+        connect(watcher, &QFutureWatcher<Outcome>::finished, self, [self, watcher, gen, finish] {
             watcher->deleteLater();
             const Outcome o = watcher->result();
-            if (!self || gen != self->generation_)
+            if (!self || gen != self->generation_ || o.cancelled) {
+                finish(JobOutcome::Cancelled);
                 return;
+            }
             self->busy_ = false;
             if (!o.error.isEmpty()) {
                 self->path_.clear();
+                finish(JobOutcome::Failed);
                 emit self->failed(o.error);
                 return;
             }
             self->other_ = o.other;
             self->result_ = o.comparison;
             emit self->updated(o.comparison);
+            finish(JobOutcome::Done); // after the result is shown: "settled" means the comparison is there
         });
-        watcher->setFuture(QtConcurrent::run([current = src->current, other, path]() -> Outcome {
+        watcher->setFuture(QtConcurrent::run([current = src->current, other, path, ticket]() -> Outcome {
             Outcome o;
             try {
                 // A run works on its own copy of the other model (cheap: the graph is shared until edited),
                 // so an older run still finishing never races this one.
+                ImportOptions opt;
+                opt.progress = ticket.progress();
                 auto mine = other ? std::make_shared<Session>(*other)
-                                  : std::make_shared<Session>(ModelImporter::load(path.toStdString()),
+                                  : std::make_shared<Session>(ModelImporter::load(path.toStdString(), opt),
                                                               current->targetPtr());
+                ticket.progress().checkCancel();
                 if (mine->targetPtr() != current->targetPtr())
                     mine->setTarget(current->targetPtr());
                 o.comparison = std::make_shared<const Comparison>(compareSessions(*current, *mine));
                 o.other = std::move(mine);
+            } catch (const Cancelled&) {
+                o.cancelled = true;
             } catch (const std::exception& e) {
                 o.error = QString::fromStdString(e.what());
             }

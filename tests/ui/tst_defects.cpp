@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: MIT
+// Issue 14's numbered defects, each reproduced the way it was seen in the GUI (offscreen, one window, real
+// samples): a drag with a finding selected, opening after an interrupted drag, state reset on open, a
+// rejection in the middle of a drag, quit/reload prompts, a missing-model project, the redo shortcut, the
+// unresolved-dims prompt, the baseline across a target switch, and the smaller ones (find bar, overlays,
+// recent projects, clean reopen, no-op steps, status bar).
+#include "WorkbenchFixture.h"
+
+#include "core/deploy/DeployJson.h"
+#include "core/edit/EditList.h"
+#include "core/edit/Session.h"
+#include "ui/charts/ChartsPanel.h"
+#include "ui/charts/RankedBarChart.h"
+#include "ui/findings/FindingsPanel.h"
+#include "ui/graph/GraphScene.h"
+#include "ui/graph/GraphSearchBar.h"
+#include "ui/graph/LegendWidget.h"
+#include "ui/graph/Minimap.h"
+#include "ui/graph/NodeItem.h"
+#include "ui/inspector/InspectorPanel.h"
+#include "ui/inspector/ShapeEditor.h"
+#include "ui/session/SelectionHub.h"
+#include "ui/whatif/WhatIfActions.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPointer>
+#include <QProcess>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QStyleOptionSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QTreeWidget>
+
+#include <memory>
+
+using namespace bpu;
+using namespace bpu::ui;
+
+namespace {
+
+QPoint handleCenter(QSlider* s) {
+    QStyleOptionSlider opt;
+    opt.initFrom(s);
+    opt.orientation = s->orientation();
+    opt.minimum = s->minimum();
+    opt.maximum = s->maximum();
+    opt.sliderPosition = s->sliderPosition();
+    opt.sliderValue = s->value();
+    opt.singleStep = s->singleStep();
+    opt.pageStep = s->pageStep();
+    opt.direction = s->layoutDirection();
+    opt.subControls = QStyle::SC_All;
+    return s->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, s).center();
+}
+
+void sendMouse(QWidget* w, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)),
+                  type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(w, &e);
+}
+
+/// Answers the next message box that offers `button` (a modal prompt run with exec()) by clicking it; the
+/// returned text is the box's text once answered (empty while no box came). Each test's unanswered
+/// watchers are stopped before the next test (`watchers`), so none answers a box of a later test.
+std::shared_ptr<QString> answerNextBox(QMessageBox::StandardButton button,
+                                       QList<QPointer<QTimer>>& watchers) {
+    auto seen = std::make_shared<QString>();
+    auto* timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, seen, button] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            auto* box = qobject_cast<QMessageBox*>(w);
+            if (!box || !box->isVisible() || !box->button(button))
+                continue;
+            *seen = box->text();
+            timer->stop();
+            box->button(button)->click();
+            timer->deleteLater();
+            return;
+        }
+    });
+    timer->start();
+    watchers << timer;
+    return seen;
+}
+
+/// The status bar label whose text contains `part`, or null.
+QLabel* statusLabel(MainWindow& w, const QString& part) {
+    for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+        if (l->text().contains(part))
+            return l;
+    return nullptr;
+}
+
+} // namespace
+
+class TestDefects : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+    QTemporaryDir dir_;
+    QList<QPointer<QTimer>> watchers_;
+
+    void open(const char* sample) {
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openModel(fixture::sample(sample)));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        QVERIFY(w_->snapshot()->modelPath.endsWith(QLatin1String(sample)));
+    }
+
+    /// Opens `sample` fresh: any edit left by a test is discarded first (no prompt to answer).
+    void fresh(const char* sample) {
+        if (w_->hasUnsavedEdits()) {
+            auto answered = answerNextBox(QMessageBox::Discard, watchers_);
+            open(sample);
+            QVERIFY(!answered->isEmpty());
+        } else {
+            open(sample);
+        }
+    }
+
+    void apply(const nlohmann::json& edit) {
+        const size_t n = w_->snapshot()->edits.size();
+        w_->whatIf()->apply({editFromJson(edit)}, QStringLiteral("test edit"));
+        QVERIFY(fixture::waitSettled(*w_, [n](const Snapshot& s) { return s.edits.size() == n + 1; }));
+    }
+
+    QString writeProject(const QString& name, const nlohmann::json& doc) {
+        QFile f(dir_.filePath(name));
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(QByteArray::fromStdString(doc.dump(2)));
+        return f.fileName();
+    }
+
+    /// Selects the first finding whose first node is not `avoid`, by a click on its row; returns its node.
+    NodeId clickFinding(NodeId avoid) {
+        const auto s = w_->snapshot();
+        QTreeWidget* tree = w_->findings()->tree();
+        for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+            const auto& f = s->analysis.findings[size_t(i)];
+            if (f.nodes.empty() || f.nodes.front() == avoid)
+                continue;
+            QTreeWidgetItem* item = tree->topLevelItem(i);
+            tree->scrollToItem(item);
+            QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(item).center());
+            return f.nodes.front();
+        }
+        return {};
+    }
+
+private slots:
+    void initTestCase() {
+        fixture::isolateSettings();
+        QVERIFY(dir_.isValid());
+        w_ = std::make_unique<MainWindow>();
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        open("yolov8n.onnx");
+    }
+
+    void init() {
+        for (const auto& t : std::as_const(watchers_))
+            delete t.data();
+        watchers_.clear();
+        if (w_->lastMessage())
+            w_->lastMessage()->close();
+        if (w_->inputShapePrompt())
+            w_->inputShapePrompt()->close();
+        QTRY_VERIFY(!w_->lastMessage());
+        if (!w_->isVisible()) {
+            w_->show();
+            QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        }
+    }
+
+    // 1. With a finding row selected, dragging a conv's channels neither re-selects the finding's node nor
+    // flips the editor to another dim, and no modal box appears mid-drag.
+    void dragWithAFindingSelected() {
+        fresh("yolov8n.onnx");
+        const NodeId conv = w_->snapshot()->graph->findNode("/model.0/conv/Conv");
+        QVERIFY(conv.valid());
+        const NodeId findingNode = clickFinding(conv);
+        QVERIFY(findingNode.valid());
+        QCOMPARE(w_->selection()->current(), findingNode);
+        w_->graphView()->zoomToNode(conv);
+        QTest::mouseClick(
+            w_->graphView()->viewport(), Qt::LeftButton, {},
+            w_->graphView()->mapFromScene(
+                w_->graphView()->graphScene()->itemForNode(conv)->sceneBoundingRect().center()));
+        QCOMPARE(w_->selection()->current(), conv);
+        ShapeEditor* editor = w_->inspector()->shapeEditor();
+        QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
+        QVERIFY(fixture::waitSettled(*w_));
+        QSlider* slider = editor->slider();
+        QPoint p = handleCenter(slider);
+        sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
+        for (int i = 0; i < 6; ++i) {
+            p.rx() += 12;
+            sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
+            QTest::qWait(40);
+            QCOMPARE(w_->selection()->current(), conv);
+            QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
+            QVERIFY(!w_->lastMessage());
+        }
+        sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
+        QCOMPARE(w_->selection()->current(), conv);
+        QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
+        QCOMPARE(int(w_->snapshot()->history.size()), 1);
+        QVERIFY(w_->snapshot()->edits[0]->toJson().dump().find("set_channels") != std::string::npos);
+        QVERIFY(!w_->lastMessage());
+    }
+
+    // 2. A model opened while a drag is still held arrives as loaded: no edit of the previous model's drag,
+    // clean title; releasing the mouse afterwards applies nothing to it.
+    void openAfterAnInterruptedDrag() {
+        fresh("yolov8n.onnx");
+        const auto before = w_->snapshot();
+        const NodeId conv = before->graph->findNode("/model.0/conv/Conv");
+        w_->selection()->select(conv, this);
+        QVERIFY(fixture::waitSettled(*w_));
+        QSlider* slider = w_->inspector()->shapeEditor()->slider();
+        QPoint p = handleCenter(slider);
+        sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
+        for (int i = 0; i < 4; ++i) {
+            p.rx() += 12;
+            sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
+            QTest::qWait(40);
+        }
+        QVERIFY(slider->isSliderDown());
+        auto answered = answerNextBox(QMessageBox::Discard, watchers_); // mid-drag states are unsaved edits
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openModel(fixture::sample("mobilenet_v2.onnx")));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
+        QVERIFY(fixture::waitSettled(*w_));
+        const auto s = w_->snapshot();
+        QVERIFY(s->modelPath.endsWith(QLatin1String("mobilenet_v2.onnx")));
+        QVERIFY(s->edits.empty());
+        QVERIFY(s->history.isEmpty());
+        QVERIFY(s->clean);
+        QVERIFY(!w_->isWindowModified());
+        QVERIFY(s->graph->findNode("/model.0/conv/Conv") == NodeId{} || s->edits.empty());
+    }
+
+    // 3. Opening a model resets every panel: no finding row, no selected node, no hotspot filter.
+    void openResetsSelectionAndFilters() {
+        fresh("yolov8n.onnx");
+        QVERIFY(clickFinding(NodeId{}).valid());
+        QVERIFY(w_->findings()->tree()->currentItem());
+        w_->hotspots()->filter()->setText(QStringLiteral("model.22"));
+        QVERIFY(w_->hotspots()->proxy()->rowCount() < w_->hotspots()->model()->rowCount());
+        w_->hotspots()->view()->scrollToBottom();
+        open("mobilenet_v2.onnx");
+        QCOMPARE(w_->hotspots()->view()->verticalScrollBar()->value(), 0);
+        QVERIFY(!w_->selection()->current().valid());
+        QVERIFY(!w_->graphView()->selectedNode().valid());
+        QVERIFY(!w_->findings()->tree()->currentItem());
+        QVERIFY(w_->findings()->tree()->selectedItems().isEmpty());
+        QVERIFY(w_->hotspots()->filter()->text().isEmpty());
+        QCOMPARE(w_->hotspots()->proxy()->rowCount(), w_->hotspots()->model()->rowCount());
+        QVERIFY(w_->hotspots()->model()->rowCount() > 0);
+    }
+
+    // 4. A rejected edit names itself, is dropped alone (the step under it stays, nothing to redo), and a
+    // rejection in the middle of a drag shows no modal box and the drag goes on.
+    void rejectionDropsOnlyThatEdit() {
+        fresh("yolov8n.onnx");
+        apply({{"op", "set_batch"}, {"batch", 2}});
+        QSignalSpy rejected(w_.get(), &MainWindow::editRejected);
+        w_->whatIf()->apply({editFromJson({{"op", "fuse"}, {"node", "no_such_conv"}})},
+                            QStringLiteral("bad"));
+        QTRY_COMPARE_WITH_TIMEOUT(rejected.count(), 1, 60000);
+        QVERIFY(fixture::waitSettled(*w_));
+        QVERIFY2(rejected.at(0).at(0).toString().contains(QStringLiteral("no_such_conv")),
+                 qPrintable(rejected.at(0).at(0).toString()));
+        auto s = w_->snapshot();
+        QCOMPARE(int(s->history.size()), 1);
+        QCOMPARE(s->historyPosition, size_t(1));
+        QCOMPARE(s->cost.batch, 2);
+        QVERIFY(!w_->redoAction()->isEnabled());
+        w_->controller()->redo(); // nothing to redo: the rejection does not come back
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(rejected.count(), 1);
+        QCOMPARE(w_->snapshot()->cost.batch, 2);
+        w_->lastMessage()->close();
+
+        // Mid-drag: a refused step between two good ones.
+        const uint64_t model = w_->snapshot()->modelId;
+        auto channels = [](const char* node, int c) {
+            return editFromJson({{"op", "set_channels"}, {"node", node}, {"channels", c}});
+        };
+        w_->controller()->dragStep(model, channels("/model.0/conv/Conv", 24), false);
+        w_->controller()->dragStep(model, channels("no_such_conv", 24), false);
+        w_->controller()->dragStep(model, channels("/model.0/conv/Conv", 32), true);
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.history.size() == 2; }));
+        QCOMPARE(rejected.count(), 2);
+        QTest::qWait(100);
+        QVERIFY(!w_->lastMessage()); // no modal box steals the held mouse
+        s = w_->snapshot();
+        QCOMPARE(s->edits.size(), size_t(2));
+        QCOMPARE(s->edits[1]->toJson().value("channels", 0), 32);
+        w_->controller()->undo(); // undoes the drag, not the batch
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.historyPosition == 1; }));
+        QCOMPARE(w_->snapshot()->cost.batch, 2);
+        QCOMPARE(w_->snapshot()->edits.size(), size_t(1));
+    }
+
+    // 5. Quit and reload with unsaved edits ask first; Cancel keeps everything, reload re-applies the edits.
+    void quitAndReloadAsk() {
+        fresh("yolov8n.onnx");
+        apply({{"op", "set_batch"}, {"batch", 2}});
+        w_->controller()->setBaseline();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.baselineStep == 1; }));
+        auto asked = answerNextBox(QMessageBox::Cancel, watchers_);
+        QVERIFY(!w_->close());
+        QVERIFY(asked->contains(QStringLiteral("quitting")));
+        QVERIFY(w_->isVisible());
+        QCOMPARE(w_->snapshot()->cost.batch, 2);
+
+        asked = answerNextBox(QMessageBox::Cancel, watchers_);
+        QVERIFY(!w_->reload());
+        QVERIFY(!asked->isEmpty());
+        QCOMPARE(w_->snapshot()->cost.batch, 2);
+
+        const uint64_t model = w_->snapshot()->modelId;
+        asked = answerNextBox(QMessageBox::Yes, watchers_);
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->reload());
+        QVERIFY(!asked->isEmpty());
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        const auto s = w_->snapshot();
+        QVERIFY(s->modelId != model);
+        QCOMPARE(s->cost.batch, 2);           // the edit re-applied
+        QCOMPARE(s->baselineStep, size_t(1)); // and the user's baseline
+        QVERIFY(w_->isWindowModified());
+
+        asked = answerNextBox(QMessageBox::Discard, watchers_);
+        QVERIFY(w_->close());
+        QVERIFY(!asked->isEmpty());
+    }
+
+    // 6. A project whose model is missing says so once and applies nothing to the open model; one whose
+    // model changed (hash) says so once and applies what fits.
+    void missingModelProject() {
+        fresh("yolov8n.onnx");
+        const auto before = w_->snapshot();
+        const QString project =
+            writeProject(QStringLiteral("missing.bpuscope"),
+                         {{"schema", "bpuscope.project/1"},
+                          {"model", "absent.onnx"},
+                          {"target", "s100p"},
+                          {"edits", {{{"op", "set_batch"}, {"batch", 4}}, {{"op", "fuse_all"}}}}});
+        QSignalSpy shown(w_.get(), &MainWindow::messageShown);
+        QVERIFY(!w_->openProject(project));
+        QTest::qWait(300);
+        QCOMPARE(shown.count(), 1);
+        QVERIFY(shown.at(0).at(0).toString().contains(QStringLiteral("absent.onnx")));
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(w_->snapshot(), before);
+        QCOMPARE(w_->controller()->targetName(), QStringLiteral("s100"));
+        w_->lastMessage()->close();
+
+        const QString changed = writeProject(QStringLiteral("changed.bpuscope"),
+                                             {{"schema", "bpuscope.project/1"},
+                                              {"model", fixture::sample("yolov8n.onnx").toStdString()},
+                                              {"model_sha256", std::string(64, '0')},
+                                              {"edits", {{{"op", "set_batch"}, {"batch", 4}}}}});
+        shown.clear();
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openProject(changed));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(shown.count(), 1);
+        QVERIFY2(shown.at(0).at(0).toString().contains(QStringLiteral("changed since")),
+                 qPrintable(shown.at(0).at(0).toString()));
+        QCOMPARE(w_->snapshot()->cost.batch, 4);
+        QVERIFY(w_->isWindowModified()); // what was saved is not what is shown
+    }
+
+    // 7. Ctrl+Shift+Z redoes (it was claimed twice, so Qt fired nothing).
+    void redoShortcut() {
+        fresh("yolov8n.onnx");
+        apply({{"op", "set_batch"}, {"batch", 2}});
+        w_->controller()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("Ambiguous")));
+        QTest::keyClick(w_.get(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
+        QTest::keyClick(w_.get(), Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+    }
+
+    // 8. Unresolved input dims: the status bar says so and the window asks for the shape; the answer opens
+    // the model with it.
+    void unresolvedDimsPrompt() {
+        fresh("yolov8n.onnx");
+        const QString model = dir_.filePath(QStringLiteral("dynamic.onnx"));
+        QProcess py;
+        py.start(QStringLiteral("/usr/bin/python3"),
+                 {QStringLiteral("-c"),
+                  QStringLiteral(
+                      "import sys, numpy as np, onnx\nfrom onnx import helper as h, numpy_helper, "
+                      "TensorProto as T\n"
+                      "w = numpy_helper.from_array(np.ones((16,3,3,3), np.float32), 'w')\n"
+                      "g = h.make_graph([h.make_node('Conv', ['x','w'], ['y'], pads=[1,1,1,1])], 'g',\n"
+                      "  [h.make_tensor_value_info('x', T.FLOAT, [1,3,'height','width'])],\n"
+                      "  [h.make_tensor_value_info('y', T.FLOAT, None)], [w])\n"
+                      "onnx.save(h.make_model(g, opset_imports=[h.make_opsetid('', 17)]), sys.argv[1])\n"),
+                  model});
+        QVERIFY(py.waitForFinished(60000));
+        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openModel(model));
+        QVERIFY(loaded.wait(60000));
+        QTRY_VERIFY(w_->inputShapePrompt());
+        QVERIFY(w_->inputShapePrompt()->isVisible());
+        QVERIFY(statusLabel(*w_, QStringLiteral("unresolved")));
+        InputShapeDialog* prompt = w_->inputShapePrompt();
+        prompt->field(0)->setText(QStringLiteral("1x3x224x224"));
+        QTRY_VERIFY(prompt->problem().isEmpty());
+        const uint64_t first = w_->snapshot()->modelId;
+        auto* buttons = prompt->findChild<QDialogButtonBox*>();
+        QVERIFY(buttons);
+        buttons->button(QDialogButtonBox::Ok)->click();
+        QVERIFY(fixture::waitSettled(*w_, [first](const Snapshot& s) { return s.modelId != first; }));
+        const auto s = w_->snapshot();
+        QCOMPARE(s->graph->tensor(s->graph->inputs[0]).shape.dims, (std::vector<int64_t>{1, 3, 224, 224}));
+        QTest::qWait(200);
+        QVERIFY(!w_->inputShapePrompt());
+        QVERIFY(!statusLabel(*w_, QStringLiteral("unresolved")) ||
+                !statusLabel(*w_, QStringLiteral("unresolved"))->isVisible());
+    }
+
+    // 9. The baseline follows a target switch (deltas compare like with like), and a report compares against
+    // the baseline the user set, not the model as imported.
+    void baselineAcrossTargetSwitch() {
+        fresh("yolov8n.onnx");
+        apply({{"op", "set_batch"}, {"batch", 2}});
+        w_->controller()->setBaseline();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.baselineStep == 1; }));
+        apply({{"op", "set_batch"}, {"batch", 4}});
+        const double baselineOnS100 = w_->snapshot()->baseline.totalUs;
+        w_->setTarget(QStringLiteral("s100p"));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.target->name == "s100p"; }));
+        auto s = w_->snapshot();
+        QCOMPARE(s->baselineStep, size_t(1));
+        QCOMPARE(s->baseline.batch, 2);
+        QVERIFY(s->baseline.totalUs < baselineOnS100); // re-estimated on the (faster) S100P
+
+        // A report of this state measures against that baseline, on the S100P.
+        std::shared_ptr<ReportSources> src;
+        bool called = false;
+        w_->controller()->reportSources([&](std::shared_ptr<ReportSources> r) {
+            src = std::move(r);
+            called = true;
+        });
+        QTRY_VERIFY(called);
+        QVERIFY(src && src->baseline);
+        QCOMPARE(src->baseline->target().name, std::string("s100p"));
+        QCOMPARE(src->baseline->cost().batch, 2); // the set baseline, not "as imported"
+        QCOMPARE(src->baseline->cost().totalUs, s->baseline.totalUs);
+        QCOMPARE(src->edits.size(), size_t(1)); // batch 2 -> 4
+        QVERIFY(!src->baselineNote.empty());
+        w_->setTarget(QStringLiteral("s100"));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.target->name == "s100"; }));
+    }
+
+    // 10a. F3 / Shift+F3 step the matches and the find bar's "i of N" follows; no match says "0 matches".
+    // `op:Type` is the exact op type; plain text a substring.
+    void findBarCountsAndOpSearch() {
+        fresh("yolov8n.onnx");
+        GraphView* view = w_->graphView();
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_F, Qt::ControlModifier);
+        GraphSearchBar* bar = view->searchBar();
+        QVERIFY(bar->isVisible());
+        QTest::keyClicks(bar->edit(), QStringLiteral("Resize"));
+        QCOMPARE(view->matches().size(), size_t(2));
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_F3);
+        QCOMPARE(bar->count()->text(), QStringLiteral("1 of 2"));
+        QTest::keyClick(view, Qt::Key_F3);
+        QCOMPARE(bar->count()->text(), QStringLiteral("2 of 2"));
+        QTest::keyClick(view, Qt::Key_F3, Qt::ShiftModifier);
+        QCOMPARE(bar->count()->text(), QStringLiteral("1 of 2"));
+        QCOMPARE(w_->selection()->current(), view->matches()[0]);
+
+        bar->edit()->setText(QStringLiteral("op:Conv"));
+        QCOMPARE(view->matches().size(), size_t(63));
+        for (NodeId id : view->matches())
+            QCOMPARE(w_->snapshot()->graph->node(id).opType, std::string("Conv"));
+        QCOMPARE(view->search(QStringLiteral("op:Con")), 0); // exact, not a prefix
+        QCOMPARE(view->search(QStringLiteral("op:If")), 0);
+        bar->edit()->setText(QStringLiteral("zzzz"));
+        QCOMPARE(bar->count()->text(), QStringLiteral("0 matches"));
+        // The bar stays inside the view, its count readable, at the narrowest the window allows.
+        w_->resize(1100, 750);
+        QTest::qWait(50);
+        const QRect vp = view->viewport()->geometry();
+        QVERIFY(vp.contains(bar->geometry()));
+        QVERIFY(bar->count()->width() >= bar->count()->fontMetrics().horizontalAdvance(bar->count()->text()));
+        bar->edit()->clear();
+        bar->hide();
+        w_->resize(1500, 950);
+    }
+
+    // 10b. At 1100x750 the legend and the minimap do not cover the fitted graph, and Ctrl+T shows the top
+    // hotspot clear of them.
+    void overlaysClearOfTheGraphAt1100x750() {
+        fresh("yolov8n.onnx");
+        w_->resize(1100, 750);
+        QTest::qWait(100);
+        GraphView* view = w_->graphView();
+        view->fitToView();
+        QTest::qWait(50);
+        auto covered = [view](const QRect& box) {
+            for (const QWidget* o :
+                 {static_cast<const QWidget*>(view->legend()), static_cast<const QWidget*>(view->minimap())})
+                if (o->isVisible() && o->geometry().translated(-view->viewport()->pos()).intersects(box))
+                    return true;
+            return false;
+        };
+        int under = 0;
+        for (NodeItem* item : view->graphScene()->nodeItems())
+            under += covered(view->mapFromScene(item->sceneBoundingRect()).boundingRect());
+        QCOMPARE(under, 0);
+        // ... and not by shrinking it to a dot: the fitted drawing spans at least half the view.
+        const QRect drawing = view->mapFromScene(view->graphScene()->itemsBoundingRect()).boundingRect();
+        QVERIFY2(drawing.height() * 2 >= view->viewport()->height() ||
+                     drawing.width() * 2 >= view->viewport()->width(),
+                 qPrintable(QStringLiteral("%1x%2 in %3x%4")
+                                .arg(drawing.width())
+                                .arg(drawing.height())
+                                .arg(view->viewport()->width())
+                                .arg(view->viewport()->height())));
+        // A view this small has no minimap over its graph (a rebuild brought it back).
+        if (view->viewport()->width() < 640)
+            QVERIFY(!view->minimap()->isVisible());
+
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        QTest::keyClick(w_.get(), Qt::Key_T, Qt::ControlModifier);
+        const NodeId top = w_->selection()->current();
+        QVERIFY(top.valid());
+        NodeItem* item = view->graphScene()->itemForNode(top);
+        const QRect box = view->mapFromScene(item->sceneBoundingRect()).boundingRect();
+        QVERIFY(view->viewport()->rect().contains(box));
+        QVERIFY(!covered(box));
+        w_->resize(1500, 950);
+    }
+
+    // 10c. A saved project is in Open Recent and reopens clean; a no-op "Fuse all" is no step; the status
+    // bar's estimate is never cut.
+    void recentCleanNoOpAndStatus() {
+        fresh("yolov8n.onnx");
+        apply({{"op", "set_batch"}, {"batch", 2}});
+        const QString project = dir_.filePath(QStringLiteral("saved.bpuscope"));
+        QString error = QStringLiteral("pending");
+        w_->controller()->saveProject(project, [&error](const QString& e) { error = e; });
+        QTRY_VERIFY(error != QStringLiteral("pending"));
+        QVERIFY(error.isEmpty());
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.clean; }));
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openProject(project));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(w_->snapshot()->cost.batch, 2);
+        QVERIFY(w_->snapshot()->clean);
+        QVERIFY(!w_->isWindowModified());
+        QMenu* recent = nullptr;
+        for (QMenu* m : w_->menuBar()->findChildren<QMenu*>())
+            if (m->title().remove(QLatin1Char('&')) == QStringLiteral("Open Recent"))
+                recent = m;
+        QVERIFY(recent);
+        QStringList entries;
+        for (QAction* a : recent->actions())
+            entries << a->text();
+        QVERIFY2(entries.contains(QFileInfo(project).absoluteFilePath()),
+                 qPrintable(entries.join(QLatin1Char(','))));
+
+        w_->whatIf()->fuseAll->trigger();
+        QVERIFY(fixture::waitSettled(*w_));
+        const int steps = int(w_->snapshot()->history.size());
+        w_->whatIf()->fuseAll->trigger(); // everything is fused now
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(int(w_->snapshot()->history.size()), steps);
+
+        w_->resize(1100, 750);
+        QTest::qWait(100);
+        QLabel* estimate = w_->estimateLabel();
+        QVERIFY2(
+            estimate->width() >= estimate->sizeHint().width(),
+            qPrintable(QStringLiteral("%1 < %2").arg(estimate->width()).arg(estimate->sizeHint().width())));
+        w_->resize(1500, 950);
+    }
+
+    // Issue 11: Model > Deployment is saved in the project and restored with it; a project without it opens
+    // with the default; a deployment change is unsaved work like an edit.
+    void deploymentSavedInTheProject() {
+        fresh("yolov8n.onnx");
+        QCOMPARE(w_->snapshot()->deploy.preset, DeployPreset::FastPerf);
+        const double fastPerfMs = w_->snapshot()->cost.latencyMs;
+        w_->controller()->reconfigure([](Session& s) { s.setDeploy(DeploySettings::keepIoQdq()); });
+        QVERIFY(fixture::waitSettled(
+            *w_, [](const Snapshot& s) { return s.deploy.preset == DeployPreset::KeepIoQdq; }));
+        const double floatIoMs = w_->snapshot()->cost.latencyMs;
+        QVERIFY(floatIoMs > fastPerfMs);
+        QVERIFY(w_->isWindowModified());
+        const QString project = dir_.filePath(QStringLiteral("deploy.bpuscope"));
+        QString error = QStringLiteral("pending");
+        w_->controller()->saveProject(project, [&error](const QString& e) { error = e; });
+        QTRY_VERIFY(error != QStringLiteral("pending"));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.clean; }));
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto doc = nlohmann::json::parse(f.readAll().toStdString());
+        QCOMPARE(doc.at("deploy").at("preset").get<std::string>(), std::string("keep-io-qdq"));
+
+        open("mobilenet_v2.onnx");
+        QCOMPARE(w_->snapshot()->deploy.preset, DeployPreset::FastPerf);
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openProject(project));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        QVERIFY(w_->snapshot()->deploy == DeploySettings::keepIoQdq());
+        QCOMPARE(w_->snapshot()->cost.latencyMs, floatIoMs);
+        QCOMPARE(w_->snapshot()->baseline.latencyMs, floatIoMs); // the baseline runs the same way
+        QVERIFY(!w_->isWindowModified());
+
+        // A project written before deployments were saved: the default, clean.
+        nlohmann::json old = doc;
+        old.erase("deploy");
+        const QString oldProject = writeProject(QStringLiteral("old.bpuscope"), old);
+        QVERIFY(w_->openProject(oldProject));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(w_->snapshot()->deploy.preset, DeployPreset::FastPerf);
+        QCOMPARE(w_->snapshot()->cost.latencyMs, fastPerfMs);
+        QVERIFY(!w_->isWindowModified());
+    }
+
+    // Issue 11: the hotspot table and the Top layers chart list the cost rows (quantize/dequantize passes,
+    // the runtime overhead...) beside the nodes, and the table adds up to the total.
+    void hotspotsListCostRows() {
+        fresh("yolov8n.onnx");
+        w_->controller()->reconfigure([](Session& s) { s.setDeploy(DeploySettings::keepIoQdq()); });
+        QVERIFY(fixture::waitSettled(
+            *w_, [](const Snapshot& s) { return s.deploy.preset == DeployPreset::KeepIoQdq; }));
+        const auto s = w_->snapshot();
+        const HotspotModel* m = w_->hotspots()->model();
+        double sum = 0;
+        QStringList kinds;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            sum += m->data(m->index(r, HotspotModel::Latency), HotspotModel::SortRole).toDouble();
+            if (m->itemAt(r).isRow())
+                kinds << m->data(m->index(r, HotspotModel::Op)).toString();
+        }
+        QVERIFY2(kinds.contains(QStringLiteral("quantize")), qPrintable(kinds.join(QLatin1Char(','))));
+        QVERIFY(kinds.contains(QStringLiteral("dequantize")));
+        QVERIFY(kinds.contains(QStringLiteral("runtime overhead")));
+        QVERIFY2(std::abs(sum - s->cost.totalUs) < 1e-6 * s->cost.totalUs + 1e-6,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(sum).arg(s->cost.totalUs)));
+        // The filter finds them by kind.
+        w_->hotspots()->filter()->setText(QStringLiteral("dequantize"));
+        QVERIFY(w_->hotspots()->proxy()->rowCount() > 0);
+        w_->hotspots()->filter()->clear();
+
+        // The chart: the float input's quantize is the largest item of yolov8n with float I/O.
+        w_->charts()->show();
+        QTRY_VERIFY(!w_->charts()->findChild<charts::LayerLatencyChart*>()->series().items.empty());
+        const auto& bars = w_->charts()->findChild<charts::LayerLatencyChart*>()->series().items;
+        bool rowBar = false;
+        for (const auto& b : bars)
+            rowBar = rowBar || b.label.find("quantize") != std::string::npos;
+        QVERIFY(rowBar);
+        w_->controller()->reconfigure([](Session& s) { s.setDeploy(DeploySettings::fastPerf()); });
+        QVERIFY(fixture::waitSettled(
+            *w_, [](const Snapshot& s) { return s.deploy.preset == DeployPreset::FastPerf; }));
+    }
+
+    void cleanupTestCase() {
+        if (w_ && w_->hasUnsavedEdits()) {
+            auto answered = answerNextBox(QMessageBox::Discard, watchers_);
+            w_->close();
+        }
+        w_.reset();
+    }
+};
+
+QTEST_MAIN(TestDefects)
+#include "tst_defects.moc"
