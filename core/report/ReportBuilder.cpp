@@ -226,6 +226,7 @@ ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
     doc.generatedAt = input.generatedAt.empty() ? nowText() : input.generatedAt;
     doc.generator = std::string("BpuScope ") + BPUSCOPE_VERSION;
     doc.facts = factsOf(c);
+    doc.kpis = detail::kpiCards(c);
 
     progress(0.0, "summary");
     doc.sections.push_back(detail::summarySection(c));
@@ -233,6 +234,7 @@ ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
     progress(0.1, "findings");
     doc.sections.push_back(detail::findingsSection(c));
     doc.sections.push_back(detail::hotspotsSection(c));
+    doc.sections.push_back(detail::layersSection(c));
     progress.checkCancel();
     progress(0.2, "charts");
     doc.sections.push_back(detail::chartsSection(c));
