@@ -110,7 +110,8 @@ Section graphSection(const Context& c, const GraphOverview& o) {
             (o.focus.valid()
                  ? "'" + c.g.node(original(o.focus)).name + "' (" + c.g.node(original(o.focus)).opType + ")"
                  : std::string("-")) +
-            " within " + std::to_string(o.focusRadius) + " hops.";
+            " within " + std::to_string(o.focusRadius) +
+            " hops, leaving out folded shape arithmetic (computed at compile time).";
     sec.blocks.push_back(Paragraph{text});
     if (whole) {
         sec.blocks.push_back(

@@ -113,6 +113,11 @@ struct GraphOverview {
     NodeId focus;                   ///< the top hotspot
     int focusRadius = 3;            ///< hops around the focus the zoomed view shows
     std::vector<NodeId> focusNodes; ///< nodes within focusRadius hops of the focus, nearest first
+    /// The focus nodes alone, laid out on their own for the zoomed view: in the whole model's layout a
+    /// neighbour can sit a page-width away (a detection head's Reshape after the backbone), which shrinks
+    /// the zoom to unreadable boxes. Its outside inputs are initializers, as in `graph`.
+    std::shared_ptr<const Graph> focusGraph;
+    std::vector<NodeId> focusSource; ///< focusGraph NodeId -> overview NodeId
 };
 
 /// A headline number of the first page (the PDF's cover tiles, the HTML's cards, a Markdown table row).

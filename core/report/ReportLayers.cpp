@@ -81,7 +81,7 @@ Section layersSection(const Context& c) {
         makeTable({"#", "Layer", "Ops", "Time (us)", "Compute (us)", "Load (us)", "Store (us)", "DDR (KiB)"},
                   {Align::Right, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right,
                    Align::Right, Align::Right});
-    tb.table.widths = {0.4, 4, 2.2, 1, 1.15, 0.95, 0.95, 1.05};
+    tb.table.widths = {0.4, 4.6, 1.8, 1, 1.15, 0.95, 0.95, 1.05};
     for (size_t i = 0; i < shown; ++i) {
         const BpuLayer& l = layers[order[i]];
         tb.table.rows.push_back({std::to_string(i + 1), c.g.node(l.head).name, opsText(c.g, l),
