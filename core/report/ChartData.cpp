@@ -177,13 +177,13 @@ BarSeries opTypeBreakdown(const Graph& g, const CostEstimate& c, size_t n) {
             continue;
         }
         s.items.push_back(
-            {op, acc.us, 0, fmt::percent(acc.us / total) + ", " + std::to_string(acc.count) + " nodes", {}});
+            {op, acc.us, 0, fmt::percent(acc.us / total) + ", " + fmt::plural(acc.count, "node"), {}});
     }
     if (otherTypes > 0)
         s.items.push_back({"other (" + std::to_string(otherTypes) + " types)",
                            other.us,
                            0,
-                           fmt::percent(other.us / total) + ", " + std::to_string(other.count) + " nodes",
+                           fmt::percent(other.us / total) + ", " + fmt::plural(other.count, "node"),
                            {}});
     return s;
 }

@@ -54,6 +54,11 @@ p.note { color: #444; font-style: italic; }
 figure { margin: 1em 0; } figcaption { font-size: 12.5px; color: #333; margin-top: 4px; }
 svg.chart { max-width: 100%; height: auto; }
 nav ol { margin: 0.4em 0; }
+.kpis { display: flex; flex-wrap: wrap; gap: 8px; margin: 1em 0 1.4em; }
+.kpi { flex: 1 1 150px; border: 1px solid #c8ccd2; border-left: 4px solid #0072B2; border-radius: 4px;
+       background: #f5f8fc; padding: 6px 10px; }
+.kpi .label { color: #5a5a5a; font-size: 12px; } .kpi .value { font-size: 22px; font-weight: bold; }
+.kpi .detail { color: #5a5a5a; font-size: 11px; }
 )";
 
 void table(std::ostream& os, const Table& t, const std::string& caption) {
@@ -118,7 +123,15 @@ std::string renderHtml(const ReportDocument& doc) {
        << "</title>\n<style>" << kStyle << "</style></head><body>\n";
     os << "<h1>" << esc(doc.title) << "</h1>\n<p class=\"meta\">Model <code>" << esc(doc.modelFile)
        << "</code> on " << esc(doc.targetName) << " &middot; generated " << esc(doc.generatedAt) << " by "
-       << esc(doc.generator) << "</p>\n<nav><ol>";
+       << esc(doc.generator) << "</p>\n";
+    if (const auto cards = headlineCards(doc); !cards.empty()) {
+        os << "<div class=\"kpis\">";
+        for (const auto& k : cards)
+            os << "<div class=\"kpi\"><div class=\"label\">" << esc(k.label) << "</div><div class=\"value\">"
+               << esc(k.value) << "</div><div class=\"detail\">" << esc(k.detail) << "</div></div>";
+        os << "</div>\n";
+    }
+    os << "<nav><ol>";
     for (const auto& s : doc.sections)
         os << "<li><a href=\"#" << esc(s.id) << "\">" << esc(s.title) << "</a></li>";
     os << "</ol></nav>\n";

@@ -103,6 +103,22 @@ struct BlockJson {
 
 } // namespace
 
+std::vector<KpiCard> headlineCards(const ReportDocument& doc) {
+    if (!doc.kpis.empty())
+        return doc.kpis;
+    std::vector<KpiCard> out;
+    if (!doc.facts.is_object() || !doc.facts.contains("cover") || !doc.facts["cover"].is_object())
+        return out;
+    const json& tiles = doc.facts["cover"].value("tiles", json::array());
+    if (!tiles.is_array())
+        return out;
+    for (const auto& t : tiles)
+        if (t.is_object())
+            out.push_back({t.value("label", std::string()), t.value("value", std::string()),
+                           t.value("detail", std::string())});
+    return out;
+}
+
 nlohmann::json reportJson(const ReportDocument& doc) {
     json sections = json::array();
     for (const auto& s : doc.sections) {
@@ -111,9 +127,19 @@ nlohmann::json reportJson(const ReportDocument& doc) {
             blocks.push_back(std::visit(BlockJson{}, b));
         sections.push_back({{"id", s.id}, {"number", s.number}, {"title", s.title}, {"blocks", blocks}});
     }
-    return {{"schema", "bpuscope.report/1"}, {"title", doc.title},       {"model", doc.modelName},
-            {"file", doc.modelFile},         {"target", doc.targetName}, {"generated_at", doc.generatedAt},
-            {"generator", doc.generator},    {"facts", doc.facts},       {"sections", sections}};
+    json kpis = json::array();
+    for (const auto& k : headlineCards(doc))
+        kpis.push_back({{"label", k.label}, {"value", k.value}, {"detail", k.detail}});
+    return {{"kpis", kpis},
+            {"schema", "bpuscope.report/1"},
+            {"title", doc.title},
+            {"model", doc.modelName},
+            {"file", doc.modelFile},
+            {"target", doc.targetName},
+            {"generated_at", doc.generatedAt},
+            {"generator", doc.generator},
+            {"facts", doc.facts},
+            {"sections", sections}};
 }
 
 } // namespace bpu::report

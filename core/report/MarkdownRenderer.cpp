@@ -107,6 +107,24 @@ std::string renderMarkdown(const ReportDocument& doc) {
     os << "# " << cell(doc.title) << "\n\n";
     os << "Model " << cell(doc.modelFile) << " on " << cell(doc.targetName) << " - generated "
        << cell(doc.generatedAt) << " by " << cell(doc.generator) << ".\n\n";
+    // The headline cards as a one-row table: figure names as headers, value and detail in the cell.
+    if (const auto cards = headlineCards(doc); !cards.empty()) {
+        std::vector<std::string> headers, row;
+        for (const auto& k : cards) {
+            headers.push_back(k.label);
+            row.push_back("**" + cell(k.value) + "**" + (k.detail.empty() ? "" : " - " + cell(k.detail)));
+        }
+        os << "|";
+        for (const auto& h : headers)
+            os << " " << cell(h) << " |";
+        os << "\n|";
+        for (size_t i = 0; i < headers.size(); ++i)
+            os << "---|";
+        os << "\n|";
+        for (const auto& v : row)
+            os << " " << v << " |";
+        os << "\n\n";
+    }
     for (const auto& s : doc.sections)
         os << "- [" << s.number << ". " << cell(s.title) << "](#" << s.id << ")\n";
     os << "\n";

@@ -45,8 +45,11 @@ int placementIndex(Placement p) {
     return p == Placement::BPU ? 0 : p == Placement::CPU ? 1 : 2;
 }
 
-/// Nodes within `radius` hops (either direction) of `focus`, nearest first, at most `cap`.
-std::vector<NodeId> neighbourhood(const Graph& g, NodeId focus, int radius, size_t cap) {
+/// Nodes within `radius` hops (either direction) of `focus`, nearest first, at most `cap`. Nodes `skip` marks
+/// are neither shown nor walked through: folded shape arithmetic (Shape, Gather on shapes) hangs off nodes
+/// all over a detection model, and one hop into it stretches the zoom over the whole graph.
+std::vector<NodeId> neighbourhood(const Graph& g, NodeId focus, int radius, size_t cap,
+                                  const std::vector<bool>& skip) {
     std::vector<NodeId> out;
     if (!focus.valid())
         return out;
@@ -60,7 +63,7 @@ std::vector<NodeId> neighbourhood(const Graph& g, NodeId focus, int radius, size
         if (dist[id.value] == radius)
             continue;
         auto visit = [&](NodeId n) {
-            if (n.valid() && dist[n.value] < 0) {
+            if (n.valid() && dist[n.value] < 0 && !skip[n.value]) {
                 dist[n.value] = dist[id.value] + 1;
                 queue.push_back(n);
             }
@@ -157,7 +160,15 @@ GraphOverview makeOverview(const Context& c) {
         if (id == top)
             o.focus = NodeId(static_cast<uint32_t>(i));
     }
-    o.focusNodes = neighbourhood(*o.graph, o.focus, o.focusRadius, 40);
+    std::vector<bool> folded(n);
+    for (size_t i = 0; i < n; ++i)
+        folded[i] = o.placement[i] == placementIndex(Placement::Folded);
+    o.focusNodes = neighbourhood(*o.graph, o.focus, o.focusRadius, 40, folded);
+    std::vector<bool> outside(n, true);
+    for (NodeId id : o.focusNodes)
+        outside[id.value] = false;
+    if (!o.focusNodes.empty())
+        o.focusGraph = withoutNodes(*o.graph, outside, o.focusSource);
     return o;
 }
 
@@ -226,6 +237,7 @@ ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
     doc.generatedAt = input.generatedAt.empty() ? nowText() : input.generatedAt;
     doc.generator = std::string("BpuScope ") + BPUSCOPE_VERSION;
     doc.facts = factsOf(c);
+    doc.kpis = detail::kpiCards(c);
 
     progress(0.0, "summary");
     doc.sections.push_back(detail::summarySection(c));
@@ -233,6 +245,7 @@ ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
     progress(0.1, "findings");
     doc.sections.push_back(detail::findingsSection(c));
     doc.sections.push_back(detail::hotspotsSection(c));
+    doc.sections.push_back(detail::layersSection(c));
     progress.checkCancel();
     progress(0.2, "charts");
     doc.sections.push_back(detail::chartsSection(c));

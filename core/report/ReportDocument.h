@@ -113,6 +113,18 @@ struct GraphOverview {
     NodeId focus;                   ///< the top hotspot
     int focusRadius = 3;            ///< hops around the focus the zoomed view shows
     std::vector<NodeId> focusNodes; ///< nodes within focusRadius hops of the focus, nearest first
+    /// The focus nodes alone, laid out on their own for the zoomed view: in the whole model's layout a
+    /// neighbour can sit a page-width away (a detection head's Reshape after the backbone), which shrinks
+    /// the zoom to unreadable boxes. Its outside inputs are initializers, as in `graph`.
+    std::shared_ptr<const Graph> focusGraph;
+    std::vector<NodeId> focusSource; ///< focusGraph NodeId -> overview NodeId
+};
+
+/// A headline number of the first page (the PDF's cover tiles, the HTML's cards, a Markdown table row).
+struct KpiCard {
+    std::string label;  ///< "Board, 1 thread": the figure's name, after the tool that measures it
+    std::string value;  ///< "1.962 ms"
+    std::string detail; ///< "509.7 FPS; as hrt_model_exec perf"
 };
 
 /// The whole report as structured data: every renderer (Markdown, HTML, JSON, PDF) reads only this.
@@ -124,6 +136,7 @@ struct ReportDocument {
     std::string generatedAt; ///< local date and time, "2025-01-31 14:05"
     std::string generator;   ///< "BpuScope 0.1.0"
     std::vector<Section> sections;
+    std::vector<KpiCard> kpis; ///< headline cards, first page; empty: facts["cover"]["tiles"] if any
     nlohmann::json facts; ///< the headline numbers, machine-readable (latency_ms, fps, baseline, ...)
     GraphOverview overview;
 };

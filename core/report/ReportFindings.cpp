@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Sections 2 (findings ranked by estimated gain, with the guide's rule text) and 3 (hotspots).
 #include "ChartData.h"
+#include "EvidenceText.h"
 #include "ReportFormat.h"
 #include "ReportSections.h"
 #include "core/cost/Hotspots.h"
@@ -13,15 +14,6 @@
 namespace bpu::report::detail {
 
 namespace {
-
-std::string nodeList(const Graph& g, const std::vector<NodeId>& ids, size_t shown) {
-    std::string out;
-    for (size_t i = 0; i < ids.size() && i < shown; ++i)
-        out += (i ? ", " : "") + g.node(ids[i]).name;
-    if (ids.size() > shown)
-        out += ", ... " + std::to_string(ids.size() - shown) + " more";
-    return out.empty() ? "-" : out;
-}
 
 /// The fix's edits as text. Long fixes (a placement override per CPU node: hundreds of edits) are summarised
 /// per kind of edit: "set_placement placement=BPU on 185 nodes: a, b, c, ... 182 more".
@@ -74,8 +66,44 @@ std::string fixText(const EditList& edits) {
     return out;
 }
 
-std::string evidenceText(const nlohmann::json& v) {
-    return fmt::jsonText(v, 6);
+/// The finding's evidence as labelled lines. Values that repeat the node table (the node's name, a list of
+/// node names) are left to the table.
+std::vector<std::pair<std::string, std::string>> evidenceItems(const nlohmann::json& evidence) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!evidence.is_object())
+        return out;
+    for (auto it = evidence.begin(); it != evidence.end(); ++it) {
+        if (it.key() == "node" || it.key() == "nodes" || it.key() == "alternative_fix")
+            continue;
+        out.emplace_back(evidenceLabel(it.key()), evidenceValue(it.key(), it.value()));
+    }
+    return out;
+}
+
+/// The nodes a finding covers with what each costs, so the reader sees where the finding sits; a very long
+/// list (a placement fix over hundreds of CPU nodes) stops at kNodeRows and says how many more there are.
+TableBlock nodeTable(const Context& c, const Finding& f) {
+    constexpr size_t kNodeRows = 25;
+    TableBlock tb;
+    tb.caption = "Nodes of finding: " + fmt::plural(int64_t(f.nodes.size()), "node");
+    tb.table = makeTable({"Node", "Op", "Placement", "Latency (us)", "Share"},
+                         {Align::Left, Align::Left, Align::Left, Align::Right, Align::Right});
+    tb.table.widths = {5.2, 1.6, 1, 1.4, 0.8};
+    for (size_t i = 0; i < f.nodes.size() && i < kNodeRows; ++i) {
+        const NodeId id = f.nodes[i];
+        tb.table.rows.push_back(
+            {c.g.node(id).name, c.g.node(id).opType, placementName(c.r.nodes[id.value].placement),
+             fmt::us(c.c.nodes[id.value].latencyUs), fmt::percent(c.c.nodes[id.value].share)});
+    }
+    if (f.nodes.size() > kNodeRows)
+        tb.table.rows.push_back({"... " + fmt::plural(int64_t(f.nodes.size() - kNodeRows), "more node") +
+                                     " (all in analyze --json)",
+                                 "", "", "", ""});
+    return tb;
+}
+
+std::string gainUs(const Finding& f) {
+    return f.estimatedGainMs ? fmt::us(*f.estimatedGainMs * 1000.0) : std::string("-");
 }
 
 std::string gainPercent(const Finding& f, double perImageMs) {
@@ -118,14 +146,13 @@ Section findingsSection(const Context& c) {
     TableBlock ranked;
     ranked.caption = "All findings";
     ranked.table = makeTable(
-        {"#", "Rule", "Severity", "Finding", "Gain (ms)", "Gain (%)", "Nodes"},
+        {"#", "Rule", "Severity", "Finding", "Gain (us)", "Gain (%)", "Nodes"},
         {Align::Right, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right});
     ranked.table.widths = {0.45, 0.65, 0.85, 6, 1, 0.9, 0.7};
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
-        ranked.table.rows.push_back({std::to_string(i + 1), f.rule, f.severity, f.title,
-                                     f.estimatedGainMs ? fmt::gainMs(*f.estimatedGainMs) : "-",
-                                     gainPercent(f, perImage), std::to_string(f.nodes.size())});
+        ranked.table.rows.push_back({std::to_string(i + 1), f.rule, f.severity, fmt::prose(f.title),
+                                     gainUs(f), gainPercent(f, perImage), std::to_string(f.nodes.size())});
     }
     sec.blocks.push_back(ranked);
     if (std::any_of(findings.begin(), findings.end(),
@@ -147,30 +174,24 @@ Section findingsSection(const Context& c) {
         if (perRule[f.rule]++ >= kPerRule)
             continue;
         ++detailed;
-        sec.blocks.push_back(Heading{3, "#" + std::to_string(i + 1) + " [" + f.rule + "] " + f.title});
+        sec.blocks.push_back(
+            Heading{3, "#" + std::to_string(i + 1) + " " + f.rule + ": " + fmt::prose(f.title)});
         KeyValues kv;
         kv.items = {{"Rule", ruleLabel(c.rules, f.rule)},
                     {"Severity", f.severity},
-                    {"Estimated gain", f.estimatedGainMs ? fmt::gainMs(*f.estimatedGainMs) +
-                                                               " ms per image (" + gainPercent(f, perImage) +
+                    {"Estimated gain", f.estimatedGainMs ? fmt::duration(*f.estimatedGainMs) +
+                                                               " per image (" + gainPercent(f, perImage) +
                                                                " of " + fmt::ms(perImage) + " ms)"
-                                                         : std::string("not estimated")},
-                    {"Affected nodes", std::to_string(f.nodes.size()) + ": " + nodeList(c.g, f.nodes, 8)},
-                    {"Recommendation", f.recommendation},
+                                                         : std::string("not estimated (no automatic fix)")},
+                    {"Recommendation", fmt::prose(f.recommendation)},
                     {"What-if fix", fixText(f.fix)}};
-        sec.blocks.push_back(kv);
-        // An alternative fix reads like the what-if fix above it, in the evidence as `analyze --json` has it.
-        nlohmann::json evidence = f.evidence;
         if (!f.alternativeFix.empty())
-            evidence["alternative_fix"] = nullptr;
-        if (evidence.is_object() && !evidence.empty()) {
-            KeyValues ev{"Evidence", {}};
-            for (auto it = evidence.begin(); it != evidence.end(); ++it)
-                ev.items.push_back({it.key(), it.key() == "alternative_fix" && !f.alternativeFix.empty()
-                                                  ? fixText(f.alternativeFix)
-                                                  : evidenceText(it.value())});
-            sec.blocks.push_back(ev);
-        }
+            kv.items.push_back({"Alternative fix", fixText(f.alternativeFix)});
+        for (const auto& [key, value] : evidenceItems(f.evidence))
+            kv.items.push_back({key, value});
+        sec.blocks.push_back(kv);
+        if (!f.nodes.empty())
+            sec.blocks.push_back(nodeTable(c, f));
         auto q = quotedAt.find(f.rule);
         if (q == quotedAt.end()) {
             quotedAt[f.rule] = i + 1;

@@ -91,9 +91,55 @@ std::string si(double v) {
 std::string number(double v) {
     if (std::isnan(v))
         return "-";
-    if (std::fabs(v) < 1e15 && v == std::floor(v))
-        return count(static_cast<int64_t>(v));
-    return printf1("%.4g", v);
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    // Four significant digits are 1000s and above: whole numbers, separated ("526,600", not "5.266e+05").
+    if (std::fabs(v) >= 999.95 || v == std::floor(v))
+        return std::fabs(v) < 9.2e18 ? count(static_cast<int64_t>(std::llround(v))) : printf1("%.0f", v);
+    // Fixed notation with enough decimals for four significant digits, trailing zeros dropped.
+    const int magnitude = int(std::floor(std::log10(std::fabs(v))));
+    const int decimals = std::clamp(3 - magnitude, 0, 12);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string out = buf;
+    if (out.find('.') != std::string::npos) {
+        while (out.back() == '0')
+            out.pop_back();
+        if (out.back() == '.')
+            out.pop_back();
+    }
+    return out;
+}
+
+std::string plural(int64_t n, const std::string& one, const std::string& many) {
+    return count(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
+}
+
+std::string duration(double ms) {
+    if (std::isnan(ms))
+        return "-";
+    return std::fabs(ms) < 1.0 ? us(ms * 1000.0) + " us" : fmt::ms(ms) + " ms";
+}
+
+std::string kib(int64_t bytes) {
+    const double k = double(bytes) / 1024.0;
+    const int64_t whole = static_cast<int64_t>(std::floor(std::fabs(k) * 10 + 0.5));
+    return (k < 0 ? "-" : "") + count(whole / 10) + "." + std::to_string(whole % 10);
+}
+
+std::string prose(const std::string& s) {
+    static const std::string arrow = " -> ", safe = "\u00a0\u2192\u00a0";
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        if (s.compare(i, arrow.size(), arrow) == 0) {
+            out += safe;
+            i += arrow.size();
+        } else {
+            out += s[i++];
+        }
+    }
+    return out;
 }
 
 std::string jsonText(const nlohmann::json& j, size_t maxItems) {

@@ -21,7 +21,19 @@ std::string gainMs(double v);
 std::string count(int64_t v); ///< "1,234,567"
 std::string bytes(int64_t v); ///< "512 B", "12.5 KiB", "25.2 MiB", "1.10 GiB"
 std::string si(double v);     ///< "8.70 G", "512 M", "12.0 k"
-std::string number(double v); ///< a general number: integers as integers, else 4 significant digits
+/// A general number: integers as integers with separators, else 4 significant digits in fixed notation
+/// ("0.0001234", "12.35", "526,600"); never exponent notation, which reads as noise in a report.
+std::string number(double v);
+/// A count with its noun, singular for exactly one: plural(1, "node") = "1 node", plural(3, "node") =
+/// "3 nodes"; `many` when the plural is not noun + "s".
+std::string plural(int64_t n, const std::string& one, const std::string& many = {});
+/// An estimated gain (or any small time) in the unit that reads best: "18.0 us" below 1 ms, "1.234 ms" above.
+std::string duration(double ms);
+/// Kibibytes with one decimal and separators ("1,234.5"), for byte columns that must share one unit.
+std::string kib(int64_t bytes);
+/// Running text from the engine made safe to wrap: " -> " becomes a no-break arrow ("a\u00a0\u2192\u00a0b")
+/// so the line breaker can neither split the arrow nor leave it dangling at a line end.
+std::string prose(const std::string& s);
 /// A JSON scalar or small structure as one line of text (strings unquoted, objects as "k=v, k=v").
 std::string jsonText(const nlohmann::json& j, size_t maxItems = 8);
 

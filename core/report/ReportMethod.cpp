@@ -82,6 +82,8 @@ Section methodSection(const Context& c, const Progress& progress) {
     Section sec;
     sec.id = "method";
     sec.title = "Method and assumptions";
+    sec.blocks = modelAndTargetBlocks(c);
+    sec.blocks.push_back(Heading{2, "How the estimate is made"});
     sec.blocks.push_back(Paragraph{
         "BpuScope imports the ONNX graph with per-node shape inference, places every operator on the BPU, "
         "the CPU "
@@ -113,7 +115,7 @@ Section methodSection(const Context& c, const Progress& progress) {
     sec.blocks.push_back(params);
     KeyValues derived{"Derived figures", {}};
     derived.items = {
-        {"Peak MAC rate", fmt::si(c.t.peakMacsPerSecond()) + "MAC/s (peak_int8_tops x 1e12 / 2)"},
+        {"Peak MAC rate", fmt::si(c.t.peakMacsPerSecond()) + "MAC/s (peak_int8_tops x 10^12 / 2)"},
         {"Effective DDR bandwidth", fmt::number(c.t.effectiveDdrBytesPerSecond() / 1e9) +
                                         " GB/s (ddr_bandwidth_gbs x ddr_effective_fraction)"},
         {"Ridge intensity", fmt::number(c.t.ridgeIntensity()) +

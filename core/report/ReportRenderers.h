@@ -16,6 +16,10 @@ std::string renderHtml(const ReportDocument& doc);
 /// The report as `bpuscope.report/1` JSON: the sections' blocks as data, plus the headline facts.
 nlohmann::json reportJson(const ReportDocument& doc);
 
+/// The first page's cards: doc.kpis, else the tiles a document built elsewhere (a comparison) carries in
+/// facts["cover"]["tiles"]; empty when there are neither.
+std::vector<KpiCard> headlineCards(const ReportDocument& doc);
+
 /// Inline SVG of a bar chart (horizontal bars, largest first) / of the roofline; used by the HTML renderer.
 std::string barChartSvg(const BarSeries& s);
 std::string rooflineSvg(const RooflineData& d);

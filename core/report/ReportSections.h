@@ -17,13 +17,21 @@ struct Context {
     const GuideRules& rules;
 };
 
+/// The first page's headline cards (ReportKpis.cpp).
+std::vector<KpiCard> kpiCards(const Context& c);
 Section summarySection(const Context& c);
+/// The optimization plan's blocks for the first page; empty until the findings engine provides a plan.
+std::vector<Block> planBlocks(const Context& c);
 Section findingsSection(const Context& c);
 Section hotspotsSection(const Context& c);
+/// The BPU layers as the compiler builds them, slowest first, in hbm_perf's columns (ReportLayers.cpp).
+Section layersSection(const Context& c);
 Section chartsSection(const Context& c);
 Section graphSection(const Context& c, const GraphOverview& overview);
 Section whatIfSection(const Context& c);
 Section methodSection(const Context& c, const Progress& progress);
+/// The model's and the target profile's particulars, opening the method section (ReportSummary.cpp).
+std::vector<Block> modelAndTargetBlocks(const Context& c);
 
 /// A row of strings from anything streamable into std::string.
 Table makeTable(std::vector<std::string> headers, std::vector<Align> align);

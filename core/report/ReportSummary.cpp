@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Section 1: cover and summary, with baseline vs edited side by side when edits were applied.
+// Section 1: the first page's summary (baseline vs edited first when edits were applied), and the model's and
+// profile's particulars, which open the method section at the end.
 #include "ReportFormat.h"
 #include "ReportSections.h"
 
@@ -26,6 +27,25 @@ std::string ioText(const Graph& g, const std::vector<TensorId>& ids) {
                std::string(dataTypeName(t.dtype));
     }
     return out.empty() ? "-" : out;
+}
+
+/// "BPU 1277.7 us, runtime overhead 684.4 us": the parts of the board latency, the ones that are zero left
+/// out (a model all on the BPU has no CPU, Q/DQ or switch time to speak of).
+std::string timeParts(const CostEstimate& e) {
+    const std::pair<const char*, double> parts[] = {{"BPU", e.bpuUs},
+                                                    {"CPU operators", e.cpuUs},
+                                                    {"Q/DQ passes", e.qdqUs},
+                                                    {"CPU/BPU switches", e.transitionUs},
+                                                    {"runtime overhead", e.runtimeUs}};
+    std::string out;
+    for (const auto& [name, us] : parts)
+        if (us > 0)
+            out += (out.empty() ? "" : ", ") + std::string(name) + " " + fmt::us(us) + " us";
+    return out.empty() ? "-" : out;
+}
+
+std::string gainUs(const Finding& f) {
+    return f.estimatedGainMs ? fmt::us(*f.estimatedGainMs * 1000.0) : std::string("-");
 }
 
 std::string severityCounts(const std::vector<Finding>& findings) {
@@ -104,26 +124,78 @@ Section summarySection(const Context& c) {
     const auto& s = c.r.summary;
     const CostEstimate& e = c.c;
 
-    std::string headline = "On " + c.t.displayName + ": board latency (1 thread, as hrt_model_exec perf " +
-                           "measures it) " + fmt::ms(e.latencyMs) + " ms per inference";
+    // One sentence of figures: the cards above name them, this says what each is comparable with.
+    std::string headline =
+        "Estimated on " + c.t.displayName + ": " + fmt::ms(e.latencyMs) + " ms per inference";
     if (e.batch > 1)
         headline += " of batch " + std::to_string(e.batch);
-    headline += " = " + fmt::fps(e.fps) + " FPS; " + fmt::fps(e.fpsByThreads[1]) +
-                " FPS with 2 threads; BPU " + "time alone (static, as hbm_perf reports it) " +
-                fmt::ms(e.bpuMs) + " ms. Deployment: " + describeDeploy(c.s.options().deploy, c.g) + ".";
+    headline += " on the board with one thread (" + fmt::fps(e.fps) + " FPS, as hrt_model_exec perf " +
+                "measures it), " + fmt::fps(e.fpsByThreads[1]) + " FPS with two threads, and " +
+                fmt::ms(e.bpuMs) + " ms of BPU time alone (the figure hbm_perf reports).";
     if (c.in.baseline)
-        headline += " Before the " + std::to_string(c.in.edits.size()) +
-                    " what-if edit(s): " + fmt::ms(c.in.baseline->cost().latencyMs) + " ms board, " +
-                    fmt::fps(c.in.baseline->cost().fps) + " FPS.";
-    if (!c.r.findings.empty() && c.r.findings.front().estimatedGainMs)
-        headline += " The largest estimated gain is " + c.r.findings.front().rule + ": " +
-                    c.r.findings.front().title + " (" + fmt::gainMs(*c.r.findings.front().estimatedGainMs) +
-                    " ms per image).";
+        headline += " Before the " + fmt::plural(int64_t(c.in.edits.size()), "what-if edit") + ": " +
+                    fmt::ms(c.in.baseline->cost().latencyMs) + " ms, " + fmt::fps(c.in.baseline->cost().fps) +
+                    " FPS.";
     sec.blocks.push_back(Paragraph{headline});
     // With edits the comparison is what the reader came for: it leads, before the model's details.
     if (c.in.baseline)
         sec.blocks.push_back(compareTable(*c.in.baseline, c.s));
 
+    KeyValues glance{"", {}};
+    glance.items = {{"Deployment", describeDeploy(c.s.options().deploy, c.g)},
+                    {"Where the time goes", timeParts(e)},
+                    {"Placement", std::to_string(s.bpuNodes) + " BPU, " + std::to_string(s.cpuNodes) +
+                                      " CPU, " + std::to_string(s.foldedNodes) + " folded nodes in " +
+                                      fmt::plural(s.bpuSegments, "BPU segment")},
+                    {"Q/DQ", fmt::plural(s.qdqNodes, "explicit node") + "; " + std::to_string(s.qdqPasses) +
+                                 " costed passes over " + fmt::count(s.qdqElements) + " elements"},
+                    {"Padding waste", fmt::percent(s.paddingWasteRatio) + " of padded activation bytes (" +
+                                          fmt::bytes(s.paddingWasteBytes) + ")"},
+                    {"Fusion", fmt::plural(s.fusedGroups, "fused group") + ", " +
+                                   fmt::plural(s.missedFusions, "missed fusion")},
+                    {"Findings", severityCounts(c.r.findings)}};
+    if (s.unknownOps > 0)
+        glance.items.push_back({"Ops not in the operator table", std::to_string(s.unknownOps)});
+    sec.blocks.push_back(glance);
+
+    for (Block& b : planBlocks(c))
+        sec.blocks.push_back(std::move(b));
+
+    if (!c.r.findings.empty()) {
+        TableBlock top;
+        top.caption = "Top findings (details in section 2)";
+        top.table =
+            makeTable({"#", "Rule", "Finding", "Severity", "Gain (us)", "Nodes"},
+                      {Align::Right, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right});
+        top.table.widths = {0.4, 0.7, 6, 1, 1, 0.8};
+        for (size_t i = 0; i < c.r.findings.size() && i < 5; ++i) {
+            const Finding& f = c.r.findings[i];
+            top.table.rows.push_back({std::to_string(i + 1), f.rule, fmt::prose(f.title), f.severity,
+                                      gainUs(f), std::to_string(f.nodes.size())});
+        }
+        sec.blocks.push_back(top);
+    }
+
+    std::vector<std::string> warnings = c.g.warnings;
+    warnings.insert(warnings.end(), c.r.warnings.begin(), c.r.warnings.end());
+    for (size_t i = 0; i < warnings.size() && i < 8; ++i)
+        sec.blocks.push_back(Note{"Warning: " + fmt::prose(warnings[i])});
+    if (warnings.size() > 8)
+        sec.blocks.push_back(
+            Note{std::to_string(warnings.size() - 8) + " more warnings in `analyze --json`."});
+    return sec;
+}
+
+std::vector<Block> planBlocks(const Context&) {
+    // The optimization plan (issue 13: the top fixes applied together, cumulative latency after each step)
+    // renders here, between the headline figures and the top findings, once the findings engine provides
+    // it. Until then there is nothing to show and the page goes straight to the findings.
+    return {};
+}
+
+std::vector<Block> modelAndTargetBlocks(const Context& c) {
+    std::vector<Block> out;
+    out.push_back(Heading{2, "Model and target profile"});
     KeyValues model{"Model", {}};
     model.items = {
         {"File", std::filesystem::path(c.g.path).filename().string()},
@@ -136,7 +208,7 @@ Section summarySection(const Context& c) {
         {"Parameters", fmt::count(c.r.totals.params) + " (" + fmt::si(double(c.r.totals.params)) + ")"},
         {"MACs", fmt::count(c.r.totals.macs) + " (" + fmt::si(double(c.r.totals.macs)) + "MAC)"},
         {"Weight bytes", fmt::bytes(c.r.totals.weightBytes)}};
-    sec.blocks.push_back(model);
+    out.push_back(model);
 
     KeyValues target{"Target profile", {}};
     target.items = {{"Profile", c.t.displayName + " [" + c.t.name + "]"},
@@ -144,62 +216,11 @@ Section summarySection(const Context& c) {
                     {"march", c.t.march},
                     {"Profile file", c.t.sourcePath},
                     {"Ridge intensity", fmt::number(c.t.ridgeIntensity()) + " MACs per DDR byte"}};
-    sec.blocks.push_back(target);
-
-    KeyValues est{"Estimate", {}};
-    est.items = {{"Board, 1 thread", fmt::ms(e.latencyMs) + " ms per inference (batch " +
-                                         std::to_string(e.batch) + ") = " + fmt::fps(e.fps) +
-                                         " FPS - comparable with hrt_model_exec perf --thread_num 1"},
-                 {"2 threads", fmt::fps(e.fpsByThreads[1]) + " FPS - hrt_model_exec perf --thread_num 2"},
-                 {"BPU (static)", fmt::ms(e.bpuMs) + " ms - the BPU's time alone, comparable with hbm_perf"},
-                 {"Deployment", describeDeploy(c.s.options().deploy, c.g)},
-                 {"Latency per image", fmt::ms(e.perImageMs) + " ms"},
-                 {"Where the time goes", "BPU " + fmt::us(e.bpuUs) + " us, CPU operators " +
-                                             fmt::us(e.cpuUs) + " us, Q/DQ passes " + fmt::us(e.qdqUs) +
-                                             " us, CPU<->BPU transitions " + fmt::us(e.transitionUs) +
-                                             " us, runtime overhead " + fmt::us(e.runtimeUs) + " us"}};
-    sec.blocks.push_back(est);
-
-    KeyValues shape{"Placement, Q/DQ, padding, fusion", {}};
-    shape.items = {{"Nodes by placement", std::to_string(s.bpuNodes) + " BPU, " + std::to_string(s.cpuNodes) +
-                                              " CPU, " + std::to_string(s.foldedNodes) + " folded"},
-                   {"BPU segments", std::to_string(s.bpuSegments)},
-                   {"Q/DQ", std::to_string(s.qdqNodes) + " explicit nodes; " + std::to_string(s.qdqPasses) +
-                                " costed passes over " + fmt::count(s.qdqElements) + " elements"},
-                   {"Padding waste", fmt::percent(s.paddingWasteRatio) + " of padded activation bytes (" +
-                                         fmt::bytes(s.paddingWasteBytes) + ")"},
-                   {"Fusion", std::to_string(s.fusedGroups) + " fused groups, " +
-                                  std::to_string(s.missedFusions) + " missed fusions"},
-                   {"Findings", severityCounts(c.r.findings)}};
-    if (s.unknownOps > 0)
-        shape.items.push_back({"Ops not in the operator table", std::to_string(s.unknownOps)});
-    sec.blocks.push_back(shape);
-
-    if (!c.r.findings.empty()) {
-        TableBlock top;
-        top.caption = "Top findings (details in section 2)";
-        top.table = makeTable({"#", "Rule", "Finding", "Gain (ms)"},
-                              {Align::Right, Align::Left, Align::Left, Align::Right});
-        top.table.widths = {0.4, 0.7, 6, 1.1};
-        for (size_t i = 0; i < c.r.findings.size() && i < 5; ++i) {
-            const Finding& f = c.r.findings[i];
-            top.table.rows.push_back({std::to_string(i + 1), f.rule, f.title,
-                                      f.estimatedGainMs ? fmt::gainMs(*f.estimatedGainMs) : "-"});
-        }
-        sec.blocks.push_back(top);
-    }
-
-    std::vector<std::string> warnings = c.g.warnings;
-    warnings.insert(warnings.end(), c.r.warnings.begin(), c.r.warnings.end());
-    for (size_t i = 0; i < warnings.size() && i < 8; ++i)
-        sec.blocks.push_back(Note{"Warning: " + warnings[i]});
-    if (warnings.size() > 8)
-        sec.blocks.push_back(
-            Note{std::to_string(warnings.size() - 8) + " more warnings in `analyze --json`."});
-    sec.blocks.push_back(
-        Note{"Every number is an estimate from the target profile's parameters; section 7 lists "
-             "them with their sources and how the model compares with published measurements."});
-    return sec;
+    out.push_back(target);
+    out.push_back(
+        Note{"Every number in this report is an estimate from the target profile's parameters; the tables "
+             "below list them with their sources and how the model compares with published measurements."});
+    return out;
 }
 
 } // namespace bpu::report::detail

@@ -20,6 +20,12 @@ std::string categoricalHex(int index) {
 
 namespace {
 
+/// A log axis tick as a power of ten with a raised exponent ("10" and a superscript "-1"), as the PDF's
+/// charts label it, rather than the exponent notation "1e-1".
+std::string powerOfTen(int e) {
+    return "10<tspan baseline-shift=\"super\" font-size=\"8\">" + std::to_string(e) + "</tspan>";
+}
+
 std::string esc(const std::string& s) {
     std::string out;
     for (char ch : s) {
@@ -146,13 +152,13 @@ std::string rooflineSvg(const RooflineData& d) {
         const double x = X(std::pow(10, e));
         os << "<line x1=\"" << num(x) << "\" y1=\"" << num(top) << "\" x2=\"" << num(x) << "\" y2=\""
            << num(top + plotH) << "\" stroke=\"#ddd\"/><text x=\"" << num(x) << "\" y=\""
-           << num(top + plotH + 14) << "\" text-anchor=\"middle\">1e" << int(e) << "</text>\n";
+           << num(top + plotH + 14) << "\" text-anchor=\"middle\">" << powerOfTen(int(e)) << "</text>\n";
     }
     for (double e = ly0; e <= ly1 + 1e-9; e += 1) {
         const double y = Y(std::pow(10, e));
         os << "<line x1=\"" << num(left) << "\" y1=\"" << num(y) << "\" x2=\"" << num(left + plotW)
            << "\" y2=\"" << num(y) << "\" stroke=\"#ddd\"/><text x=\"" << num(left - 4) << "\" y=\""
-           << num(y + 4) << "\" text-anchor=\"end\">1e" << int(e) << "</text>\n";
+           << num(y + 4) << "\" text-anchor=\"end\">" << powerOfTen(int(e)) << "</text>\n";
     }
     // The roof: slanted (bandwidth) up to the ridge, flat (compute) after it.
     const double x0 = std::pow(10, lx0), x1 = std::pow(10, lx1);

@@ -4,6 +4,8 @@
 // with edits both the baseline and the edited FPS; every table is well formed; the HTML is self-contained.
 #include "OnnxFixtures.h"
 
+#include "core/analysis/Roofline.h"
+#include "core/cost/LatencyFigures.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
@@ -18,9 +20,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <regex>
+#include <set>
 
 namespace {
 
@@ -69,6 +74,24 @@ Built build(const std::string& model, const nlohmann::json& edits = nullptr, boo
 
 bool contains(const std::string& hay, const std::string& needle) {
     return hay.find(needle) != std::string::npos;
+}
+
+/// The section of `doc` with this id.
+const bpu::report::Section& section(const ReportDocument& doc, const std::string& id) {
+    for (const auto& s : doc.sections)
+        if (s.id == id)
+            return s;
+    throw std::runtime_error("no section " + id);
+}
+
+/// Every .onnx model of samples/.
+std::vector<std::string> allSamples() {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(BPUSCOPE_SAMPLES))
+        if (e.path().extension() == ".onnx")
+            out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 /// Cells of one Markdown table row (unescaped pipes separate them).
@@ -122,16 +145,16 @@ private slots:
 
         Built b = build(path);
         QCOMPARE(b.doc.modelName, name);
-        QCOMPARE(b.doc.sections.size(), size_t(7));
-        const std::vector<std::string> ids{"summary", "findings", "hotspots", "charts",
-                                           "graph",   "whatif",   "method"};
+        QCOMPARE(b.doc.sections.size(), size_t(8));
+        const std::vector<std::string> ids{"summary", "findings", "hotspots", "layers",
+                                           "charts",  "graph",    "whatif",   "method"};
         for (size_t i = 0; i < ids.size(); ++i)
             QCOMPARE(b.doc.sections[i].id, ids[i]);
 
         const std::string md = bpu::report::renderMarkdown(b.doc);
         QVERIFY2(contains(md, name), name.c_str());
         QVERIFY2(contains(md, fps + " FPS"), fps.c_str());
-        QVERIFY2(contains(md, "[" + rule + "]"), rule.c_str());
+        QVERIFY2(contains(md, "#1 " + rule + ": "), rule.c_str());
         QVERIFY(contains(md, "No what-if edits were applied"));
         // The top finding's rule text is quoted from the guide (its "<=" as "&lt;=": Markdown escapes "<").
         const auto rules = bpu::report::loadGuideRules();
@@ -145,7 +168,7 @@ private slots:
         QCOMPARE(j["facts"]["fps_text"].get<std::string>(), fps);
         QCOMPARE(j["facts"]["top_finding"]["rule"].get<std::string>(), rule);
         QVERIFY(j["facts"]["baseline"].is_null());
-        QCOMPARE(j["sections"].size(), size_t(7));
+        QCOMPARE(j["sections"].size(), size_t(8));
         QVERIFY(contains(j.dump(), fps + " FPS"));
 
         // Every Markdown table row has as many cells as its header.
@@ -197,7 +220,7 @@ private slots:
                                                "Waste", "MACs"};
         QCOMPARE(hot.headers, headers);
         int charts = 0;
-        for (const auto& block : b.doc.sections[3].blocks)
+        for (const auto& block : b.doc.sections[4].blocks)
             if (const auto* c = std::get_if<bpu::report::ChartBlock>(&block)) {
                 ++charts;
                 if (c->kind == bpu::report::ChartKind::Roofline) {
@@ -259,9 +282,10 @@ private slots:
         for (size_t i = 0; i < ranked.rows.size(); ++i) {
             const nlohmann::json& af = a["findings"][i];
             QCOMPARE(ranked.rows[i][1], af["rule"].get<std::string>());
-            QCOMPARE(ranked.rows[i][3], af["title"].get<std::string>());
+            QCOMPARE(ranked.rows[i][3], bpu::report::fmt::prose(af["title"].get<std::string>()));
+            // Gains in one unit for the whole column: microseconds, one decimal.
             const std::string gain = af["estimated_gain_ms"].is_number()
-                                         ? bpu::report::fmt::gainMs(af["estimated_gain_ms"].get<double>())
+                                         ? bpu::report::fmt::us(af["estimated_gain_ms"].get<double>() * 1000)
                                          : std::string("-");
             QCOMPARE(ranked.rows[i][4], gain);
         }
@@ -344,6 +368,191 @@ private slots:
             bpu::report::loadGuideRules(); // kept alive: all() is a reference
         for (const auto& r : rules.all())
             QVERIFY2(contains(md, "**Rule " + r.id), r.id.c_str());
+    }
+
+    /// What a reader sees in every sample's report: numbers in fixed notation only, "1 node" never
+    /// "1 nodes", no evidence key or profile/calibration identifier in the text before the method section
+    /// (which lists the profile's parameters by their keys on purpose).
+    void everySampleReadsClean() {
+        // A number token in exponent notation: "5.266e+05", "1e-05", "3E9" (not inside a name like "b0e1x").
+        const std::regex scientific(
+            R"((^|[^A-Za-z0-9_./#])[0-9]+(\.[0-9]+)?[eE][+-]?[0-9]+($|[^A-Za-z0-9_]))");
+        const std::regex onePlural(
+            R"((^|[^0-9.,])1 (nodes|layers|edits|segments|groups|findings|fusions|passes|what-if edits)\b)");
+        for (const std::string& path : allSamples()) {
+            const QByteArray where = QByteArray::fromStdString(path);
+            Built b = build(path);
+            const std::string md = bpu::report::renderMarkdown(b.doc);
+            const std::string html = bpu::report::renderHtml(b.doc);
+            for (const std::string* text : {&md, &html}) {
+                std::smatch m;
+                QVERIFY2(!std::regex_search(*text, m, scientific),
+                         (where + ": " + m.str(0).c_str()).constData());
+                QVERIFY2(!std::regex_search(*text, m, onePlural),
+                         (where + ": " + m.str(0).c_str()).constData());
+            }
+            // Up to the method section: no evidence key (snake_case) and no profile or calibration key.
+            const std::string body = md.substr(0, md.find("## 8. Method"));
+            std::set<std::string> keys{"qdq_elements_per_us", "spills_to_ddr", "bpu_only"};
+            for (const auto& f : b.session->analysis().findings)
+                for (auto it = f.evidence.begin(); f.evidence.is_object() && it != f.evidence.end(); ++it)
+                    if (it.key().find('_') != std::string::npos)
+                        keys.insert(it.key());
+            std::istringstream lines(body);
+            std::string line;
+            while (std::getline(lines, line)) {
+                // The what-if edits are spelled in the --edits language on purpose (the user can run them).
+                if (contains(line, "**What-if fix:**") || contains(line, "**Alternative fix:**") ||
+                    contains(line, "Warning:"))
+                    continue;
+                for (const std::string& key : keys)
+                    QVERIFY2(
+                        !std::regex_search(line, std::regex("(^|[^A-Za-z0-9_])" + key + "($|[^A-Za-z0-9_])")),
+                        (where + ": " + QByteArray::fromStdString(key) + " in: " + line.c_str()).constData());
+            }
+        }
+    }
+
+    /// The first page: the three latency figures by name, the deployment, the top findings; the model's and
+    /// profile's particulars and the method only in the last section.
+    void firstPage() {
+        Built b = build(sample("yolov8n.onnx"));
+        QVERIFY(b.doc.kpis.size() >= 3);
+        QCOMPARE(b.doc.kpis[0].label, std::string("Board, 1 thread"));
+        QCOMPARE(b.doc.kpis[1].label, std::string("2 threads"));
+        QCOMPARE(b.doc.kpis[2].label, std::string("BPU (static)"));
+        const bpu::CostEstimate& e = b.session->cost();
+        QCOMPARE(b.doc.kpis[0].value, bpu::report::fmt::ms(e.latencyMs) + " ms");
+        QCOMPARE(b.doc.kpis[1].value, bpu::report::fmt::fps(e.fpsByThreads[1]) + " FPS");
+        QCOMPARE(b.doc.kpis[2].value, bpu::report::fmt::ms(e.bpuMs) + " ms");
+
+        const auto& summary = b.doc.sections.front();
+        QCOMPARE(summary.id, std::string("summary"));
+        bool deployment = false, top = false;
+        for (const auto& block : summary.blocks) {
+            QVERIFY2(!std::holds_alternative<bpu::report::Heading>(block), "no subsection on the first page");
+            QVERIFY2(!std::holds_alternative<bpu::report::RuleText>(block), "no rule text on the first page");
+            if (const auto* kv = std::get_if<bpu::report::KeyValues>(&block))
+                for (const auto& item : kv->items) {
+                    deployment |= item.key == "Deployment";
+                    QVERIFY2(item.key != "Profile file" && item.key != "Producer", item.key.c_str());
+                }
+            if (const auto* t = std::get_if<bpu::report::TableBlock>(&block))
+                top |= t->caption.rfind("Top findings", 0) == 0;
+        }
+        QVERIFY(deployment);
+        QVERIFY(top);
+        const auto& method = b.doc.sections.back();
+        QCOMPARE(method.id, std::string("method"));
+        const auto* first = std::get_if<bpu::report::Heading>(&method.blocks.front());
+        QVERIFY(first && first->text == "Model and target profile");
+
+        // The same cards in HTML and Markdown.
+        const std::string html = bpu::report::renderHtml(b.doc), md = bpu::report::renderMarkdown(b.doc);
+        for (const auto& k : b.doc.kpis) {
+            QVERIFY2(
+                contains(html, "<div class=\"label\">" + k.label + "</div><div class=\"value\">" + k.value),
+                k.label.c_str());
+            QVERIFY2(contains(md, "**" + k.value + "**"), k.value.c_str());
+        }
+        QVERIFY(html.find("class=\"kpis\"") < html.find("<section id=\"summary\""));
+    }
+
+    /// The BPU layer table: rows slowest first, the total row over every layer equals the BPU (static)
+    /// figure (the layers add up to the BPU's time: docs/report.md), the load/store times are the bytes at
+    /// the effective DDR bandwidth, and the DDR traffic is every BPU node's DDR bytes, summed independently.
+    void layersTable_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx");
+        QTest::addRow("resnet50") << QStringLiteral("resnet50.onnx");
+        QTest::addRow("ssdlite") << QStringLiteral("ssdlite320_mobilenet_v3_large.onnx");
+    }
+    void layersTable() {
+        QFETCH(QString, model);
+        Built b = build(sample(model.toUtf8().constData()));
+        const bpu::Session& s = *b.session;
+        const auto& sec = section(b.doc, "layers");
+        const bpu::report::Table* table = nullptr;
+        const bpu::report::KeyValues* ddr = nullptr;
+        for (const auto& block : sec.blocks) {
+            if (const auto* t = std::get_if<bpu::report::TableBlock>(&block))
+                table = &t->table;
+            if (const auto* kv = std::get_if<bpu::report::KeyValues>(&block))
+                ddr = kv;
+        }
+        QVERIFY(table && ddr);
+        const std::vector<std::string> headers{
+            "#", "Layer", "Ops", "Time (us)", "Compute (us)", "Load (us)", "Store (us)", "DDR (KiB)"};
+        QCOMPARE(table->headers, headers);
+        const auto layers = bpu::bpuLayers(s.graph(), s.analysis(), s.cost());
+        QCOMPARE(table->rows.size(), std::min<size_t>(20, layers.size()) + 1);
+        const auto& total = table->rows.back();
+        QCOMPARE(total[1], "All " + std::to_string(layers.size()) + " layers");
+        QCOMPARE(total[3], bpu::report::fmt::us(s.cost().bpuUs));
+        double sum = 0;
+        for (const auto& l : layers)
+            sum += l.latencyUs;
+        QVERIFY2(std::fabs(sum - s.cost().bpuUs) <= 1e-6 * s.cost().bpuUs, "layers add up to the BPU time");
+        for (size_t i = 0; i + 1 < table->rows.size(); ++i) {
+            const auto& row = table->rows[i];
+            if (i > 0)
+                QVERIFY(std::stod(row[3]) <= std::stod(table->rows[i - 1][3]));
+            const auto it = std::find_if(layers.begin(), layers.end(), [&](const bpu::BpuLayer& l) {
+                return s.graph().node(l.head).name == row[1];
+            });
+            QVERIFY2(it != layers.end(), row[1].c_str());
+            QCOMPARE(row[3], bpu::report::fmt::us(it->latencyUs));
+            QCOMPARE(row[5], bpu::report::fmt::us(bpu::ddrUs(it->loadBytes, s.target())));
+            QCOMPARE(row[6], bpu::report::fmt::us(bpu::ddrUs(it->storeBytes, s.target())));
+            QVERIFY2(row[2].find(s.graph().node(it->head).opType) == 0, row[2].c_str());
+        }
+        // DDR traffic per frame: every priced BPU node's DDR bytes, read straight from the analysis.
+        int64_t bytes = 0;
+        for (const auto& n : s.graph().nodes) {
+            const auto& a = s.analysis().nodes[n.id.value];
+            if (a.placement == bpu::Placement::BPU && !a.assumedFree)
+                bytes += a.ddrBytes;
+        }
+        QVERIFY(ddr->title.rfind("DDR traffic", 0) == 0);
+        QCOMPARE(ddr->items.back().key, std::string("Total"));
+        QVERIFY2(ddr->items.back().value.rfind(bpu::report::fmt::bytes(bytes), 0) == 0,
+                 ddr->items.back().value.c_str());
+        QCOMPARE(total[7], bpu::report::fmt::kib(bytes));
+    }
+
+    /// A finding's detail lists its nodes in a table (not a truncated line), counted with the right plural.
+    void findingNodeTables() {
+        Built b = build(sample("yolov8n.onnx"));
+        const auto& sec = section(b.doc, "findings");
+        int tables = 0;
+        for (const auto& block : sec.blocks) {
+            const auto* t = std::get_if<bpu::report::TableBlock>(&block);
+            if (!t || t->caption.rfind("Nodes of finding", 0) != 0)
+                continue;
+            ++tables;
+            const size_t n = t->table.rows.size();
+            QCOMPARE(t->caption,
+                     std::string("Nodes of finding: ") + (n == 1 ? "1 node" : std::to_string(n) + " nodes"));
+            for (const auto& row : t->table.rows)
+                QVERIFY2(b.session->graph().findNode(row[0]).valid(), row[0].c_str());
+        }
+        QVERIFY(tables >= 3);
+    }
+
+    /// The whole-graph drawings are left out of a graph too large to read; a small one keeps them.
+    void graphOverviewOnlyWhenLegible() {
+        auto figures = [](const ReportDocument& doc) {
+            int whole = 0, hotspot = 0;
+            for (const auto& block : section(doc, "graph").blocks)
+                if (const auto* f = std::get_if<bpu::report::FigureBlock>(&block))
+                    (f->kind == bpu::report::FigureKind::GraphHotspot ? hotspot : whole)++;
+            return std::pair{whole, hotspot};
+        };
+        QCOMPARE(figures(build(sample("yolov8n.onnx")).doc), std::pair(2, 1));
+        Built big = build(sample("ssdlite320_mobilenet_v3_large.onnx"));
+        QVERIFY(big.doc.overview.graph->nodes.size() > 600);
+        QCOMPARE(figures(big.doc), std::pair(0, 1));
+        QVERIFY(contains(bpu::report::renderMarkdown(big.doc), "too large to draw legibly"));
     }
 
     void htmlSelfContained() {

@@ -67,6 +67,18 @@ QString pdfText(const QString& pdf) {
     return r.out.simplified();
 }
 
+/// The text lines of page `page` (1-based) as pdftotext extracts them, empty lines dropped.
+QStringList pageLines(const QString& pdf, int page) {
+    const QString n = QString::number(page);
+    const Run r = run(QStringLiteral("pdftotext"),
+                      {QStringLiteral("-f"), n, QStringLiteral("-l"), n, pdf, QStringLiteral("-")});
+    QStringList out;
+    for (const QString& l : r.out.split(QLatin1Char('\n')))
+        if (!l.trimmed().isEmpty())
+            out << l.trimmed();
+    return out;
+}
+
 QString fpsText(const nlohmann::json& v) {
     return QString::fromStdString(bpu::report::fmt::fps(v.get<double>()));
 }
@@ -113,7 +125,7 @@ private slots:
         const QString text = pdfText(out);
         QVERIFY(text.contains(model));
         QVERIFY2(text.contains(fps + QStringLiteral(" FPS")), qPrintable(fps));
-        QVERIFY2(text.contains(QStringLiteral("[") + rule + QStringLiteral("]")), qPrintable(rule));
+        QVERIFY2(text.contains(QStringLiteral("#1 ") + rule + QStringLiteral(": ")), qPrintable(rule));
         // The other headline numbers as analyze prints them: latency, placement counts, the slowest node.
         const auto& sum = a["summary"];
         const QString latency =
@@ -137,9 +149,62 @@ private slots:
         // Footer on every page, sections present.
         QVERIFY(text.contains(QStringLiteral("Page %1 of %1").arg(pages)));
         for (const char* heading :
-             {"1. Summary", "2. Findings ranked by estimated gain", "3. Hotspots", "4. Charts",
-              "5. Graph overview", "6. What-if", "7. Method and assumptions"})
+             {"1. Summary", "2. Findings ranked by estimated gain", "3. Hotspots", "4. BPU layers",
+              "5. Charts", "6. Graph overview", "7. What-if", "8. Method and assumptions"})
             QVERIFY2(text.contains(QLatin1String(heading)), heading);
+    }
+
+    /// What a reader sees, page by page: page 1 has the three latency figures by name, the deployment and
+    /// the top findings and nothing of the method; no number anywhere in exponent notation, no "1 nodes";
+    /// no page ends with a section heading (keep-with-next); a graph too large to read is not drawn whole.
+    void pagesReadWell_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addRow("yolov8n") << QStringLiteral("yolov8n");
+        QTest::addRow("resnet50") << QStringLiteral("resnet50");
+        QTest::addRow("ssdlite") << QStringLiteral("ssdlite320_mobilenet_v3_large");
+    }
+    void pagesReadWell() {
+        QFETCH(QString, model);
+        const QString onnx = sample((model + QStringLiteral(".onnx")).toUtf8().constData());
+        const QString out = QString::fromStdString(fixtures::tempDir()) + QLatin1Char('/') + model +
+                            QStringLiteral("-pages.pdf");
+        const Run r = cli({QStringLiteral("report"), onnx, QStringLiteral("-o"), out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+        const QString first = pageLines(out, 1).join(QLatin1Char(' '));
+        for (const char* want :
+             {"Board, 1 thread", "2 threads", "BPU (static)", "Deployment", "Top findings"})
+            QVERIFY2(first.contains(QLatin1String(want)), want);
+        for (const char* unwanted : {"Method and assumptions", "How the estimate is made", "Target profile",
+                                     "Profile file", "Producer"})
+            QVERIFY2(!first.contains(QLatin1String(unwanted)), unwanted);
+
+        const QString text = pdfText(out);
+        const QRegularExpression scientific(
+            QStringLiteral("(^|[^A-Za-z0-9_./])[0-9]+(\\.[0-9]+)?[eE][+-]?[0-9]+\\b"));
+        const auto sci = scientific.match(text);
+        QVERIFY2(!sci.hasMatch(), qPrintable(sci.captured(0)));
+        const QRegularExpression onePlural(QStringLiteral("(^|[^0-9.,])1 (nodes|layers|segments|groups)\\b"));
+        QVERIFY2(!onePlural.match(text).hasMatch(), qPrintable(onePlural.match(text).captured(0)));
+        QVERIFY(!text.contains(QStringLiteral("spills_to_ddr")));
+
+        const QRegularExpression heading(QStringLiteral("^[1-9]\\. [A-Z][A-Za-z -]+$"));
+        const int pages = pageCount(out);
+        for (int p = 1; p <= pages; ++p) {
+            QStringList lines = pageLines(out, p);
+            // The footer (model, date, "Page X of N") is painted before the content; drop header/footer
+            // lines.
+            lines.removeIf([](const QString& l) {
+                return l.startsWith(QLatin1String("Page ")) || l.contains(QLatin1String(" generated ")) ||
+                       l.startsWith(QLatin1String("BpuScope optimization report")) ||
+                       l.startsWith(QLatin1String("Horizon S100"));
+            });
+            QVERIFY(!lines.isEmpty());
+            QVERIFY2(!heading.match(lines.last()).hasMatch(),
+                     qPrintable(QStringLiteral("page %1 ends with '%2'").arg(p).arg(lines.last())));
+        }
+        if (model.startsWith(QLatin1String("ssdlite")))
+            QVERIFY(text.contains(QStringLiteral("too large to draw legibly")));
     }
 
     void pdfWithEdits() {

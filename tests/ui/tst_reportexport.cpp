@@ -92,6 +92,9 @@ private slots:
         const QByteArray cli = cliReport(QStringLiteral("cli-") + name);
         QVERIFY(!cli.isEmpty());
         QCOMPARE(gui, cli);
+        // The PDF's first-page cards and its BPU layer table are in every text format too.
+        for (const char* want : {"Board, 1 thread", "2 threads", "BPU (static)", "slowest BPU layers"})
+            QVERIFY2(gui.contains(want), want);
     }
 
     void jsonCarriesBaselineAndEdits() {

@@ -81,13 +81,48 @@ void PageFlow::advance(double dy) {
 }
 
 void PageFlow::add(Op op) {
+    if (keep_.armed)
+        keep_ = {}; // the following block has placed its first part: the heading stays with it
     pendingPaint_ = true;
     pages_.back().push_back(std::move(op));
 }
 
 void PageFlow::newPage() {
+    const bool carry = keep_.armed && keep_.page == currentPage() && keep_.top > content_.top() + 0.5;
+    std::vector<Op> carried;
+    if (carry) {
+        auto& ops = pages_.back();
+        const double dy = content_.top() - keep_.top;
+        for (size_t i = keep_.firstOp; i < ops.size(); ++i)
+            carried.push_back([op = std::move(ops[i]), dy](QPainter& p) {
+                p.translate(0, dy);
+                op(p);
+            });
+        ops.resize(keep_.firstOp);
+    }
+    const double keptHeight = carry ? y_ - keep_.top : 0;
     pages_.emplace_back();
-    y_ = content_.top();
+    y_ = content_.top() + keptHeight;
+    if (carry) {
+        pages_.back() = std::move(carried);
+        keep_.page = currentPage();
+        keep_.firstOp = 0;
+        keep_.top = content_.top();
+    }
+}
+
+void PageFlow::beginKeep() {
+    if (keep_.active)
+        return;
+    keep_ = {true, false, currentPage(), pages_.back().size(), y_};
+}
+
+void PageFlow::armKeep() {
+    if (!keep_.active)
+        return;
+    if (keep_.page != currentPage()) // the kept part itself started a page: it is at the top already
+        keep_ = {true, false, currentPage(), 0, content_.top()};
+    keep_.armed = true;
 }
 
 void PageFlow::ensure(double height) {

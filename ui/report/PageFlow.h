@@ -72,6 +72,13 @@ public:
     /// Starts a new page unless `height` fits below the current position (or the page is still empty).
     void ensure(double height);
 
+    /// Keep-with-next for headings: what is placed between beginKeep() and armKeep() (a heading and its rule
+    /// line) moves to the next page with the following block when that block's first placement starts a new
+    /// page, so a heading never ends a page alone. The hold ends at the first op added after armKeep().
+    /// A beginKeep() while a hold is armed keeps the earlier start (a section title followed by a heading).
+    void beginKeep();
+    void armKeep();
+
     /// Places `box` line by line, continuing on the next page where it does not fit; returns nothing, moves
     /// y.
     void flowText(const TextBox& box, double x, const QColor& color);
@@ -82,6 +89,13 @@ private:
     QRectF content_;
     double y_;
     bool pendingPaint_ = false; ///< an op was added and the advance over its height is still to come
+    struct Keep {
+        bool active = false; ///< between beginKeep() and the first op after armKeep()
+        bool armed = false;  ///< armKeep() was called: the next add() ends the hold
+        int page = 0;
+        size_t firstOp = 0; ///< index in pages_[page] of the first kept op
+        double top = 0;     ///< y where the kept ops start
+    } keep_;
     int overflows_ = 0;
     std::vector<std::vector<Op>> pages_;
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "PdfComposer.h"
 
-#include "core/report/ReportFormat.h"
+#include "core/report/ReportRenderers.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -44,52 +44,17 @@ void PdfComposer::cover() {
     flow_.flowText(kicker, x, muted());
     flow_.flowText(title, x, accent());
     flow_.advance(pt(4));
-    std::string deployment;
-    if (doc_.facts.is_object() && doc_.facts.contains("deployment") && doc_.facts["deployment"].is_string())
-        deployment = "\nDeployment: " + doc_.facts["deployment"].get<std::string>();
-    const QString meta = qs("Model file: " + doc_.modelFile + "\nTarget: " + doc_.targetName + deployment +
+    // The deployment is the summary's first line below; the cover names the model, target and date.
+    const QString meta = qs("Model file: " + doc_.modelFile + "\nTarget: " + doc_.targetName +
                             "\nGenerated " + doc_.generatedAt + " by " + doc_.generator);
     for (const QString& line : meta.split(QLatin1Char('\n')))
         flow_.flowText(makeText(line, fonts_.body, w), x, ink());
     flow_.advance(pt(10));
 
-    // Headline tiles: the numbers a reader wants before anything else.
-    // A document built by hand (tests, other front ends) may carry no facts: then there are no tiles.
-    if (!doc_.facts.is_object())
-        return;
-    const auto& f = doc_.facts;
+    // Headline tiles: the numbers a reader wants before anything else (none in a document without them).
     std::vector<Tile> tiles;
-    if (cover.contains("tiles") && cover["tiles"].is_array()) {
-        for (const auto& t : cover["tiles"])
-            tiles.push_back({qs(t.value("label", std::string())), qs(t.value("value", std::string())),
-                             qs(t.value("detail", std::string()))});
-        drawTiles(tiles);
-        return;
-    }
-    // The three figures a Horizon engineer compares with the vendor's tools, each named after its tool.
-    QString latencyDetail =
-        QStringLiteral("%1 FPS; as hrt_model_exec perf").arg(qs(f.value("fps_text", std::string())));
-    if (f.contains("baseline") && f["baseline"].is_object())
-        latencyDetail = QStringLiteral("baseline %1 ms before the edits")
-                            .arg(qs(report::fmt::ms(f["baseline"].value("latency_ms", 0.0))));
-    tiles.push_back({QStringLiteral("Board, 1 thread"),
-                     qs(report::fmt::ms(f.value("latency_ms", 0.0))) + QStringLiteral(" ms"), latencyDetail});
-    tiles.push_back({QStringLiteral("2 threads"),
-                     qs(f.value("fps2_text", std::string())) + QStringLiteral(" FPS"),
-                     QStringLiteral("one BPU core shared")});
-    tiles.push_back({QStringLiteral("BPU (static)"),
-                     qs(report::fmt::ms(f.value("bpu_ms", 0.0))) + QStringLiteral(" ms"),
-                     QStringLiteral("BPU alone, as hbm_perf")});
-    if (f.contains("summary") && f["summary"].is_object()) {
-        const auto& s = f["summary"];
-        tiles.push_back(
-            {QStringLiteral("Placement"),
-             QStringLiteral("%1 BPU / %2 CPU").arg(s.value("bpu_nodes", 0)).arg(s.value("cpu_nodes", 0)),
-             QStringLiteral("%1 BPU segment(s)").arg(s.value("bpu_segments", 0))});
-        tiles.push_back({QStringLiteral("Padding waste"),
-                         qs(report::fmt::percent(s.value("padding_waste_ratio", 0.0))),
-                         QStringLiteral("of padded activation bytes")});
-    }
+    for (const auto& k : report::headlineCards(doc_))
+        tiles.push_back({qs(k.label), qs(k.value), qs(k.detail)});
     drawTiles(tiles);
 }
 
@@ -139,6 +104,7 @@ void PdfComposer::section(const report::Section& s) {
     const TextBox h =
         makeText(QStringLiteral("%1. %2").arg(s.number).arg(qs(s.title)), fonts_.h1, flow_.width());
     flow_.ensure(h.height() + pt(60));
+    flow_.beginKeep();
     flow_.flowText(h, flow_.left(), accent());
     const double y = flow_.y() + pt(2);
     const double x = flow_.left(), w = flow_.width();
@@ -147,6 +113,7 @@ void PdfComposer::section(const report::Section& s) {
         p.drawLine(QPointF(x, y), QPointF(x + w, y));
     });
     flow_.advance(pt(10));
+    flow_.armKeep();
     graphPairDone_ = false;
     for (const auto& block : s.blocks) {
         std::visit(
@@ -183,8 +150,10 @@ void PdfComposer::heading(const report::Heading& h) {
     flow_.advance(pt(h.level <= 2 ? 8 : 6));
     // Keep a heading with the start of what follows it.
     flow_.ensure(box.height() + pt(h.level <= 2 ? 70 : 90));
+    flow_.beginKeep();
     flow_.flowText(box, flow_.left(), h.level <= 2 ? accent() : ink());
     flow_.advance(pt(3));
+    flow_.armKeep();
 }
 
 void PdfComposer::paragraph(const QString& s, const QFont& font, const QColor& color, double spaceAfter) {

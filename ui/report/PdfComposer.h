@@ -51,6 +51,7 @@ private:
     void graphPair(const report::Section& section);
     void hotspotFigure(const report::FigureBlock& f);
     std::shared_ptr<const SceneData> scene();
+    std::shared_ptr<const SceneData> focusScene(); ///< the hotspot's neighbourhood laid out on its own
 
     double pt(double points) const { return page_.pt(points); }
     TextBox makeText(const QString& s, const QFont& f, double width, Qt::Alignment a = Qt::AlignLeft,
@@ -66,7 +67,7 @@ private:
     double fraction_ = 0; ///< progress of the section being laid out
     ReportFonts fonts_;
     PageFlow flow_;
-    std::shared_ptr<const SceneData> scene_;
+    std::shared_ptr<const SceneData> scene_, focusScene_;
     bool graphPairDone_ = false;
     mutable double wideKeyW_ = 0; ///< the shared wide key column (keyColumnWidth), computed once
 };

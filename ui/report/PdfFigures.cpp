@@ -27,13 +27,16 @@ std::shared_ptr<const NodeColoring> paddingColoring(const report::GraphOverview&
     return std::make_shared<HeatColoring>(o.wasteRatio, QStringLiteral("Padding waste"));
 }
 
-std::shared_ptr<const NodeColoring> latencyColoring(const report::GraphOverview& o) {
+/// Latency share relative to the model's largest, for the nodes of the drawn graph (`source` maps its node
+/// ids to the overview's).
+std::shared_ptr<const NodeColoring> latencyColoring(const report::GraphOverview& o,
+                                                    const std::vector<NodeId>& source) {
     double maxShare = 0;
     for (double s : o.latencyShare)
         maxShare = std::max(maxShare, s);
-    std::vector<double> v(o.latencyShare.size());
+    std::vector<double> v(source.size());
     for (size_t i = 0; i < v.size(); ++i)
-        v[i] = maxShare > 0 ? o.latencyShare[i] / maxShare : 0;
+        v[i] = maxShare > 0 ? o.latencyShare[source[i].value] / maxShare : 0;
     return std::make_shared<HeatColoring>(v, QStringLiteral("Latency share"), QStringLiteral("0%"),
                                           QString::number(maxShare * 100, 'f', 1) + QLatin1Char('%'));
 }
@@ -174,23 +177,41 @@ void PdfComposer::graphPair(const report::Section& section) {
     }
 }
 
-void PdfComposer::hotspotFigure(const report::FigureBlock& f) {
-    const auto sceneData = scene();
+std::shared_ptr<const SceneData> PdfComposer::focusScene() {
     const report::GraphOverview& o = doc_.overview;
-    if (!sceneData || sceneData->boxes.empty() || o.focusNodes.empty())
+    if (!focusScene_ && o.focusGraph) {
+        SceneRequest request;
+        request.graph = o.focusGraph;
+        for (NodeId id : o.focusSource)
+            request.groupOf.push_back(id.value < o.groupOf.size() ? o.groupOf[id.value] : -1);
+        focusScene_ = buildSceneData(request);
+    }
+    return focusScene_;
+}
+
+void PdfComposer::hotspotFigure(const report::FigureBlock& f) {
+    // The neighbourhood laid out on its own (GraphOverview::focusGraph), so its boxes are as close as their
+    // edges allow wherever they sit in the whole model.
+    const auto sceneData = focusScene();
+    const report::GraphOverview& o = doc_.overview;
+    if (!sceneData || sceneData->boxes.empty() || o.focusSource.empty())
         return;
+    std::vector<NodeId> nodes;
+    NodeId focus;
+    for (size_t i = 0; i < o.focusSource.size(); ++i) {
+        nodes.push_back(NodeId(static_cast<uint32_t>(i)));
+        if (o.focusSource[i] == o.focus)
+            focus = nodes.back();
+    }
     const TextBox caption = makeText(qs(f.caption), fonts_.italic, flow_.width());
     const double legendH = pt(14);
     const QFont font = fonts_.tiny, legendFont = fonts_.tiny;
     // As tall as the neighbourhood needs at a readable scale, within a third and 70% of a page.
-    const double needed =
-        GraphOverviewPainter(sceneData).zoomHeight(flow_.width(), o.focusNodes, font, device_);
+    const double needed = GraphOverviewPainter(sceneData).zoomHeight(flow_.width(), nodes, font, device_);
     const double areaH = std::clamp(needed, flow_.content().height() * 0.3, flow_.content().height() * 0.7);
     flow_.ensure(legendH + areaH + caption.height() + pt(3));
     const double x = flow_.left(), y = flow_.y(), w = flow_.width();
-    const auto coloring = latencyColoring(o);
-    const std::vector<NodeId> nodes = o.focusNodes;
-    const NodeId focus = o.focus;
+    const auto coloring = latencyColoring(o, o.focusSource);
     flow_.add([sceneData, coloring, nodes, focus, font, legendFont, x, y, w, areaH, legendH](QPainter& p) {
         GraphOverviewPainter::paintLegend(p, QPointF(x, y), w, *coloring, legendFont);
         GraphOverviewPainter(sceneData).paintZoom(p, QRectF(x, y + legendH, w, areaH), *coloring, nodes,

@@ -191,8 +191,10 @@ void PdfComposer::keyValues(const report::KeyValues& kv) {
     if (!kv.title.empty()) {
         const TextBox title = makeText(qs(kv.title), fonts_.bold, total);
         flow_.ensure(title.height() + pt(30));
+        flow_.beginKeep();
         flow_.flowText(title, flow_.left(), ink());
         flow_.advance(pt(2));
+        flow_.armKeep();
     }
     const double keyW = keyColumnWidth(kv), valueW = total - keyW - gap;
     // The key is smaller than the value: drop it to the value's baseline region.

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace bpu::report {
+
+/// A finding's evidence key as a reader's label: "spills_to_ddr" -> "Spills to DDR",
+/// "sram_budget_bytes" -> "SRAM budget". Keys the engine adds later fall back to their words, capitalised,
+/// so no snake_case identifier reaches the report's prose.
+std::string evidenceLabel(const std::string& key);
+
+/// An evidence value as text, in the unit its key implies: *_bytes and "bytes" in KiB/MiB, *_ratio as a
+/// percentage, *_us in microseconds, booleans as yes/no, lists joined. Never exponent notation.
+std::string evidenceValue(const std::string& key, const nlohmann::json& value);
+
+} // namespace bpu::report
