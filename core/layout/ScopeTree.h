@@ -32,6 +32,8 @@ public:
 
     const std::vector<Scope>& scopes() const { return scopes_; }
     const Scope& scope(int id) const { return scopes_[size_t(id)]; }
+    /// The graph's node count (scopeOf takes ids below it).
+    size_t nodeCount() const { return scopeOfNode_.size(); }
     /// The deepest scope holding `node` (0: the root, a node without scope).
     int scopeOf(NodeId node) const { return scopeOfNode_[node.value]; }
     /// True if `scope` is `ancestor` or lies below it.
