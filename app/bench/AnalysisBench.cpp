@@ -17,6 +17,7 @@
 //
 // Targets (issue 4): analysis <= 1.5x python's load + infer time; incremental <= 2 ms at 1k nodes, <= 16 ms
 // at 10k. Run: bpuscope-bench --benchmark_filter='analysis/|reestimate/' --benchmark_counters_tabular=true
+#include "BenchProcess.h"
 #include "BenchSupport.h"
 
 #include "core/analysis/Analyzer.h"
@@ -34,21 +35,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace {
+
+using bench::cpuSeconds;
+using bench::peakRssMb;
+using bench::ProcessRun;
+using bench::runProcess;
 
 constexpr const char* kPython = "/usr/bin/python3";
 // Graph-only samples name a weights file that is not there: load without it (BpuScope never reads weights
@@ -62,64 +60,6 @@ constexpr const char* kPythonInfer =
 std::shared_ptr<const bpu::TargetProfile> s100() {
     static const auto t = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
     return t;
-}
-
-double cpuSeconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
-
-double peakRssMb() {
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    return double(ru.ru_maxrss) / 1024.0;
-}
-
-struct ProcessRun {
-    bool ok = false;
-    double wallMs = 0, cpuMs = 0, peakRssMb = 0;
-    std::string out; ///< its standard output
-};
-
-/// Runs argv (stderr to /dev/null) and reports wall time, the child's CPU time, peak RSS and its output.
-ProcessRun runProcess(const std::vector<std::string>& argv) {
-    char outPath[] = "/tmp/bpuscope-bench-out-XXXXXX";
-    const int outFd = mkstemp(outPath);
-    if (outFd < 0)
-        return {};
-    close(outFd);
-    struct Remove {
-        const char* path;
-        ~Remove() { std::remove(path); }
-    } removeOut{outPath};
-    std::vector<char*> args;
-    for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, outPath, O_WRONLY | O_TRUNC, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    ProcessRun r;
-    const auto t0 = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    const int err = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (err != 0)
-        return r;
-    int status = 0;
-    rusage ru{};
-    if (wait4(pid, &status, 0, &ru) != pid)
-        return r;
-    r.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    r.cpuMs = (double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-               double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-3);
-    r.peakRssMb = double(ru.ru_maxrss) / 1024.0;
-    r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    std::ifstream in(outPath);
-    r.out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return r;
 }
 
 // ---- analysis/<sample>

@@ -75,7 +75,7 @@ void BM_SceneBuild(benchmark::State& state) {
 
 void BM_SceneAdopt(benchmark::State& state) {
     const bpu::Graph& g = bench::synthetic(int(state.range(0)));
-    bpu::ui::SceneRequest req{std::make_shared<const bpu::Graph>(g), {}, {}, {}};
+    bpu::ui::SceneRequest req{std::make_shared<const bpu::Graph>(g), {}, {}, {}, {}};
     auto data = bpu::ui::buildSceneData(req);
     bpu::ui::GraphScene scene;
     scene.setColoring(std::make_shared<bpu::ui::OpCategoryColoring>(g));

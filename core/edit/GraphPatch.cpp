@@ -20,7 +20,29 @@ std::vector<NodeId> GraphPatch::reinfer(Graph& g, const std::vector<TensorId>& c
                                         const std::vector<NodeId>& touched,
                                         const std::function<void(NodeId)>& adapt) {
     std::unordered_map<uint32_t, bool> hadShapes;
+    // Why `id`, re-inferred, breaks the edit (empty: it does not).
+    auto broken = [&](NodeId id) -> std::string {
+        const Node& n = g.node(id);
+        bool ok = n.shapeError.empty();
+        for (TensorId o : n.outputs)
+            ok = ok && (!o.valid() || g.tensor(o).shape.fullyKnown());
+        if (hadShapes[id.value] && !ok)
+            return n.shapeError.empty() ? "its output shape can no longer be inferred" : n.shapeError;
+        return elementCountBroken(g, n);
+    };
+    auto fail = [&](NodeId id, const std::string& why) {
+        const Node& n = g.node(id);
+        return EditError("the change breaks downstream node '" + n.name + "' (" + n.opType + "): " + why);
+    };
+    // Nodes are re-inferred in topological order, so the one before each is final when it comes: checked
+    // there, a rejected edit stops at the first node it breaks instead of re-inferring (and invalidating)
+    // everything downstream first, which made a sweep over a long chain O(nodes) per rejected point.
+    NodeId previous;
     auto before = [&](NodeId id) {
+        if (previous.valid())
+            if (std::string why = broken(previous); !why.empty())
+                throw fail(previous, why);
+        previous = id;
         saveNode(g, id);
         bool ok = g.node(id).shapeError.empty();
         for (TensorId o : g.node(id).outputs)
@@ -39,21 +61,11 @@ std::vector<NodeId> GraphPatch::reinfer(Graph& g, const std::vector<TensorId>& c
         restore(g);
         throw;
     }
-    for (NodeId id : visited) {
-        const Node& n = g.node(id);
-        bool ok = n.shapeError.empty();
-        for (TensorId o : n.outputs)
-            ok = ok && (!o.valid() || g.tensor(o).shape.fullyKnown());
-        std::string why;
-        if (hadShapes[id.value] && !ok)
-            why = n.shapeError.empty() ? "its output shape can no longer be inferred" : n.shapeError;
-        else
-            why = elementCountBroken(g, n);
-        if (!why.empty()) {
+    if (previous.valid())
+        if (std::string why = broken(previous); !why.empty()) {
             restore(g);
-            throw EditError("the change breaks downstream node '" + n.name + "' (" + n.opType + "): " + why);
+            throw fail(previous, why);
         }
-    }
     return visited;
 }
 

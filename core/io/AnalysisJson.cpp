@@ -242,16 +242,19 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
     nlohmann::json warnings = g.warnings;
     for (const auto& w : r.warnings)
         warnings.push_back(w);
-    nlohmann::json doc = {{"schema", "bpuscope.analysis/1"},
-                          {"model", modelJson(g, r.totals)},
-                          {"target", targetJson(t)},
-                          {"summary", summary},
-                          {"nodes", nodes},
-                          {"qdq", qdq},
-                          {"fusion_groups", groups},
-                          {"missed_fusions", missed},
-                          {"findings", findings},
-                          {"warnings", warnings}};
+    // Moved in, not listed in an initializer list: that copies each value, and at 100k nodes the node
+    // table is hundreds of MB of json.
+    nlohmann::json doc = nlohmann::json::object();
+    doc["schema"] = "bpuscope.analysis/1";
+    doc["model"] = modelJson(g, r.totals);
+    doc["target"] = targetJson(t);
+    doc["summary"] = std::move(summary);
+    doc["nodes"] = std::move(nodes);
+    doc["qdq"] = std::move(qdq);
+    doc["fusion_groups"] = std::move(groups);
+    doc["missed_fusions"] = std::move(missed);
+    doc["findings"] = std::move(findings);
+    doc["warnings"] = std::move(warnings);
     if (deploy)
         doc["deployment"] = resolvedDeployJson(*deploy, g);
     if (cost)

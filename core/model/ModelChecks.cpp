@@ -101,26 +101,28 @@ public:
     }
 
     void tensor(const onnx::TensorProto& t, const std::string& where) const {
-        const std::string who = where + " '" + t.name() + "'";
+        auto who = [&] {
+            return where + " '" + t.name() + "'";
+        }; // built only for a message
         if (std::string p = typeProblem(t.data_type(), false); !p.empty())
-            fail(who + " " + p);
+            fail(who() + " " + p);
         std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
         for (size_t i = 0; i < dims.size(); ++i)
             if (dims[i] < 0)
-                fail(who + " has a negative dim (" + std::to_string(dims[i]) + " at axis " +
+                fail(who() + " has a negative dim (" + std::to_string(dims[i]) + " at axis " +
                      std::to_string(i) + ")");
         const auto elements = checkedProduct(dims);
         if (!elements)
-            fail(who + ": its element count overflows 64 bits");
+            fail(who() + ": its element count overflows 64 bits");
         if (t.data_location() == onnx::TensorProto::EXTERNAL)
             return; // vetted and sized by ExternalData; never read
         const int64_t elemBytes = bytesPerElement(static_cast<DataType>(t.data_type()));
         if (t.has_raw_data()) {
             if (t.data_type() == onnx::TensorProto::STRING)
-                fail(who + " holds strings as raw_data, which ONNX does not allow");
+                fail(who() + " holds strings as raw_data, which ONNX does not allow");
             const auto need = checkedProduct({*elements, elemBytes});
             if (!need || static_cast<uint64_t>(*need) != t.raw_data().size())
-                fail(who + " has " + std::to_string(t.raw_data().size()) +
+                fail(who() + " has " + std::to_string(t.raw_data().size()) +
                      " bytes of raw_data, but its dims " + shapeText(dims) + " need " +
                      (need ? std::to_string(*need) + " bytes" : std::string("more than 2^63 bytes")));
             return;
@@ -130,7 +132,7 @@ public:
             return; // no data at all: a graph-only initializer, sized from its dims
         const auto need = checkedProduct({*elements, perElement(t.data_type())});
         if (!need || *need != have)
-            fail(who + " holds " + std::to_string(have) + " values, but its dims " + shapeText(dims) +
+            fail(who() + " holds " + std::to_string(have) + " values, but its dims " + shapeText(dims) +
                  " need " + (need ? std::to_string(*need) : std::string("more than 2^63")));
     }
 
@@ -157,17 +159,22 @@ public:
     }
 
     void node(const onnx::NodeProto& n, int index, const std::string& scope) {
-        const std::string who = label(n, index) + scope;
+        // The node's label is built only for a message: at 100k nodes building it for each is measurable.
+        auto who = [&] {
+            return label(n, index) + scope;
+        };
         if (std::string p = attributeProblem(n.op_type(), n.domain(), attributesOf(n)); !p.empty())
-            fail(who + ": " + p);
+            fail(who() + ": " + p);
         for (const auto& a : n.attribute()) {
             if (n.op_type() == "Cast" && a.name() == "to" && a.has_i())
                 if (std::string p = typeProblem(a.i(), false); !p.empty())
-                    fail(who + ": attribute 'to' " + p);
+                    fail(who() + ": attribute 'to' " + p);
             if (a.has_t())
-                tensor(a.t(), who + ": attribute '" + a.name() + "' tensor");
+                tensor(a.t(), who() + ": attribute '" + a.name() + "' tensor");
             for (const auto& t : a.tensors())
-                tensor(t, who + ": attribute '" + a.name() + "' tensor");
+                tensor(t, who() + ": attribute '" + a.name() + "' tensor");
+            if (!a.has_g() && a.graphs().empty())
+                continue;
             const std::string inner = " in the body '" + a.name() + "' of " + label(n, index) + scope;
             if (a.has_g())
                 graph(a.g(), inner);
@@ -192,12 +199,12 @@ public:
                 const onnx::NodeProto& n = g.node(i);
                 if (out.empty())
                     continue;
-                const std::string who = label(n, i);
                 if (given.count(out))
-                    fail(who + " writes '" + out + "', which is a model input or initializer");
+                    fail(label(n, i) + " writes '" + out + "', which is a model input or initializer");
                 auto [it, fresh] = producer.emplace(out, i);
                 if (!fresh)
-                    fail(who + " writes '" + out + "', which " + label(g.node(it->second), it->second) +
+                    fail(label(n, i) + " writes '" + out + "', which " +
+                         label(g.node(it->second), it->second) +
                          " already produces (a value has one producer)");
             }
         for (const auto& v : g.output())

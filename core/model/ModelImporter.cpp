@@ -81,12 +81,11 @@ void checkDeclaredShape(const std::string& path, const onnx::ValueInfoProto& vi)
 
 // Counts the nodes in a node's graph attributes (recursively) and vets every external-data location in
 // them, as for the main graph: a hostile location inside an If/Loop body is rejected the same way.
-int countSubgraphNodes(const std::string& path, const fs::path& folder, const onnx::NodeProto& n,
-                       int& graphs) {
+int countSubgraphNodes(ExternalResolver& external, const onnx::NodeProto& n, int& graphs) {
     int count = 0;
     auto vetTensor = [&](const onnx::TensorProto& t) {
         if (t.data_location() == onnx::TensorProto::EXTERNAL)
-            resolveExternal(path, folder, t);
+            external.resolve(t);
     };
     for (const auto& a : n.attribute()) {
         auto visit = [&](const onnx::GraphProto& g) {
@@ -96,7 +95,7 @@ int countSubgraphNodes(const std::string& path, const fs::path& folder, const on
                 vetTensor(init);
             for (const auto& inner : g.node()) {
                 int ignored = 0;
-                count += countSubgraphNodes(path, folder, inner, ignored);
+                count += countSubgraphNodes(external, inner, ignored);
                 for (const auto& ia : inner.attribute())
                     if (ia.has_t())
                         vetTensor(ia.t());
@@ -123,7 +122,7 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         g.warnings.push_back("model declares no opset_import; assuming none");
 
     const auto& graph = model.graph();
-    const fs::path folder = fs::path(path).parent_path();
+    ExternalResolver external(path, fs::path(path).parent_path());
 
     // Initializers: dims, dtype, storage; small embedded values are kept for shape arithmetic.
     int missingWeights = 0;
@@ -136,7 +135,7 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         t.shape = TensorShape(dims);
         t.declaredShape = t.shape;
         if (init.data_location() == onnx::TensorProto::EXTERNAL) {
-            ExternalRef ref = resolveExternal(path, folder, init);
+            ExternalRef ref = external.resolve(init);
             t.externalLocation = ref.location;
             t.storage = ref.present ? WeightStorage::External : WeightStorage::ExternalMissing;
             if (!ref.present)
@@ -211,7 +210,9 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
     }
 
     int subgraphNodes = 0;
-    for (const auto& np : graph.node()) {
+    // The model is ours and dropped after the import: each node's proto is moved (swapped) into the graph
+    // rather than copied, which at 100k nodes is a whole second copy of the graph's protobuf.
+    for (auto& np : *model.mutable_graph()->mutable_node()) {
         Node n;
         n.name = np.name();
         n.opType = np.op_type();
@@ -220,12 +221,14 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
             n.inputs.push_back(in.empty() ? TensorId{} : g.internTensor(in));
         for (const auto& out : np.output())
             n.outputs.push_back(out.empty() ? TensorId{} : g.internTensor(out));
-        n.subgraphNodeCount = countSubgraphNodes(path, folder, np, n.subgraphCount);
+        n.subgraphNodeCount = countSubgraphNodes(external, np, n.subgraphCount);
         subgraphNodes += n.subgraphNodeCount;
-        n.proto = std::make_shared<onnx::NodeProto>(np);
         for (const auto& a : np.attribute())
             if (a.has_t() && a.t().data_location() == onnx::TensorProto::EXTERNAL)
-                resolveExternal(path, folder, a.t()); // vets the location; Constant data is never read
+                external.resolve(a.t()); // vets the location; Constant data is never read
+        auto proto = std::make_shared<onnx::NodeProto>();
+        proto->Swap(&np);
+        n.proto = std::move(proto);
         g.addNode(std::move(n));
     }
     if (subgraphNodes > 0)

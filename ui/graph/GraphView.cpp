@@ -11,6 +11,7 @@
 #include "NodeItem.h"
 #include "PaintCache.h"
 #include "SceneData.h"
+#include "ScopeCollapse.h"
 #include "ui/session/JobTracker.h"
 
 #include <QAction>
@@ -48,7 +49,8 @@ int overlayBand(const QRect& vp, const QWidget* legend, const QWidget* minimap) 
 
 GraphView::GraphView(QWidget* parent)
     : QGraphicsView(parent)
-    , scene_(new GraphScene(this)) {
+    , scene_(new GraphScene(this))
+    , scopes_(std::make_unique<ScopeCollapse>()) {
     setScene(scene_);
     setDragMode(QGraphicsView::ScrollHandDrag);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
@@ -120,6 +122,7 @@ void GraphView::setModel(std::shared_ptr<const Graph> graph, std::vector<int> gr
     matchIndex_ = -1;
     selected_ = NodeId{};
     fresh_ = true;
+    scopes_->reset(graph_.get());
     if (defaultColoring_)
         setColoring(nullptr); // the default colouring is derived from the graph
     requestLayout(NodeId{});
@@ -151,6 +154,7 @@ void GraphView::clearModel() {
     graph_.reset();
     groupOf_.clear();
     expanded_.clear();
+    scopes_->reset(nullptr);
     matches_.clear();
     selected_ = NodeId{};
     scene_->clearGraph();
@@ -163,7 +167,7 @@ void GraphView::requestLayout(NodeId anchor) {
         return;
     // One job of the Layout lane: a newer layout raises this one's cancel flag and the core layout stops.
     const JobTicket ticket = jobs_ ? jobs_->begin(JobLane::Layout) : JobTicket{};
-    SceneRequest request{graph_, groupOf_, expanded_, ticket.progress()};
+    SceneRequest request{graph_, scopes_->groupOf(groupOf_), expanded_, ticket.progress(), scopes_->labels()};
     QPointF anchorPos;
     if (NodeItem* item = scene_->itemForNode(anchor))
         anchorPos = mapFromScene(item->sceneBoundingRect().center());
@@ -266,6 +270,12 @@ void GraphView::setMarkedTensors(std::vector<TensorId> tensors) {
 }
 
 void GraphView::setGroupExpanded(int group, bool expanded) {
+    if (ScopeCollapse::isScopeGroup(group)) {
+        // A name scope opens into its sub-scopes and nodes (its own boxes, no frame).
+        if (const NodeId anchor = expanded ? scopes_->open(group) : NodeId{}; anchor.valid())
+            requestLayout(anchor);
+        return;
+    }
     if (expanded == isGroupExpanded(group))
         return;
     NodeId anchor;
@@ -358,6 +368,8 @@ void GraphView::stepMatch(int delta) {
     const int n = static_cast<int>(matches_.size());
     matchIndex_ = matchIndex_ < 0 ? (delta > 0 ? 0 : n - 1) : ((matchIndex_ + delta) % n + n) % n;
     const NodeId id = matches_[matchIndex_];
+    if (scopes_->reveal(id))
+        requestLayout(id); // the match is inside a collapsed scope
     userSelect(id);
     zoomToNode(id);
     emit matchesChanged(); // "3 of 7", however the step was asked for (Enter, F3, the arrows)
@@ -374,6 +386,8 @@ void GraphView::userSelect(NodeId id) {
 }
 
 void GraphView::selectNode(NodeId id) {
+    if (scopes_->reveal(id))
+        requestLayout(id); // inside a collapsed scope: open the path to it
     selected_ = id;
     scene_->setCurrentNode(id);
     if (NodeItem* item = scene_->itemForNode(id))

@@ -21,6 +21,7 @@ class LegendWidget;
 class Minimap;
 class NodeColoring;
 class NodeItem;
+class ScopeCollapse;
 struct SceneItems;
 
 /// The model graph, laid out top to bottom (core/layout) off the GUI thread and drawn with level of detail.
@@ -160,6 +161,7 @@ private:
     std::shared_ptr<const Graph> graph_;
     std::vector<int> groupOf_;
     std::set<int> expanded_;
+    std::unique_ptr<ScopeCollapse> scopes_; ///< name scopes drawn collapsed (big models)
     std::shared_ptr<const NodeColoring> coloring_;
     bool defaultColoring_ = true;
     std::vector<TensorId> marked_;

@@ -108,8 +108,11 @@ std::shared_ptr<const SceneData> buildSceneData(const SceneRequest& request) {
         const Node& first = g.node(box.members.front());
         if (box.group >= 0) {
             const Node& last = g.node(box.members.back());
-            box.title = groupTitle(g, box.members);
-            box.name = QString::fromStdString(first.name);
+            const auto label = request.groupLabels.find(box.group);
+            // A collapsed scope is titled by its path; its op types (at least) stay on the box below it.
+            box.title = label != request.groupLabels.end() ? label->second : groupTitle(g, box.members);
+            box.name = label != request.groupLabels.end() ? groupTitle(g, box.members)
+                                                          : QString::fromStdString(first.name);
             box.detail = QStringLiteral("\u00d7%1  %2").arg(box.members.size()).arg(outputShape(g, last));
         } else {
             box.title = QString::fromStdString(first.opType);

@@ -9,6 +9,7 @@
 #include <QPolygonF>
 #include <QRectF>
 #include <QString>
+#include <map>
 #include <memory>
 #include <set>
 #include <vector>
@@ -59,6 +60,8 @@ struct SceneRequest {
     std::vector<int> groupOf; ///< per node: group id, or -1 (empty: no groups)
     std::set<int> expanded;   ///< groups drawn as their members inside a frame instead of one box
     Progress progress;        ///< the layout job's cancel flag (a newer layout supersedes this one)
+    std::map<int, QString>
+        groupLabels; ///< titles of named groups (collapsed name scopes); others list op types
 };
 
 /// Runs the layered layout and derives boxes, routes and frames. Thread-safe (touches no GUI state).
