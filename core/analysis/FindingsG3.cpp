@@ -11,14 +11,15 @@ void findFusionIssues(AnalysisContext& c) {
     auto& r = c.r;
     for (const auto& m : r.missed) {
         Finding f;
-        f.rule = "G3";
+        f.rule = RuleId::G3;
         f.nodes = m.nodes;
         std::string chain;
         for (NodeId id : m.nodes)
             chain += (chain.empty() ? "" : " -> ") + g.node(id).opType;
+        f.cause = "missed fusion at '" + g.node(m.nodes.front()).name + "'";
         f.title = "Missed fusion " + chain + " at '" + g.node(m.nodes.front()).name + "'";
         f.evidence = {{"reason", m.reason}, {"chain", chain}};
-        f.severity = "medium";
+        f.severity = Severity::Medium;
         f.recommendation = "Restructure so the chain fuses (" + m.reason +
                            "); an unfused operator pays its own load/store and layer cost.";
         f.fix = {std::make_shared<FuseEdit>(g.node(m.nodes.front()).name, true)};
@@ -34,11 +35,12 @@ void findFusionIssues(AnalysisContext& c) {
         }
     if (!unfused.empty()) {
         Finding f;
-        f.rule = "G3";
+        f.rule = RuleId::G3;
+        f.cause = "fusable groups kept apart";
         f.title = std::to_string(heads.size()) + " fusable groups are not fused";
         f.nodes = unfused;
         f.evidence = {{"groups", heads.size()}, {"heads", heads}};
-        f.severity = "high";
+        f.severity = Severity::High;
         f.recommendation = "Fuse everything that can be fused (JIT mode fuses automatically); check a fusion "
                            "undone for accuracy against what it costs.";
         f.fix = {std::make_shared<FuseAllEdit>()};

@@ -177,7 +177,7 @@ nlohmann::json factsOf(const Context& c) {
         {"fps", c.c.fps},
         {"fps_text", fmt::fps(c.c.fps)},
         {"findings", c.r.findings.size()},
-        {"top_finding", top ? nlohmann::json{{"rule", top->rule},
+        {"top_finding", top ? nlohmann::json{{"rule", ruleName(top->rule)},
                                              {"title", top->title},
                                              {"estimated_gain_ms", top->estimatedGainMs
                                                                        ? nlohmann::json(*top->estimatedGainMs)

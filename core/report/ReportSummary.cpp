@@ -31,7 +31,7 @@ std::string ioText(const Graph& g, const std::vector<TensorId>& ids) {
 std::string severityCounts(const std::vector<Finding>& findings) {
     int high = 0, medium = 0, low = 0;
     for (const auto& f : findings)
-        (f.severity == "high" ? high : f.severity == "medium" ? medium : low)++;
+        (f.severity == Severity::High ? high : f.severity == Severity::Medium ? medium : low)++;
     return std::to_string(findings.size()) + " (" + std::to_string(high) + " high, " +
            std::to_string(medium) + " medium, " + std::to_string(low) + " low)";
 }
@@ -116,9 +116,9 @@ Section summarySection(const Context& c) {
                     " what-if edit(s): " + fmt::ms(c.in.baseline->cost().latencyMs) + " ms board, " +
                     fmt::fps(c.in.baseline->cost().fps) + " FPS.";
     if (!c.r.findings.empty() && c.r.findings.front().estimatedGainMs)
-        headline += " The largest estimated gain is " + c.r.findings.front().rule + ": " +
-                    c.r.findings.front().title + " (" + fmt::gainMs(*c.r.findings.front().estimatedGainMs) +
-                    " ms per image).";
+        headline += " The largest estimated gain is " + std::string(ruleName(c.r.findings.front().rule)) +
+                    ": " + c.r.findings.front().title + " (" +
+                    fmt::gainMs(*c.r.findings.front().estimatedGainMs) + " ms per image).";
     sec.blocks.push_back(Paragraph{headline});
     // With edits the comparison is what the reader came for: it leads, before the model's details.
     if (c.in.baseline)
@@ -183,7 +183,7 @@ Section summarySection(const Context& c) {
         top.table.widths = {0.4, 0.7, 6, 1.1};
         for (size_t i = 0; i < c.r.findings.size() && i < 5; ++i) {
             const Finding& f = c.r.findings[i];
-            top.table.rows.push_back({std::to_string(i + 1), f.rule, f.title,
+            top.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), f.title,
                                       f.estimatedGainMs ? fmt::gainMs(*f.estimatedGainMs) : "-"});
         }
         sec.blocks.push_back(top);
