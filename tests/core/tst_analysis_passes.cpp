@@ -222,10 +222,11 @@ private slots:
         QCOMPARE(row["padded_dims"].size(), size_t(3));
         QCOMPARE(row["padding_waste_bytes"].get<int64_t>(), int64_t(6575));
 
-        // 80% waste > padding_finding_ratio 0.25: a G4.2 finding offering 33 -> 64 output channels.
+        // 80% waste > padding_finding_ratio 0.25: a G4.2 finding offering 33 -> 64 output channels. (Issue 13:
+        // findings group tensors by cause, so the tensor is one entry of evidence.tensors.)
         auto g42 = run.findings("G4.2");
         auto it = std::find_if(g42.begin(), g42.end(),
-                               [](const bpu::Finding* f) { return f->evidence["tensor"] == "y"; });
+                               [](const bpu::Finding* f) { return f->evidence["tensors"][0]["tensor"] == "y"; });
         QVERIFY(it != g42.end());
         QCOMPARE((*it)->evidence["padded_shape"].get<std::string>(), std::string("1x64x8x16"));
         QCOMPARE((*it)->fix.at(0)->toJson()["op"].get<std::string>(), std::string("assume_aligned"));
@@ -558,8 +559,9 @@ private slots:
     }
 
     void addOperandOrder() {
-        // Residual block: Add(conv(x), x) fuses; Add(x, conv(x)) does not (the Add's first input must come
-        // from the fused conv).
+        // Residual block: Add(conv(x), x) and Add(x, conv(x)) both fuse. (Issue 13: "the Add's first input
+        // comes from the conv" is the QAT plugin's rule about module code; an ONNX Add is commutative to the
+        // compiler, so the swapped order is no missed fusion any more.)
         for (bool convFirst : {true, false}) {
             ModelBuilder b;
             b.input("x", {1, 16, 8, 16});
@@ -571,27 +573,16 @@ private slots:
                 b.node("Add", {"x", "c"}, {"y"}, "add");
             b.output("y");
             Run run = analyze(b, convFirst ? "fuse_add.onnx" : "fuse_add_swapped.onnx");
-            if (convFirst) {
-                QCOMPARE(run.r.groups.size(), size_t(1));
-                QCOMPARE(run.r.groups[0].pattern, std::string("Conv+Add"));
-                QVERIFY(run.r.missed.empty());
-            } else {
-                QVERIFY(run.r.groups.empty());
-                QCOMPARE(run.r.missed.size(), size_t(1));
-                QCOMPARE(run.r.missed[0].nodes,
-                         (std::vector<bpu::NodeId>{run.nodeId("conv"), run.nodeId("add")}));
-                QVERIFY2(run.r.missed[0].reason.find("the Add's first input is not from the fused Conv") !=
-                             std::string::npos,
-                         run.r.missed[0].reason.c_str());
-            }
+            QCOMPARE(run.r.groups.size(), size_t(1));
+            QCOMPARE(run.r.groups[0].pattern, std::string("Conv+Add"));
+            QVERIFY(run.r.missed.empty());
         }
     }
 
     void nextBlocksShortcutIsNotAStage() {
         // MobileNetV2-style: block 1 ends in conv_a; block 2 computes conv_b(t) and adds its own input t as
         // the shortcut. The Add needs conv_b's output, so it can never join conv_a's chain: no missed fusion
-        // at conv_a. Written Add(t, conv_b) it is conv_b's missed fusion (operand order), Add(conv_b, t)
-        // fuses.
+        // at conv_a. It fuses into conv_b written either way (issue 13: operand order means nothing in ONNX).
         for (bool convFirst : {false, true}) {
             ModelBuilder b;
             b.input("x", {1, 16, 8, 16});
@@ -607,18 +598,9 @@ private slots:
             Run run = analyze(b, convFirst ? "next_block_fuses.onnx" : "next_block_swapped.onnx");
             for (const auto& m : run.r.missed)
                 QVERIFY2(m.nodes.front() != run.nodeId("conv_a"), m.reason.c_str());
-            if (convFirst) {
-                QCOMPARE(run.r.groups.size(), size_t(1));
-                QCOMPARE(run.r.groups[0].nodes,
-                         (std::vector<bpu::NodeId>{run.nodeId("conv_b"), run.nodeId("add")}));
-                QVERIFY(run.r.missed.empty());
-            } else {
-                QVERIFY(run.r.groups.empty());
-                QCOMPARE(run.r.missed.size(), size_t(1));
-                QCOMPARE(run.r.missed[0].nodes,
-                         (std::vector<bpu::NodeId>{run.nodeId("conv_b"), run.nodeId("add")}));
-                QVERIFY(run.r.missed[0].reason.find("first input") != std::string::npos);
-            }
+            QCOMPARE(run.r.groups.size(), size_t(1));
+            QCOMPARE(run.r.groups[0].nodes, (std::vector<bpu::NodeId>{run.nodeId("conv_b"), run.nodeId("add")}));
+            QVERIFY(run.r.missed.empty());
         }
     }
 
@@ -820,17 +802,17 @@ private slots:
         QCOMPARE(g64[0]->evidence["live_steps"].get<int>(), 20);
         QCOMPARE(g64[0]->evidence["spills_to_ddr"].get<bool>(), true);
         QCOMPARE(g64[0]->evidence["sram_budget_bytes"].get<int64_t>(), int64_t(1 << 20));
+        // Written once and read back by the Add: twice its bytes cross DDR.
+        QCOMPARE(g64[0]->evidence["ddr_bytes"].get<int64_t>(), int64_t(2 * 256 * 80 * 80));
         // The Add reads the spilled shortcut back from DDR.
         QVERIFY(big.node("add").ddrBytes >= int64_t(256 * 80 * 80));
 
-        // A small shortcut (1x16x8x16 = 2 KiB) lives as long but stays in SRAM.
+        // A small shortcut (1x16x8x16 = 2 KiB) lives as long but stays in SRAM: the guide's reason (a dump to
+        // DDR) does not hold, so it is no finding (issue 13; it used to be a low one).
         Run tiny = analyze(shortcutModel(16, 8, 16, 20), "shortcut_small.onnx", small);
         QCOMPARE(tiny.tensor("s").liveSteps, 20);
         QVERIFY(!tiny.tensor("s").spillsToDdr);
-        auto t64 = tiny.findings("G6.4");
-        QCOMPARE(t64.size(), size_t(1));
-        QCOMPARE(t64[0]->evidence["spills_to_ddr"].get<bool>(), false);
-        QCOMPARE(std::string(bpu::severityName(t64[0]->severity)), std::string("low"));
+        QVERIFY(tiny.findings("G6.4").empty());
 
         // A short skip (5 steps <= shortcut_steps_limit 12) is not a finding.
         Run shortSkip = analyze(shortcutModel(16, 8, 16, 5), "shortcut_short.onnx", small);
@@ -934,7 +916,9 @@ private slots:
         Run run = analyze(b, "transforms.onnx");
         auto g66 = run.findings("G6.6");
         QCOMPARE(g66.size(), size_t(1));
-        QCOMPARE(g66[0]->title, std::string("Data-transform chain Reshape -> Transpose changes 4 dims"));
+        // (Issue 13: the title names the chain's shapes, the pattern repeated chains are grouped by.)
+        QCOMPARE(g66[0]->title,
+                 std::string("Data-transform chain Reshape -> Transpose 1x16x8x16 -> 1x128x16 changes 4 dims"));
         QCOMPARE(g66[0]->evidence["changed_dims"].get<int>(), 4);
         QCOMPARE(g66[0]->evidence["steps"][0]["changed_dims"].get<int>(), 2);
         QCOMPARE(g66[0]->evidence["steps"][1]["changed_dims"].get<int>(), 2);
@@ -979,24 +963,33 @@ private slots:
     }
 
     void batchModeForSmallInputs() {
-        auto model = [](int64_t n, int64_t hw) {
+        auto model = [](int64_t n, int64_t c, int64_t hw) {
             ModelBuilder b;
-            b.input("x", {n, 3, hw, hw});
-            b.weight("w", {16, 3, 3, 3});
+            b.input("x", {n, c, hw, hw});
+            b.weight("w", {256, c, 3, 3});
             conv(b, "conv", "x", "w", "y", 3);
             b.output("y");
             return b;
         };
-        Run small = analyze(model(1, 224), "g65_224.onnx");
+        // 256 -> 256 3x3 on 16x16: 589,824 weight bytes load in 589824 / (76.8 GB/s x 0.61) = 12.6 us, against
+        // 256 x 256 x 9 x 256 = 151 M MACs in 151e6 / (40e12 x 0.371) = 10.2 us of compute: the weight loads
+        // are most of the layer's time (the guide's reason for batching), far above batch_weight_share_min.
+        Run small = analyze(model(1, 256, 16), "g65_16.onnx");
         auto g65 = small.findings("G6.5");
         QCOMPARE(g65.size(), size_t(1));
-        QCOMPARE(g65[0]->title, std::string("Small input 1x3x224x224 at batch 1: run in batch mode"));
+        QVERIFY2(g65[0]->title.rfind("Small input 1x256x16x16 at batch 1, weight loads ", 0) == 0,
+                 g65[0]->title.c_str());
         QCOMPARE(g65[0]->evidence["small_input_max"].get<int64_t>(), int64_t(256));
-        QCOMPARE(g65[0]->evidence["weight_bytes_per_inference"].get<int64_t>(), int64_t(16 * 3 * 3 * 3));
+        QCOMPARE(g65[0]->evidence["weight_bytes_per_inference"].get<int64_t>(), int64_t(256 * 256 * 3 * 3));
+        const double share = g65[0]->evidence["weight_load_share"].get<double>();
+        QVERIFY2(share > 0.5 && share < 1.0, std::to_string(share).c_str());
         QCOMPARE(g65[0]->fix.at(0)->toJson()["op"].get<std::string>(), std::string("set_batch"));
-        QVERIFY(analyze(model(1, 256), "g65_256.onnx").findings("G6.5").size() == 1); // <= 256 inclusive
-        QVERIFY(analyze(model(1, 320), "g65_320.onnx").findings("G6.5").empty());
-        QVERIFY(analyze(model(4, 224), "g65_b4.onnx").findings("G6.5").empty());
+        QVERIFY(analyze(model(1, 256, 320), "g65_320.onnx").findings("G6.5").empty());
+        QVERIFY(analyze(model(4, 256, 16), "g65_b4.onnx").findings("G6.5").empty());
+        // Issue 13: a small input alone is not the reason. 3 -> 256 3x3 at 224x224 loads 6,912 weight bytes
+        // (0.15 us) against 256 x 3 x 9 x 224 x 224 = 347 M MACs (23 us): batching would spread only the
+        // per-inference overhead and delay every frame, so no finding.
+        QVERIFY(analyze(model(1, 3, 224), "g65_224.onnx").findings("G6.5").empty());
     }
 
     void groupConvAdvisor() {
