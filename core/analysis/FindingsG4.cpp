@@ -51,28 +51,13 @@ Finding imageInputFinding(const AnalysisContext& c, const Tensor& t, const Padde
     return f;
 }
 
-// A per-channel vector [N, C, 1, 1]: a global-average-pool output or a squeeze-excitation scale that a
-// broadcast multiply applies to a feature map. Its padding is a vector's layout (a few KiB at most), and
-// moving its channels into W with a Reshape (what G4.3 would advise) adds the transform G6.6 advises against.
-bool perChannelVector(const Graph& g, const Tensor& t) {
+// A per-channel vector [N, C, 1, 1]: a global-pool output, a squeeze-excitation branch (its 1x1 convs and
+// gate) or the scale a broadcast multiply applies to a feature map. Its padding is a vector's layout (a few
+// KiB at most), and moving its channels into W with a Reshape (what G4.3 would advise) adds the transform
+// G6.6 advises against.
+bool perChannelVector(const Tensor& t) {
     const auto& d = t.shape.dims;
-    if (t.shape.rank() != 4 || d[2] != 1 || d[3] != 1)
-        return false;
-    if (t.producer.valid()) {
-        const std::string& op = g.node(t.producer).opType;
-        if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "ReduceMean")
-            return true;
-    }
-    for (NodeId cns : t.consumers) {
-        const Node& n = g.node(cns);
-        if (n.opType != "Mul" && n.opType != "Add" && n.opType != "Div")
-            continue;
-        for (TensorId other : n.inputs)
-            if (other.valid() && other != t.id && g.tensor(other).shape.rank() == 4 &&
-                g.tensor(other).shape.dims[2] * g.tensor(other).shape.dims[3] > 1)
-                return true; // broadcast over H and W
-    }
-    return false;
+    return t.shape.rank() == 4 && d[2] == 1 && d[3] == 1;
 }
 
 // G4.x is about BPU activation tensors: not a weight, not written by a CPU operator.
@@ -118,7 +103,7 @@ void findPaddingIssues(AnalysisContext& c) {
         const PaddedShape& p = r.tensors[t.id.value].padded;
         // A Q/DQ annotation's output is its input's buffer: one finding for the root.
         if (p.applies && p.wasteRatio() > threshold && p.wasteBytes > 0 && aliasRoot(g, r, t.id) == t.id &&
-            !normalised[t.id.value] && bpuActivation(g, r, t) && !perChannelVector(g, t))
+            !normalised[t.id.value] && bpuActivation(g, r, t) && !perChannelVector(t))
             items.push_back({t.id, p.wasteBytes});
     }
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.waste > b.waste; });

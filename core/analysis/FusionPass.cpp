@@ -239,8 +239,9 @@ void runFusion(AnalysisContext& c) {
                 miss = "intermediate tensor '" + t.name + "' is a model output";
             else if (r.nodes[cand.value].placement == Placement::CPU)
                 miss = "'" + next.name + "' runs on the CPU";
-            // (The QAT plugin's "the Add's first input comes from the conv" is a rule about module code: in
-            // an ONNX graph the compiler takes the commutative Add's operands in either order.)
+            else if (ops.kind[cand.value] == OpKind::Add && (next.inputs.empty() || next.inputs[0] != cur))
+                miss = "the Add's first input is not from the fused " + head.opType +
+                       " (swap the operands so the conv output comes first)";
             else if (ops.kind[cand.value] == OpKind::Clip && !isRelu6(g, next))
                 miss = "Clip is not ReLU6 (needs min 0, max 6)";
             if (!miss.empty() && forced && r.nodes[cand.value].placement != Placement::CPU)

@@ -554,7 +554,7 @@ private slots:
                 fold = &f;
         }
         QVERIFY(fold);
-        QCOMPARE(fold->rule, std::string("G1.1"));
+        QCOMPARE(fold->rule, bpu::RuleId::G1_1);
         // mean x 255 and 1 / (std x 255) for a 0..255 deployed input: 0.485 x 255 = 123.675,
         // 1 / (0.229 x 255) = 0.0171248.
         QCOMPARE(fold->evidence["mean_value_0_255"].get<std::string>(), std::string("123.675 116.28 103.53"));
