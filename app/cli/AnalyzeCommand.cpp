@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "Commands.h"
+#include "FailOn.h"
 #include "ModelSetup.h"
 
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
 #include "core/edit/EditList.h"
+#include "core/edit/OptimizationPlan.h"
 #include "core/edit/Session.h"
 #include "core/io/AnalysisJson.h"
+#include "core/io/PlanJson.h"
 #include "core/io/VendorTables.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -18,6 +21,27 @@
 namespace bpu::cli {
 
 namespace {
+
+std::string planText(const OptimizationPlan& plan) {
+    std::ostringstream os;
+    char buf[512];
+    if (plan.steps.empty())
+        return "plan:       no fix the engine estimates as a latency gain\n";
+    std::snprintf(
+        buf, sizeof buf,
+        "plan:       the top fixes applied together, greedily by gain, each re-estimated on the ones "
+        "before it\n            (gains overlap: combined %.3f ms vs %.3f ms summed alone)\n"
+        "            start   %.3f ms = %.1f FPS\n",
+        plan.combinedGainMs(), plan.sumOfStandaloneGainsMs(), plan.latencyMsBefore, plan.fpsBefore);
+    os << buf;
+    for (size_t i = 0; i < plan.steps.size(); ++i) {
+        const PlanStep& st = plan.steps[i];
+        std::snprintf(buf, sizeof buf, "            %2zu. %.3f ms = %.1f FPS  (-%.3f ms) [%s] ", i + 1,
+                      st.latencyMsAfter, st.fpsAfter, st.gainMs, ruleName(st.rule));
+        os << buf << st.title << "\n";
+    }
+    return os.str();
+}
 
 std::string summaryText(const Session& session) {
     const Graph& g = session.graph();
@@ -50,11 +74,8 @@ std::string summaryText(const Session& session) {
                   e.transitionUs, e.runtimeUs);
     os << buf;
     os << "findings (" << r.findings.size() << "):\n";
-    size_t shown = 0;
     for (const auto& f : r.findings) {
-        if (shown++ >= 10)
-            break;
-        os << "  [" << f.rule << "] " << f.severity << ": " << f.title;
+        os << "  [" << ruleName(f.rule) << "] " << severityName(f.severity) << ": " << f.title;
         if (f.estimatedGainMs) {
             std::snprintf(buf, sizeof buf, "  (gain %.3f ms)", *f.estimatedGainMs);
             os << buf;
@@ -69,6 +90,9 @@ std::string summaryText(const Session& session) {
 int runAnalyze(const CliArgs& args) {
     if (args.positional.size() != 1)
         throw UsageError("analyze takes exactly one MODEL");
+    std::vector<FailCondition> failOn; // checked before the model loads: a typo fails fast
+    for (const auto& expr : args.all("fail-on"))
+        failOn.push_back(parseFailCondition(expr));
     const ModelSetup setup = loadModelSetup(args);
     EditList edits;
     if (auto file = args.get("edits"))
@@ -83,7 +107,10 @@ int runAnalyze(const CliArgs& args) {
         throw std::runtime_error(*args.get("edits") + ": " + e.what());
     }
     session.estimateFindingGains();
-    const nlohmann::json doc = sessionJson(session, baseline, edits);
+    const OptimizationPlan plan = buildOptimizationPlan(session);
+    nlohmann::json doc = sessionJson(session, baseline, edits);
+    doc["plan"] = planJson(plan);
+    doc["plan_summary"] = planSummaryJson(plan);
     if (auto json = args.get("json"))
         writeOutput(*json, doc.dump(2) + "\n");
     if (auto csv = args.get("csv"))
@@ -97,12 +124,18 @@ int runAnalyze(const CliArgs& args) {
     for (const char* key : {"json", "csv", "node-info", "perf-json"})
         toStdout |= args.get(key).value_or("") == "-";
     if (!toStdout) {
-        std::cout << summaryText(session);
+        std::cout << summaryText(session) << planText(plan);
         if (!edits.empty())
             std::printf("baseline:   board %.3f ms = %.1f FPS, BPU (static) %.3f ms before %zu edit(s)\n",
                         baseline.latencyMs, baseline.fps, baseline.bpuMs, edits.size());
     }
-    return kOk;
+    std::vector<std::string> reasons;
+    for (const auto& c : failOn)
+        if (auto why = failReason(c, session))
+            reasons.push_back(*why);
+    for (const auto& why : reasons)
+        std::cerr << "bpuscope: --fail-on: " << why << "\n";
+    return reasons.empty() ? kOk : 1;
 }
 
 } // namespace bpu::cli

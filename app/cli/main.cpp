@@ -28,7 +28,9 @@ Commands:
       --edits FILE (a what-if edit list, docs/edits.md; the baseline is reported beside it), --json FILE|-,
       --csv FILE|-, --node-info FILE|- (the columns of the compiler's node_info.csv: Node, ON, Subgraph,
       Type, DataType), --perf-json FILE|- (the field names of the compiler's static perf JSON, filled
-      with BpuScope's estimates)
+      with BpuScope's estimates), --fail-on EXPR (repeatable, for CI: METRIC OP VALUE with metrics fps,
+      latency_ms, bpu_ms, cpu_nodes, bpu_segments, findings, severity and ops < <= > >= == !=, e.g.
+      'fps<300', 'latency_ms>2', 'cpu_nodes>0', 'severity>=high': exit 1 listing the conditions that hold)
   report MODEL -o FILE [options]
       optimization report: summary, findings with the guide's rules, hotspots, charts, graph overview,
       what-if before/after, method and assumptions. Options: --format pdf|md|html|json (else from the
@@ -59,8 +61,8 @@ Options:
   --version
       print the version
 
-Exit codes: 0 ok, 1 a sweep row failed, 2 usage error, 3 bad input (model, profile, edit file,
-unwritable output).
+Exit codes: 0 ok, 1 a sweep row failed or an analyze --fail-on condition holds, 2 usage error, 3 bad input (model, profile, edit file,
+unwritable output, a --fail-on expression that does not parse).
 )";
 
 } // namespace
@@ -92,7 +94,7 @@ int main(int argc, char** argv) {
             return runInfo(parse(modelOptions, {}));
         if (cmd == "analyze") {
             std::vector<std::string> options = modelOptions;
-            options.insert(options.end(), {"node-info", "perf-json"});
+            options.insert(options.end(), {"node-info", "perf-json", "fail-on"});
             return runAnalyze(parse(options, {}));
         }
         if (cmd == "report")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "FindingKinds.h"
 #include "core/edit/EditFwd.h"
 #include "core/model/Ids.h"
 
@@ -110,8 +111,11 @@ struct MissedFusion {
 
 /// One actionable finding, tied to a rule of the design guide by its id exactly as in guide-en.md.
 struct Finding {
-    std::string rule;     ///< G1.1, G1.2, G3, G4.1, G4.2, G4.3, G6.1 ... G6.6
-    std::string severity; ///< high, medium, low
+    RuleId rule = RuleId::G1_1;
+    Severity severity = Severity::Low;
+    /// What the finding is about, unique per rule (a CPU op type, a padded layer, a transform pattern): the
+    /// engine raises one finding per (rule, cause), listing every node it covers with per-node evidence.
+    std::string cause;
     std::string title;
     std::vector<NodeId> nodes;
     nlohmann::json evidence = nlohmann::json::object();

@@ -11,10 +11,6 @@ namespace bpu {
 
 namespace {
 
-int severityRank(const std::string& s) {
-    return s == "high" ? 0 : s == "medium" ? 1 : 2;
-}
-
 using Pass = void (*)(AnalysisContext&);
 const std::pair<const char*, Pass> kFacts[] = {
     {"placement", runPlacement},
@@ -28,9 +24,9 @@ const std::pair<const char*, Pass> kFacts[] = {
     {"lifetimes", runLifetimes},
     {"traffic", runTraffic},
 };
-const Pass kFindings[] = {findPlacementIssues, findQdqIssues,   findFusionIssues, findPaddingIssues,
-                          findGroupConv,       findFeatureMaps, findLargeWeights, findShortcuts,
-                          findBatchMode,       findTransforms};
+const Pass kFindings[] = {findPlacementIssues, findQdqIssues,   findFusionIssues,       findPaddingIssues,
+                          findGroupConv,       findFeatureMaps, findLargeWeights,       findShortcuts,
+                          findBatchMode,       findTransforms,  findSeparateActivations};
 
 /// Every fact pass over `r`, whose metrics are already set. The model-level lists start empty; the per-node
 /// and per-tensor tables are overwritten in place (their storage is reused across re-analyses).
@@ -105,7 +101,7 @@ void Analyzer::rankFindings(std::vector<Finding>& findings) {
         double ga = a.estimatedGainMs.value_or(0), gb = b.estimatedGainMs.value_or(0);
         if (ga != gb)
             return ga > gb;
-        return severityRank(a.severity) < severityRank(b.severity);
+        return a.severity < b.severity; // High first
     });
 }
 

@@ -3,11 +3,28 @@
 
 #include <cstdio>
 
+#include <algorithm>
+
 namespace bpu {
 
-std::string severityByShare(double part, double whole) {
-    double share = whole > 0 ? part / whole : 0;
-    return share >= 0.10 ? "high" : share >= 0.02 ? "medium" : "low";
+Severity severityByShare(double part, double whole) {
+    return severityForShare(whole > 0 ? part / whole : 0, 0.10, 0.02);
+}
+
+double rooflineUs(const AnalysisContext& c, NodeId id) {
+    const NodeAnalysis& a = c.r.nodes[id.value];
+    if (a.placement != Placement::BPU || a.assumedFree)
+        return 0;
+    const FusedGroup* grp = c.r.group(a.fusionGroup);
+    const bool layerHead = !grp || !grp->fused || grp->nodes.front() == id;
+    return std::max(a.computeUs, a.memoryUs) + (layerHead ? c.target.layerFixedUs() : 0);
+}
+
+double bpuRooflineUs(const AnalysisContext& c) {
+    double us = 0;
+    for (size_t i = 0; i < c.r.nodes.size(); ++i)
+        us += rooflineUs(c, NodeId{static_cast<uint32_t>(i)});
+    return us;
 }
 
 std::string dimsText(const std::vector<int64_t>& dims) {

@@ -7,8 +7,15 @@
 
 namespace bpu {
 
-/// "high" at >= 10% of the model's total of the same quantity, "medium" at >= 2%, else "low".
-std::string severityByShare(double part, double whole);
+/// A rule's own severity before a gain is estimated: High at >= 10% of the model's total of the same
+/// quantity, Medium at >= 2%, else Low. The cost engine replaces it with the gain's share of the latency.
+Severity severityByShare(double part, double whole);
+/// A BPU node's roofline time: the longer of its compute and memory time, plus the layer's fixed cost when
+/// it heads a layer (a fused group's later members share their head's). What the rule gates compare before
+/// the cost engine runs; 0 off the BPU.
+double rooflineUs(const AnalysisContext& c, NodeId id);
+/// rooflineUs summed over every node.
+double bpuRooflineUs(const AnalysisContext& c);
 /// Shape text "1x64x80x80" for a dim vector.
 std::string dimsText(const std::vector<int64_t>& dims);
 /// Readable byte count ("1.6 MiB").

@@ -62,8 +62,9 @@ void tailFinding(AnalysisContext& c) {
         if (histogram.count(op))
             selection += std::string(selection.empty() ? "" : ", ") + op;
     Finding f;
-    f.rule = "G1.2";
-    f.severity = "high";
+    f.rule = RuleId::G1_2;
+    f.cause = "post-processing tail";
+    f.severity = Severity::High;
     f.nodes = cpuNodes.empty() ? std::vector<NodeId>{} : cpuNodes;
     f.title = "Post-processing inside the model: " + std::to_string(nodes) + " nodes after the heads" +
               (selection.empty() ? "" : " (" + selection + ")") + ", " + std::to_string(cpuNodes.size()) +
@@ -111,8 +112,9 @@ void normalisationFinding(AnalysisContext& c, const InputNormalization& norm) {
     }
     const Tensor& in = g.tensor(norm.input);
     Finding f;
-    f.rule = "G1.1";
-    f.severity = "medium";
+    f.rule = RuleId::G1_1;
+    f.cause = "input normalisation on '" + in.name + "'";
+    f.severity = Severity::Medium;
     f.nodes = norm.nodes;
     f.title = "Input normalisation inside the model (" + ops + " on '" + in.name + "' " +
               in.shape.toString() + "): fold it into the deployment's normalisation";
@@ -164,7 +166,8 @@ void findPlacementIssues(AnalysisContext& c) {
     }
     for (const auto& [op, ids] : byOp) {
         Finding f;
-        f.rule = "G1.2";
+        f.rule = RuleId::G1_2;
+        f.cause = "CPU " + op;
         f.nodes = ids;
         const NodeAnalysis& first = r.nodes[ids.front().value];
         const Node& firstNode = g.node(ids.front());
@@ -177,7 +180,7 @@ void findPlacementIssues(AnalysisContext& c) {
                       {"bpu_segments", r.summary.bpuSegments},
                       {"cpu_bpu_transitions", r.summary.cpuBpuTransitions},
                       {"output_elements", elements}};
-        f.severity = r.summary.bpuSegments > 1 ? "high" : severityByShare(double(ids.size()), total);
+        f.severity = r.summary.bpuSegments > 1 ? Severity::High : severityByShare(double(ids.size()), total);
         const std::string plural = ids.size() > 1 ? "s" : "";
         // A node the BPU cannot run at all (by the operator table, or integer index arithmetic) gets advice
         // and no move-it-to-the-BPU fix; the others get that fix, estimated.
@@ -260,12 +263,14 @@ void findQdqIssues(AnalysisContext& c) {
     const double allElements = double(std::max<int64_t>(1, r.summary.qdqElements));
     if (!ioList.empty()) {
         Finding f;
-        f.rule = "G1.1";
+        f.rule = RuleId::G1_1;
+        f.cause = "model inputs and outputs";
         f.title = "Quantize/dequantize at the model's inputs and outputs: " + std::to_string(ioList.size()) +
                   " full passes (" + std::to_string(ioElements) + " elements)";
         f.nodes = ioNodes;
         f.evidence = {{"passes", ioList}, {"elements", ioElements}};
-        f.severity = severityByShare(double(ioElements), allElements) == "high" ? "medium" : "low";
+        f.severity = severityByShare(double(ioElements), allElements) == Severity::High ? Severity::Medium
+                                                                                        : Severity::Low;
         f.recommendation = "Remove the boundary quantize/dequantize from the model and fold the arithmetic into "
                            "pre-processing (normalisation) and post-processing, saving one pass over the data.";
         f.fix = {std::make_shared<RemoveBoundaryQdqEdit>()};
@@ -273,12 +278,13 @@ void findQdqIssues(AnalysisContext& c) {
     }
     if (!edgeList.empty()) {
         Finding f;
-        f.rule = "G1.1";
+        f.rule = RuleId::G1_1;
+        f.cause = "CPU<->BPU edges";
         f.title = std::to_string(edgeList.size()) + " quantize/dequantize passes at CPU<->BPU edges (" +
                   std::to_string(edgeElements) + " elements)";
         f.nodes = edgeNodes;
         f.evidence = {{"passes", edgeList}, {"elements", edgeElements}};
-        f.severity = "high";
+        f.severity = Severity::High;
         f.recommendation =
             "Each CPU<->BPU hand-over of a float tensor quantizes or dequantizes it whole; end the "
             "model before its post-processing and move the CPU operators the BPU can run (G1.2) "
@@ -343,7 +349,8 @@ void findQdqIssues(AnalysisContext& c) {
         for (TensorId o : big)
             bigElements += g.tensor(o).shape.elements().value_or(0);
         Finding f;
-        f.rule = "G1.1";
+        f.rule = RuleId::G1_1;
+        f.cause = "detection outputs";
         f.title = "Detection outputs dequantized in full: filter before dequantizing";
         f.nodes = producers;
         f.evidence = {{"outputs", outs},
@@ -352,7 +359,7 @@ void findQdqIssues(AnalysisContext& c) {
                       {"elements_after_filtering", keptElements},
                       {"elements_saved", bigElements - keptElements},
                       {"parameter", "detection_keep_candidates"}};
-        f.severity = "medium";
+        f.severity = Severity::Medium;
         f.recommendation = "In post-processing, threshold the int8 scores (and top-k) first, then dequantize only "
                            "the surviving candidates: saves " + std::to_string(bigElements - keptElements) +
                            " element dequantizations per image.";

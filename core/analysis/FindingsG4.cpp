@@ -6,6 +6,7 @@
 #include "core/edit/ShapeEdits.h"
 
 #include <algorithm>
+#include <map>
 
 namespace bpu {
 
@@ -13,7 +14,6 @@ namespace {
 int64_t roundUp(int64_t v, int64_t u) {
     return (v + u - 1) / u * u;
 }
-constexpr size_t kMaxPerRule = 12; // the table in the report/UI lists the rest
 
 // An image input's layout is the runtime's (C kept, H and W aligned to the input units), not a feature map's:
 // what it pads costs a preprocessing copy, not BPU compute (the first conv packs the few channels with its
@@ -21,8 +21,9 @@ constexpr size_t kMaxPerRule = 12; // the table in the report/UI lists the rest
 Finding imageInputFinding(const AnalysisContext& c, const Tensor& t, const PaddedShape& p) {
     const auto& al = c.target.alignment;
     Finding f;
-    f.rule = "G4.2";
-    f.severity = "low";
+    f.rule = RuleId::G4_2;
+    f.severity = Severity::Low;
+    f.cause = "model input '" + t.name + "'";
     for (NodeId cns : t.consumers)
         f.nodes.push_back(cns);
     nlohmann::json rules = nlohmann::json::array();
@@ -50,6 +51,35 @@ Finding imageInputFinding(const AnalysisContext& c, const Tensor& t, const Padde
     return f;
 }
 
+// A per-channel vector [N, C, 1, 1]: a global-pool output, a squeeze-excitation branch (its 1x1 convs and
+// gate) or the scale a broadcast multiply applies to a feature map. Its padding is a vector's layout (a few
+// KiB at most), and moving its channels into W with a Reshape (what G4.3 would advise) adds the transform
+// G6.6 advises against.
+bool perChannelVector(const Tensor& t) {
+    const auto& d = t.shape.dims;
+    return t.shape.rank() == 4 && d[2] == 1 && d[3] == 1;
+}
+
+// G4.x is about BPU activation tensors: not a weight, not written by a CPU operator.
+bool bpuActivation(const Graph& g, const AnalysisResult& r, const Tensor& t) {
+    if (t.isInitializer || weightSource(g, t.id).valid())
+        return false;
+    return !t.producer.valid() || onBpuGraph(r.nodes[t.producer.value]);
+}
+
+struct Item {
+    TensorId t;
+    int64_t waste;
+};
+
+// One G4.x cause: tensors of one shape padded the same way (the conv, activation and residual outputs of a
+// stage), one finding listing them all.
+struct PadGroup {
+    RuleId rule = RuleId::G4_2;
+    std::vector<Item> items;
+    int64_t waste = 0;
+};
+
 } // namespace
 
 void findPaddingIssues(AnalysisContext& c) {
@@ -61,10 +91,6 @@ void findPaddingIssues(AnalysisContext& c) {
     const int64_t unitW = static_cast<int64_t>(c.target.alignment.convW.value);
     const double totalWaste = double(std::max<int64_t>(1, r.summary.paddingWasteBytes));
 
-    struct Item {
-        TensorId t;
-        int64_t waste;
-    };
     std::vector<Item> items;
     // An in-graph input normalisation has its own advice (G1.1: fold it into the deployment's).
     std::vector<uint8_t> normalised(g.tensors.size(), 0);
@@ -77,12 +103,13 @@ void findPaddingIssues(AnalysisContext& c) {
         const PaddedShape& p = r.tensors[t.id.value].padded;
         // A Q/DQ annotation's output is its input's buffer: one finding for the root.
         if (p.applies && p.wasteRatio() > threshold && p.wasteBytes > 0 && aliasRoot(g, r, t.id) == t.id &&
-            !normalised[t.id.value])
+            !normalised[t.id.value] && bpuActivation(g, r, t) && !perChannelVector(t))
             items.push_back({t.id, p.wasteBytes});
     }
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.waste > b.waste; });
 
-    size_t perRule[2] = {0, 0};
+    std::map<std::string, PadGroup> groups; // by cause
+    std::vector<std::string> order;         // causes, largest single waste first
     for (const auto& it : items) {
         const Tensor& t = g.tensor(it.t);
         const PaddedShape& p = r.tensors[it.t.value].padded;
@@ -93,57 +120,91 @@ void findPaddingIssues(AnalysisContext& c) {
             continue;
         }
         const bool conv = p.rule == PadRule::ConvLike;
-        if (perRule[conv] >= kMaxPerRule)
-            continue;
-        ++perRule[conv];
+        const bool bigCSmallHW = conv && t.shape.rank() == 4 && t.shape.dims[1] >= 4 * unitC &&
+                                 (t.shape.dims[2] < unitH || t.shape.dims[3] < unitW) &&
+                                 p.wasteRatio() >= 0.5;
+        const RuleId rule = bigCSmallHW ? RuleId::G4_3 : conv ? RuleId::G4_2 : RuleId::G4_1;
+        const std::string cause = t.shape.toString() + " -> " + dimsText(p.dims);
+        auto [g_, fresh] = groups.try_emplace(std::string(ruleName(rule)) + " " + cause);
+        if (fresh)
+            order.push_back(g_->first);
+        g_->second.rule = rule;
+        g_->second.items.push_back(it);
+        g_->second.waste += it.waste;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
+        return groups[a].waste > groups[b].waste;
+    });
+
+    for (const std::string& key : order) {
+        const PadGroup& grp = groups[key];
+        const Tensor& first = g.tensor(grp.items.front().t);
+        const PaddedShape& p = r.tensors[first.id.value].padded;
+        const bool conv = grp.rule != RuleId::G4_1;
         Finding f;
-        NodeId owner =
-            t.producer.valid() ? t.producer : (t.consumers.empty() ? NodeId{} : t.consumers.front());
-        if (owner.valid())
-            f.nodes.push_back(owner);
+        f.rule = grp.rule;
+        f.cause = first.shape.toString() + " -> " + dimsText(p.dims);
         nlohmann::json rules = nlohmann::json::array();
         for (const auto& d : p.dimRules)
             if (!d.empty())
                 rules.push_back(d);
-        f.evidence = {{"tensor", t.name},
-                      {"shape", t.shape.toString()},
+        nlohmann::json perTensor = nlohmann::json::array();
+        std::vector<std::string> names;
+        std::vector<std::string> convsToWiden;
+        for (const Item& it : grp.items) {
+            const Tensor& t = g.tensor(it.t);
+            NodeId owner =
+                t.producer.valid() ? t.producer : (t.consumers.empty() ? NodeId{} : t.consumers.front());
+            if (owner.valid() && std::find(f.nodes.begin(), f.nodes.end(), owner) == f.nodes.end())
+                f.nodes.push_back(owner);
+            perTensor.push_back({{"tensor", t.name},
+                                 {"node", owner.valid() ? g.node(owner).name : std::string()},
+                                 {"op", owner.valid() ? g.node(owner).opType : std::string()},
+                                 {"waste_bytes", it.waste}});
+            names.push_back(t.name);
+            if (conv && owner.valid() && g.node(owner).opType == "Conv" && t.shape.rank() == 4 &&
+                t.shape.dims[1] % unitC != 0)
+                convsToWiden.push_back(g.node(owner).name);
+        }
+        const std::string count =
+            std::to_string(grp.items.size()) + " tensor" + (grp.items.size() > 1 ? "s" : "");
+        f.evidence = {{"shape", first.shape.toString()},
                       {"padded_shape", dimsText(p.dims)},
                       {"padded_dims", rules},
-                      {"waste_bytes", p.wasteBytes},
+                      {"tensors", perTensor},
+                      {"waste_bytes", grp.waste},
                       {"waste_ratio", p.wasteRatio()},
                       {"alignment", conv ? "H->" + std::to_string(unitH) + ", W->" + std::to_string(unitW) +
                                                ", C->" + std::to_string(unitC)
                                          : "pow2 up to " + std::to_string(int64_t(
                                                                c.target.alignment.generalMaxUnit.value))}};
-        f.severity = severityByShare(double(p.wasteBytes), totalWaste);
-        // The gain is what this tensor's padding costs: re-estimated as if it were aligned.
-        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, std::vector<std::string>{t.name})};
-        const bool bigCSmallHW = conv && t.shape.rank() == 4 && t.shape.dims[1] >= 4 * unitC &&
-                                 (t.shape.dims[2] < unitH || t.shape.dims[3] < unitW) &&
-                                 p.wasteRatio() >= 0.5;
-        if (bigCSmallHW) {
-            f.rule = "G4.3";
-            f.title = "Large C on small H/W: '" + t.name + "' " + t.shape.toString() + " pads to " +
-                      dimsText(p.dims) + " (" + std::to_string(int(p.wasteRatio() * 100)) + "% padding)";
+        f.severity = severityByShare(double(grp.waste), totalWaste);
+        // The gain is what these tensors' padding costs: re-estimated as if they were aligned.
+        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, names)};
+        const std::string pct = std::to_string(int(p.wasteRatio() * 100)) + "%";
+        if (grp.rule == RuleId::G4_3) {
+            f.title = "Large C on small H/W: " + count + " " + first.shape.toString() + " pad to " +
+                      dimsText(p.dims) + " (" + pct + " padding)";
             f.recommendation =
                 "Put large extents on the dims with the larger alignment units: avoid a very large C "
                 "with very small H and W (e.g. move channels into W with a Reshape before the "
                 "BPU-heavy part, or keep spatial size until later).";
         } else {
-            f.rule = conv ? "G4.2" : "G4.1";
-            f.title = "Padding wastes " + std::to_string(int(p.wasteRatio() * 100)) + "% of '" + t.name +
-                      "' " + t.shape.toString() + " -> " + dimsText(p.dims);
+            f.title = "Padding wastes " + pct + " of " + count + " " + first.shape.toString() + " -> " +
+                      dimsText(p.dims);
             f.recommendation = conv
                                    ? "Choose conv channel counts that are multiples of " +
                                          std::to_string(unitC) + ", H multiples of " + std::to_string(unitH) +
                                          " and W multiples of " + std::to_string(unitW) + "."
                                    : "Align each dimension to a power of two (or the general unit).";
             // A conv's output channels are the one dim the user can change directly.
-            if (conv && owner.valid() && g.node(owner).opType == "Conv" && t.shape.dims[1] % unitC != 0) {
-                int64_t up = roundUp(t.shape.dims[1], unitC);
-                f.alternativeFix = {std::make_shared<SetChannelsEdit>(g.node(owner).name, up)};
-                f.recommendation += " Here: " + std::to_string(t.shape.dims[1]) + " -> " +
-                                    std::to_string(up) + " channels uses the padding for real work.";
+            if (!convsToWiden.empty()) {
+                const int64_t cIn = first.shape.dims[1], up = roundUp(cIn, unitC);
+                for (const auto& name : convsToWiden)
+                    f.alternativeFix.push_back(std::make_shared<SetChannelsEdit>(name, up));
+                f.recommendation += " Here: " + std::to_string(cIn) + " -> " + std::to_string(up) +
+                                    " channels in " + std::to_string(convsToWiden.size()) + " conv" +
+                                    (convsToWiden.size() > 1 ? "s" : "") + " uses the padding for real work.";
             }
         }
         r.findings.push_back(std::move(f));

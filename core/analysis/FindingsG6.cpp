@@ -4,14 +4,26 @@
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
 
+#include "Roofline.h"
+
+#include <cstdio>
+
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace bpu {
 
 namespace {
 
-constexpr size_t kMaxPerAdvisor = 10;
+// Conv-like: the ops group conv and kernel-size advice (G6.1, G6.3) can apply to.
+bool convLike(const Node& n) {
+    return n.domain.empty() && (n.opType == "Conv" || n.opType == "ConvTranspose");
+}
+
+std::string weightShape(const Graph& g, const Node& n) {
+    return n.inputs.size() > 1 && n.inputs[1].valid() ? g.tensor(n.inputs[1]).shape.toString() : "?";
+}
 
 bool isTransform(const std::string& op) {
     static const std::set<std::string> s{"Reshape",   "Transpose",    "Flatten",     "Squeeze",
@@ -70,9 +82,18 @@ void findGroupConv(AnalysisContext& c) {
         return r.nodes[a.value].memoryUs - r.nodes[a.value].computeUs >
                r.nodes[b.value].memoryUs - r.nodes[b.value].computeUs;
     });
-    for (size_t i = 0; i < cands.size() && i < kMaxPerAdvisor; ++i) {
-        const Node& n = g.node(cands[i]);
-        const NodeAnalysis& a = r.nodes[cands[i].value];
+    // One finding per weight shape: the repeated blocks of a stage share the cause and the advice.
+    std::map<std::string, std::vector<NodeId>> byShape;
+    std::vector<std::string> order;
+    for (NodeId id : cands) {
+        auto [it, fresh] = byShape.try_emplace(weightShape(g, g.node(id)));
+        if (fresh)
+            order.push_back(it->first);
+        it->second.push_back(id);
+    }
+    for (const std::string& shape : order) {
+        const std::vector<NodeId>& ids = byShape[shape];
+        const Node& n = g.node(ids.front());
         const auto& w = g.tensor(n.inputs[1]).shape.dims;
         const int64_t cout = w[0], cin = w[1];
         nlohmann::json groups = nlohmann::json::array();
@@ -82,23 +103,35 @@ void findGroupConv(AnalysisContext& c) {
         if (groups.empty())
             continue;
         Finding f;
-        f.rule = "G6.1";
-        f.nodes = {cands[i]};
-        f.title = "Memory-bound dense conv '" + n.name + "' (" + std::to_string(cin) + "->" +
-                  std::to_string(cout) + " ch): try group conv";
+        f.rule = RuleId::G6_1;
+        f.cause = "dense conv " + shape;
+        f.nodes = ids;
+        nlohmann::json perNode = nlohmann::json::array();
+        int64_t weights = 0;
+        for (NodeId id : ids) {
+            const NodeAnalysis& a = r.nodes[id.value];
+            weights += a.weightBytes;
+            perNode.push_back({{"node", g.node(id).name},
+                               {"weight_bytes", a.weightBytes},
+                               {"intensity_macs_per_byte", a.intensity},
+                               {"compute_us", a.computeUs},
+                               {"memory_us", a.memoryUs}});
+            f.fix.push_back(std::make_shared<SetGroupEdit>(g.node(id).name, groups[0].get<int64_t>()));
+        }
+        const std::string count = ids.size() > 1 ? std::to_string(ids.size()) + " memory-bound dense convs"
+                                                 : "Memory-bound dense conv '" + n.name + "'";
+        f.title = count + " (" + std::to_string(cin) + "->" + std::to_string(cout) + " ch): try group conv";
         f.evidence = {{"in_channels", cin},
                       {"out_channels", cout},
-                      {"weight_bytes", a.weightBytes},
-                      {"intensity_macs_per_byte", a.intensity},
+                      {"weight_shape", shape},
+                      {"weight_bytes", weights},
                       {"ridge_macs_per_byte", r.ridgeIntensity},
-                      {"compute_us", a.computeUs},
-                      {"memory_us", a.memoryUs},
+                      {"nodes", perNode},
                       {"groups_keeping_alignment", groups}};
-        f.severity = "medium";
+        f.severity = Severity::Medium;
         f.recommendation = "Use group convolution (groups " + groups.dump() +
                            " keep C/groups a multiple of " + std::to_string(unitC) +
                            ") to cut weight traffic as channels grow.";
-        f.fix = {std::make_shared<SetGroupEdit>(n.name, groups[0].get<int64_t>())};
         r.findings.push_back(std::move(f));
     }
 }
@@ -121,11 +154,12 @@ void findFeatureMaps(AnalysisContext& c) {
     std::sort(cands.begin(), cands.end(), [&](TensorId a, TensorId b) {
         return r.tensors[a.value].paddedBytes > r.tensors[b.value].paddedBytes;
     });
-    for (size_t i = 0; i < cands.size() && i < kMaxPerAdvisor; ++i) {
+    for (size_t i = 0; i < cands.size(); ++i) {
         const Tensor& t = g.tensor(cands[i]);
         const TensorAnalysis& ta = r.tensors[cands[i].value];
         Finding f;
-        f.rule = "G6.2";
+        f.rule = RuleId::G6_2;
+        f.cause = "tensor '" + t.name + "'";
         if (t.producer.valid())
             f.nodes.push_back(t.producer);
         f.title = "Large feature map '" + t.name + "' (" + bytesText(ta.paddedBytes) +
@@ -136,7 +170,7 @@ void findFeatureMaps(AnalysisContext& c) {
                       {"consumers", runtimeConsumers(g, t)},
                       {"sram_budget_bytes", int64_t(c.target.sramBudgetBytes.value)},
                       {"threshold_bytes", limit}};
-        f.severity = "medium";
+        f.severity = Severity::Medium;
         f.recommendation =
             "Use smaller feature maps between blocks (downsample earlier or fewer channels at the "
             "boundary) to cut DDR<->SRAM traffic.";
@@ -153,7 +187,9 @@ void findLargeWeights(AnalysisContext& c) {
     for (NodeId id : g.topoOrder) {
         const Node& n = g.node(id);
         const NodeAnalysis& a = r.nodes[id.value];
-        if (a.placement != Placement::BPU || (a.opClass != "conv" && a.opClass != "matmul"))
+        // Group conv and smaller kernels are conv advice: a MatMul's weights (a transformer's MLP) are not
+        // this rule's cause.
+        if (a.placement != Placement::BPU || !convLike(n))
             continue;
         bool bigKernel = false;
         if (n.opType == "Conv" && n.inputs.size() > 1 && n.inputs[1].valid()) {
@@ -172,25 +208,26 @@ void findLargeWeights(AnalysisContext& c) {
     // One layer, one recommendation: a memory-bound conv G6.1 already advises group conv for says so there.
     auto groupConvFinding = [&](NodeId id) -> Finding* {
         for (auto& f : r.findings)
-            if (f.rule == "G6.1" && f.nodes.size() == 1 && f.nodes[0] == id)
+            if (f.rule == RuleId::G6_1 && std::find(f.nodes.begin(), f.nodes.end(), id) != f.nodes.end())
                 return &f;
         return nullptr;
     };
-    size_t listed = 0;
-    for (size_t i = 0; i < cands.size() && listed < kMaxPerAdvisor; ++i) {
+    for (size_t i = 0; i < cands.size(); ++i) {
         const Node& n = g.node(cands[i]);
         const NodeAnalysis& a = r.nodes[cands[i].value];
         if (Finding* g61 = groupConvFinding(cands[i])) {
-            g61->evidence["large_weights"] = {
-                {"rule", "G6.3"}, {"weight_bytes", a.weightBytes}, {"threshold_bytes", limit}};
-            g61->recommendation += " Its weights (" + bytesText(a.weightBytes) +
-                                   ") are also above the G6.3 large-weight threshold (" + bytesText(limit) +
-                                   "): group conv divides them by the group count.";
+            if (!g61->evidence.contains("large_weights")) {
+                g61->evidence["large_weights"] = {
+                    {"rule", "G6.3"}, {"weight_bytes", a.weightBytes}, {"threshold_bytes", limit}};
+                g61->recommendation += " The weights (" + bytesText(a.weightBytes) +
+                                       " per conv) are also above the G6.3 large-weight threshold (" +
+                                       bytesText(limit) + "): group conv divides them by the group count.";
+            }
             continue;
         }
-        ++listed;
         Finding f;
-        f.rule = "G6.3";
+        f.rule = RuleId::G6_3;
+        f.cause = "layer '" + n.name + "'";
         f.nodes = {cands[i]};
         std::string wshape =
             n.inputs.size() > 1 && n.inputs[1].valid() ? g.tensor(n.inputs[1]).shape.toString() : "?";
@@ -200,7 +237,7 @@ void findLargeWeights(AnalysisContext& c) {
                       {"threshold_bytes", limit},
                       {"memory_us", a.memoryUs},
                       {"compute_us", a.computeUs}};
-        f.severity = a.memoryUs > a.computeUs ? "medium" : "low";
+        f.severity = a.memoryUs > a.computeUs ? Severity::Medium : Severity::Low;
         f.recommendation =
             "Avoid big kernels and very high channel counts: use group conv for high channel counts, "
             "or split a big kernel into smaller ones.";
@@ -225,7 +262,10 @@ void findShortcuts(AnalysisContext& c) {
     std::vector<TensorId> cands;
     for (const auto& t : g.tensors) {
         const TensorAnalysis& ta = r.tensors[t.id.value];
-        if (!ta.padded.applies || runtimeConsumers(g, t) < 2 || ta.liveSteps <= limit || t.isGraphInput)
+        // The guide's reason: a long-lived map is dumped to DDR (or crowds out something else). One that
+        // stays in SRAM costs nothing, so it is no finding.
+        if (!ta.padded.applies || runtimeConsumers(g, t) < 2 || ta.liveSteps <= limit || t.isGraphInput ||
+            !ta.spillsToDdr)
             continue;
         cands.push_back(t.id);
     }
@@ -236,30 +276,31 @@ void findShortcuts(AnalysisContext& c) {
             return x.spillsToDdr;
         return double(x.paddedBytes) * x.liveSteps > double(y.paddedBytes) * y.liveSteps;
     });
-    for (size_t i = 0; i < cands.size() && i < kMaxPerAdvisor; ++i) {
+    for (size_t i = 0; i < cands.size(); ++i) {
         const Tensor& t = g.tensor(cands[i]);
         const TensorAnalysis& ta = r.tensors[cands[i].value];
         Finding f;
-        f.rule = "G6.4";
+        f.rule = RuleId::G6_4;
+        f.cause = "tensor '" + t.name + "'";
         if (t.producer.valid())
             f.nodes.push_back(t.producer);
         for (NodeId cns : t.consumers)
             if (!isCompileTime(g, g.node(cns)))
                 f.nodes.push_back(cns);
         f.title = "Long shortcut '" + t.name + "': live " + std::to_string(ta.liveSteps) + " steps, " +
-                  bytesText(ta.paddedBytes) + (ta.spillsToDdr ? ", spills to DDR" : " held in SRAM");
+                  bytesText(ta.paddedBytes) + " written to DDR and read back";
         f.evidence = {{"tensor", t.name},
                       {"live_steps", ta.liveSteps},
                       {"bytes", ta.paddedBytes},
                       {"spills_to_ddr", ta.spillsToDdr},
+                      {"ddr_bytes", 2 * ta.paddedBytes}, // stored once, loaded by the late consumer
                       {"sram_budget_bytes", int64_t(c.target.sramBudgetBytes.value)},
                       {"steps_limit", limit}};
-        f.severity = ta.spillsToDdr ? "medium" : "low";
+        f.severity = Severity::Medium;
         f.recommendation =
             "Keep shortcuts short: a long-lived feature map occupies SRAM and may be dumped to DDR "
             "and reloaded; reorder the branch or downsample before the skip.";
-        if (ta.spillsToDdr)
-            f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Resident, std::vector<std::string>{t.name})};
+        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Resident, std::vector<std::string>{t.name})};
         r.findings.push_back(std::move(f));
     }
 }
@@ -268,6 +309,22 @@ void findBatchMode(AnalysisContext& c) {
     const Graph& g = c.g;
     auto& r = c.r;
     const int64_t small = static_cast<int64_t>(c.target.smallInputMax.value);
+    // The guide's reason for batching is loading the weights once per batch: the weight loads' share of
+    // the BPU time (roofline: each layer's longer of compute and memory time plus its fixed cost) must be
+    // material, else a batch only spreads per-inference overhead and delays every frame.
+    double weightUs = 0;
+    int64_t weights = 0;
+    for (const NodeAnalysis& a : r.nodes) {
+        if (a.placement != Placement::BPU || a.assumedFree)
+            continue;
+        weights += a.weightBytes;
+        weightUs += ddrUs(a.weightBytes, c.target);
+    }
+    const double bpuUs = bpuRooflineUs(c);
+    const double share = bpuUs > 0 ? weightUs / bpuUs : 0;
+    const double minShare = c.target.batchWeightShareMin.value;
+    if (share < minShare)
+        return;
     for (TensorId in : g.inputs) {
         const auto& s = g.tensor(in).shape;
         if (s.rank() != 4 || !s.fullyKnown() || s.dims[0] != 1)
@@ -275,22 +332,24 @@ void findBatchMode(AnalysisContext& c) {
         if (s.dims[2] > small || s.dims[3] > small)
             continue;
         Finding f;
-        f.rule = "G6.5";
-        f.title = "Small input " + s.toString() + " at batch 1: run in batch mode";
+        f.rule = RuleId::G6_5;
+        f.cause = "input '" + g.tensor(in).name + "'";
+        char pct[64];
+        std::snprintf(pct, sizeof pct, "%.0f%%", share * 100);
+        f.title = "Small input " + s.toString() + " at batch 1, weight loads " + pct +
+                  " of the BPU time: run in batch mode";
         for (NodeId cns : g.tensor(in).consumers)
             f.nodes.push_back(cns);
-        int64_t weights = 0;
-        for (const auto& a : r.nodes)
-            if (a.placement == Placement::BPU)
-                weights += a.weightBytes;
-        f.evidence = {{"input", g.tensor(in).name},
-                      {"shape", s.toString()},
-                      {"small_input_max", small},
-                      {"weight_bytes_per_inference", weights}};
-        f.severity = "medium";
+        f.evidence = {{"input", g.tensor(in).name}, {"shape", s.toString()},
+                      {"small_input_max", small},   {"weight_bytes_per_inference", weights},
+                      {"weight_load_us", weightUs}, {"bpu_roofline_us", bpuUs},
+                      {"weight_load_share", share}, {"weight_load_share_min", minShare}};
+        f.severity = Severity::Medium;
         f.recommendation =
             "The S100 is strongest on large inputs; for resolutions <= " + std::to_string(small) +
-            " run several images per inference so the weights load once per batch.";
+            ", where loading the weights takes " + pct +
+            " of the BPU time, run several images per inference so the weights load once "
+            "per batch.";
         f.fix = {std::make_shared<SetBatchEdit>(8)};
         r.findings.push_back(std::move(f));
         break;
@@ -334,33 +393,69 @@ void findTransforms(AnalysisContext& c) {
     std::sort(chains.begin(), chains.end(), [](const Chain& a, const Chain& b) {
         return double(a.changed) * double(a.elements) > double(b.changed) * double(b.elements);
     });
-    for (size_t i = 0; i < chains.size() && i < kMaxPerAdvisor; ++i) {
-        const Chain& ch = chains[i];
+    // One finding per pattern: the same chain (ops, shapes) repeated in every block of a transformer is
+    // one cause, listed with every occurrence.
+    auto outShape = [&](NodeId id) {
+        const Node& n = g.node(id);
+        return n.outputs.empty() || !n.outputs[0].valid() ? std::string("?")
+                                                          : g.tensor(n.outputs[0]).shape.toString();
+    };
+    auto inShape = [&](NodeId id) {
+        const Node& n = g.node(id);
+        return n.inputs.empty() || !n.inputs[0].valid() ? std::string("?")
+                                                        : g.tensor(n.inputs[0]).shape.toString();
+    };
+    std::map<std::string, std::vector<const Chain*>> byPattern;
+    std::vector<std::string> order;
+    for (const Chain& ch : chains) {
+        std::string key = inShape(ch.nodes.front());
+        for (NodeId id : ch.nodes)
+            key += " " + g.node(id).opType + " " + outShape(id);
+        auto [it, fresh] = byPattern.try_emplace(key);
+        if (fresh)
+            order.push_back(key);
+        it->second.push_back(&ch);
+    }
+    for (const std::string& key : order) {
+        const auto& same = byPattern[key];
+        const Chain& ch = *same.front();
         Finding f;
-        f.rule = "G6.6";
-        f.nodes = ch.nodes;
+        f.rule = RuleId::G6_6;
+        f.cause = key;
         std::string ops;
         nlohmann::json steps = nlohmann::json::array();
         for (NodeId id : ch.nodes) {
             const Node& n = g.node(id);
             ops += (ops.empty() ? "" : " -> ") + n.opType;
-            steps.push_back({{"node", n.name},
-                             {"op", n.opType},
-                             {"changed_dims", changedDims(g, n)},
-                             {"output_shape", n.outputs.empty() || !n.outputs[0].valid()
-                                                  ? std::string("?")
-                                                  : g.tensor(n.outputs[0]).shape.toString()}});
+            steps.push_back(
+                {{"op", n.opType}, {"changed_dims", changedDims(g, n)}, {"output_shape", outShape(id)}});
         }
-        f.title = "Data-transform chain " + ops + " changes " + std::to_string(ch.changed) + " dims";
-        f.evidence = {{"steps", steps}, {"changed_dims", ch.changed}, {"elements_moved", ch.elements}};
-        f.severity = ch.changed >= 4 ? "medium" : "low";
+        nlohmann::json occurrences = nlohmann::json::array();
+        std::vector<std::string> merged;
+        int64_t elements = 0;
+        for (const Chain* one : same) {
+            nlohmann::json names = nlohmann::json::array();
+            for (NodeId id : one->nodes) {
+                f.nodes.push_back(id);
+                names.push_back(g.node(id).name);
+            }
+            occurrences.push_back({{"nodes", names}, {"elements_moved", one->elements}});
+            elements += one->elements;
+            // What merging would save: every step after the first costs nothing.
+            for (size_t k = 1; k < one->nodes.size(); ++k)
+                merged.push_back(g.node(one->nodes[k]).name);
+        }
+        f.title = "Data-transform chain " + ops + " " + inShape(ch.nodes.front()) + " -> " +
+                  outShape(ch.nodes.back()) + " changes " + std::to_string(ch.changed) + " dims" +
+                  (same.size() > 1 ? " (" + std::to_string(same.size()) + " times)" : "");
+        f.evidence = {{"steps", steps},
+                      {"changed_dims", ch.changed},
+                      {"occurrences", occurrences},
+                      {"elements_moved", elements}};
+        f.severity = ch.changed >= 4 ? Severity::Medium : Severity::Low;
         f.recommendation =
             "Reshape/Transpose cost time on the BPU's multi-dimensional layouts; merge the chain and "
             "change as few dimensions as possible.";
-        // What merging would save: every step after the first costs nothing.
-        std::vector<std::string> merged;
-        for (size_t k = 1; k < ch.nodes.size(); ++k)
-            merged.push_back(g.node(ch.nodes[k]).name);
         if (!merged.empty())
             f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, std::move(merged))};
         r.findings.push_back(std::move(f));

@@ -42,6 +42,7 @@ void findLargeWeights(AnalysisContext& c);    ///< G6.3
 void findShortcuts(AnalysisContext& c);       ///< G6.4
 void findBatchMode(AnalysisContext& c);       ///< G6.5
 void findTransforms(AnalysisContext& c);      ///< G6.6
+void findSeparateActivations(AnalysisContext& c); ///< G3: activations run as their own layers after a conv
 
 /// Bytes per element a tensor occupies where the node runs (int8/int16 on the BPU, its dtype on the CPU).
 int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes);

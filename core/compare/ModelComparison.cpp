@@ -70,7 +70,7 @@ std::vector<FindingChange> findingsOnlyIn(const Session& from, const Session& to
         });
         if (found)
             continue;
-        FindingChange c{f.rule, f.severity, f.title, {}};
+        FindingChange c{ruleName(f.rule), severityName(f.severity), f.title, {}};
         for (NodeId n : f.nodes)
             c.nodes.push_back(from.graph().node(n).name);
         out.push_back(std::move(c));

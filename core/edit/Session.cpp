@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <thread>
@@ -18,6 +19,22 @@ namespace bpu {
 namespace {
 /// Latency differences below this (1 ns) are the rounding of two estimates of the same model.
 constexpr double kGainNoiseMs = 1e-6;
+/// Batching serves more images per inference but every frame waits for the whole batch: the gain is per
+/// image (throughput); say what it costs per frame.
+void describeBatchTradeOff(Finding& f, const CostEstimate& base, const Session::Trial& t) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  " Trade-off: at batch %d the throughput rises from %.1f to %.1f FPS (%.3f ms less per "
+                  "image), but one inference (the latency a frame sees) rises from %.3f ms to %.3f ms.",
+                  t.batch, base.fps, t.fps, t.gainMs, base.latencyMs, t.latencyMs);
+    f.recommendation += buf;
+    f.evidence["trade_off"] = {{"batch_after", t.batch},
+                               {"fps_before", base.fps},
+                               {"fps_after", t.fps},
+                               {"latency_ms_per_frame_before", base.latencyMs},
+                               {"latency_ms_per_frame_after", t.latencyMs}};
+}
+
 } // namespace
 
 Session::Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options)
@@ -90,14 +107,15 @@ const std::vector<Finding>& Session::findings() {
     return analysis_.findings;
 }
 
-double Session::trialGainMs(const EditList& fix) const {
+Session::Trial Session::trial(const EditList& fix) const {
     Session trial = *this;
     // One re-estimate for the whole fix, however many edits it holds (a placement override per CPU node).
     applyEditList(trial, fix);
     // Per image: a batch edit changes how many images one inference serves.
     const double perImageBase = cost_.totalUs / cost_.batch;
     const double perImageTrial = trial.cost_.totalUs / trial.cost_.batch;
-    return (perImageBase - perImageTrial) / 1000.0;
+    return {(perImageBase - perImageTrial) / 1000.0, trial.cost_.latencyMs, trial.cost_.fps,
+            trial.cost_.batch};
 }
 
 void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
@@ -119,7 +137,7 @@ void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
         findingSlot[i] = it->second;
     }
     // Each trial reads this session and works on its own copy, so the trials run side by side.
-    std::vector<std::variant<double, std::string>> outcome(fixes.size());
+    std::vector<std::variant<Trial, std::string>> outcome(fixes.size());
     std::vector<std::exception_ptr> crashed(fixes.size());
     std::atomic<size_t> next{0};
     std::atomic<bool> stopped{false};
@@ -130,7 +148,7 @@ void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
                 break;
             }
             try {
-                outcome[i] = trialGainMs(*fixes[i]);
+                outcome[i] = trial(*fixes[i]);
             } catch (const EditListError& e) {
                 // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
                 outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());
@@ -154,15 +172,22 @@ void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
     if (stopped)
         throw Cancelled();
     std::vector<bool> slower(analysis_.findings.size(), false);
+    const double perImageMs = cost_.totalUs / cost_.batch / 1000.0;
     for (size_t i = 0; i < analysis_.findings.size(); ++i) {
         if (findingSlot[i] == SIZE_MAX)
             continue;
         Finding& f = analysis_.findings[i];
-        if (const double* gain = std::get_if<double>(&outcome[findingSlot[i]])) {
-            // An edit that makes the model slower is not a recommendation: such a finding is dropped (a gain
-            // within rounding of zero is zero).
-            slower[i] = *gain < -kGainNoiseMs;
-            f.estimatedGainMs = std::max(0.0, *gain);
+        if (const Trial* t = std::get_if<Trial>(&outcome[findingSlot[i]])) {
+            // A fix that does not make the model faster is not a recommendation: such a finding is dropped
+            // (a gain within rounding of zero is zero, and no gain is ever negative).
+            slower[i] = t->gainMs <= kGainNoiseMs;
+            f.estimatedGainMs = std::max(0.0, t->gainMs);
+            const double share = perImageMs > 0 ? *f.estimatedGainMs / perImageMs : 0;
+            f.severity =
+                severityForShare(share, target_->severityHighShare.value, target_->severityMediumShare.value);
+            f.evidence["gain_share_of_latency"] = share;
+            if (t->batch != cost_.batch)
+                describeBatchTradeOff(f, cost_, *t);
         } else {
             f.evidence["fix_not_applicable"] = std::get<std::string>(outcome[findingSlot[i]]);
         }

@@ -54,16 +54,27 @@ public:
     /// Findings for the current state (cheap if nothing changed since the last call).
     const std::vector<Finding>& findings();
     /// Fills estimated_gain_ms of every finding by applying its fix to a copy of the session; the distinct
-    /// fixes are tried on `threads` threads (0: one per hardware thread).
+    /// fixes are tried on `threads` threads (0: one per hardware thread). Then each estimated finding's
+    /// severity is its gain's share of the per-image latency (severity_high_share / severity_medium_share),
+    /// and a finding whose fix does not make the model faster is dropped; a fix that batches images (faster
+    /// per image, slower per frame) stays as a trade-off with both figures in its evidence.
     /// `progress`'s cancel flag stops it between trials (Cancelled is thrown; the findings keep no gain).
     void estimateFindingGains(unsigned threads = 0, const Progress& progress = {});
     bool findingsStale() const { return findingsStale_; }
+
+    /// What a fix would do, tried on a copy of this session.
+    struct Trial {
+        double gainMs = 0;    ///< per-image latency saved
+        double latencyMs = 0; ///< one inference after the fix (of the whole batch when it batches)
+        double fps = 0;       ///< images per second after the fix, one thread
+        int batch = 1;
+    };
 
 private:
     void runAnalysis(bool withFindings);
     /// Per-image latency saved by applying `fix` to a copy of this session; throws EditError if it does not
     /// apply. Reads this session only, so trials may run concurrently.
-    double trialGainMs(const EditList& fix) const;
+    Trial trial(const EditList& fix) const;
     const OpTable& ops();
 
     std::shared_ptr<Graph> graph_; ///< never null; shared between session copies until one edits it

@@ -99,8 +99,9 @@ nlohmann::json findingJson(const Graph& g, const Finding& f) {
     nlohmann::json evidence = f.evidence;
     if (!f.alternativeFix.empty())
         evidence["alternative_fix"] = editListToJson(f.alternativeFix);
-    return {{"rule", f.rule},
-            {"severity", f.severity},
+    return {{"rule", ruleName(f.rule)},
+            {"severity", severityName(f.severity)},
+            {"cause", f.cause},
             {"title", f.title},
             {"nodes", nodeNames(g, f.nodes)},
             {"evidence", std::move(evidence)},

@@ -188,7 +188,7 @@ nlohmann::json factsOf(const Context& c) {
         {"fps", c.c.fps},
         {"fps_text", fmt::fps(c.c.fps)},
         {"findings", c.r.findings.size()},
-        {"top_finding", top ? nlohmann::json{{"rule", top->rule},
+        {"top_finding", top ? nlohmann::json{{"rule", ruleName(top->rule)},
                                              {"title", top->title},
                                              {"estimated_gain_ms", top->estimatedGainMs
                                                                        ? nlohmann::json(*top->estimatedGainMs)
@@ -225,7 +225,12 @@ ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
         throw std::invalid_argument("buildReport: no session");
     GuideRules rules = input.rules.all().empty() ? loadGuideRules() : input.rules;
     const Session& s = *input.session;
-    Context c{input, s, s.graph(), s.analysis(), s.cost(), s.target(), rules};
+    // The plan re-estimates the model once per step (plan_max_steps), so it is built once here with the
+    // report's cancel flag, its progress folded into the first tenth of the bar.
+    Progress planProgress{[&progress](double f, std::string_view stage) { progress(0.1 * f, stage); },
+                          progress.cancel};
+    const OptimizationPlan plan = buildOptimizationPlan(s, SIZE_MAX, planProgress);
+    Context c{input, s, s.graph(), s.analysis(), s.cost(), s.target(), rules, plan};
 
     ReportDocument doc;
     doc.modelFile = c.g.path;
@@ -239,10 +244,10 @@ ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
     doc.facts = factsOf(c);
     doc.kpis = detail::kpiCards(c);
 
-    progress(0.0, "summary");
+    progress(0.1, "summary");
     doc.sections.push_back(detail::summarySection(c));
     progress.checkCancel();
-    progress(0.1, "findings");
+    progress(0.15, "findings");
     doc.sections.push_back(detail::findingsSection(c));
     doc.sections.push_back(detail::hotspotsSection(c));
     doc.sections.push_back(detail::layersSection(c));

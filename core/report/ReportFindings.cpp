@@ -151,7 +151,7 @@ Section findingsSection(const Context& c) {
     ranked.table.widths = {0.45, 0.65, 0.85, 6, 1, 0.9, 0.7};
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
-        ranked.table.rows.push_back({std::to_string(i + 1), f.rule, f.severity, fmt::prose(f.title),
+        ranked.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), severityName(f.severity), fmt::prose(f.title),
                                      gainUs(f), gainPercent(f, perImage), std::to_string(f.nodes.size())});
     }
     sec.blocks.push_back(ranked);
@@ -171,14 +171,14 @@ Section findingsSection(const Context& c) {
     size_t detailed = 0;
     for (size_t i = 0; i < findings.size() && detailed < c.in.detailedFindings; ++i) {
         const Finding& f = findings[i];
-        if (perRule[f.rule]++ >= kPerRule)
+        if (perRule[ruleName(f.rule)]++ >= kPerRule)
             continue;
         ++detailed;
         sec.blocks.push_back(
-            Heading{3, "#" + std::to_string(i + 1) + " " + f.rule + ": " + fmt::prose(f.title)});
+            Heading{3, "#" + std::to_string(i + 1) + " " + ruleName(f.rule) + ": " + fmt::prose(f.title)});
         KeyValues kv;
-        kv.items = {{"Rule", ruleLabel(c.rules, f.rule)},
-                    {"Severity", f.severity},
+        kv.items = {{"Rule", ruleLabel(c.rules, ruleName(f.rule))},
+                    {"Severity", severityName(f.severity)},
                     {"Estimated gain", f.estimatedGainMs ? fmt::duration(*f.estimatedGainMs) +
                                                                " per image (" + gainPercent(f, perImage) +
                                                                " of " + fmt::ms(perImage) + " ms)"
@@ -192,14 +192,14 @@ Section findingsSection(const Context& c) {
         sec.blocks.push_back(kv);
         if (!f.nodes.empty())
             sec.blocks.push_back(nodeTable(c, f));
-        auto q = quotedAt.find(f.rule);
+        auto q = quotedAt.find(ruleName(f.rule));
         if (q == quotedAt.end()) {
-            quotedAt[f.rule] = i + 1;
-            if (const GuideRule* rule = c.rules.find(f.rule))
+            quotedAt[ruleName(f.rule)] = i + 1;
+            if (const GuideRule* rule = c.rules.find(ruleName(f.rule)))
                 sec.blocks.push_back(RuleText{rule->id, rule->title, rule->text});
         } else {
-            sec.blocks.push_back(
-                Note{"Rule " + f.rule + " is quoted under finding #" + std::to_string(q->second) + "."});
+            sec.blocks.push_back(Note{"Rule " + std::string(ruleName(f.rule)) + " is quoted under finding #" +
+                                      std::to_string(q->second) + "."});
         }
     }
     if (detailed < findings.size())

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ReportBuilder.h"
+#include "core/edit/OptimizationPlan.h"
 #include "core/edit/Session.h"
 
 namespace bpu::report::detail {
@@ -15,12 +16,13 @@ struct Context {
     const CostEstimate& c;
     const TargetProfile& t;
     const GuideRules& rules;
+    const OptimizationPlan& plan; ///< the top fixes applied together (empty when no fix gains)
 };
 
 /// The first page's headline cards (ReportKpis.cpp).
 std::vector<KpiCard> kpiCards(const Context& c);
 Section summarySection(const Context& c);
-/// The optimization plan's blocks for the first page; empty until the findings engine provides a plan.
+/// The optimization plan's blocks for the first page (ReportPlan.cpp); none when no fix gains.
 std::vector<Block> planBlocks(const Context& c);
 Section findingsSection(const Context& c);
 Section hotspotsSection(const Context& c);

@@ -51,7 +51,7 @@ std::string gainUs(const Finding& f) {
 std::string severityCounts(const std::vector<Finding>& findings) {
     int high = 0, medium = 0, low = 0;
     for (const auto& f : findings)
-        (f.severity == "high" ? high : f.severity == "medium" ? medium : low)++;
+        (f.severity == Severity::High ? high : f.severity == Severity::Medium ? medium : low)++;
     return std::to_string(findings.size()) + " (" + std::to_string(high) + " high, " +
            std::to_string(medium) + " medium, " + std::to_string(low) + " low)";
 }
@@ -170,7 +170,7 @@ Section summarySection(const Context& c) {
         top.table.widths = {0.4, 0.7, 6, 1, 1, 0.8};
         for (size_t i = 0; i < c.r.findings.size() && i < 5; ++i) {
             const Finding& f = c.r.findings[i];
-            top.table.rows.push_back({std::to_string(i + 1), f.rule, fmt::prose(f.title), f.severity,
+            top.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), fmt::prose(f.title), severityName(f.severity),
                                       gainUs(f), std::to_string(f.nodes.size())});
         }
         sec.blocks.push_back(top);
@@ -184,13 +184,6 @@ Section summarySection(const Context& c) {
         sec.blocks.push_back(
             Note{std::to_string(warnings.size() - 8) + " more warnings in `analyze --json`."});
     return sec;
-}
-
-std::vector<Block> planBlocks(const Context&) {
-    // The optimization plan (issue 13: the top fixes applied together, cumulative latency after each step)
-    // renders here, between the headline figures and the top findings, once the findings engine provides
-    // it. Until then there is nothing to show and the page goes straight to the findings.
-    return {};
 }
 
 std::vector<Block> modelAndTargetBlocks(const Context& c) {

@@ -32,7 +32,7 @@ SweepRow sweepRow(const SweepJob& job, const ImportOptions& options) {
         row.paddingWasteBytes = sum.paddingWasteBytes;
         if (!s.analysis().findings.empty()) {
             const Finding& f = s.analysis().findings.front();
-            row.topRule = f.rule;
+            row.topRule = ruleName(f.rule);
             row.topTitle = f.title;
             row.topGainMs = f.estimatedGainMs;
         }

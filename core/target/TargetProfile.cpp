@@ -62,6 +62,11 @@ const ParamKey kParamKeys[] = {
     {"detection_keep_candidates", &TargetProfile::detectionKeepCandidates, 0, 1e9},
     {"groupconv_min_channels", &TargetProfile::groupConvMinChannels, 0, 1e9},
     {"stream_window_steps", &TargetProfile::streamWindowSteps, 0, 1e9},
+    {"severity_high_share", &TargetProfile::severityHighShare, 0, 1},
+    {"severity_medium_share", &TargetProfile::severityMediumShare, 0, 1},
+    {"batch_weight_share_min", &TargetProfile::batchWeightShareMin, 0, 1},
+    {"activation_share_min", &TargetProfile::activationShareMin, 0, 1},
+    {"plan_max_steps", &TargetProfile::planMaxSteps, 0, 1000},
 };
 
 // Alignment units in elements: a tensor dim is rounded up to a multiple of one.

@@ -79,6 +79,10 @@ struct TargetProfile {
     Param reduceAxisLimit, smallInputMax, largeWeightBytes, largeFeatureMapBytes, shortcutStepsLimit;
     Param paddingFindingRatio, detectionKeepCandidates, groupConvMinChannels;
     Param streamWindowSteps;
+    // Findings: severity from the estimated gain's share of the latency (high / medium thresholds); G6.5 only
+    // where weight loads are a material share of the BPU time; the separate-activation finding's threshold;
+    // how many fixes the optimization plan applies
+    Param severityHighShare, severityMediumShare, batchWeightShareMin, activationShareMin, planMaxSteps;
 
     AlignmentRules alignment;
     std::map<std::string, OpRule> operators;

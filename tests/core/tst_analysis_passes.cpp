@@ -48,7 +48,7 @@ struct Run {
     std::vector<const bpu::Finding*> findings(const std::string& rule) const {
         std::vector<const bpu::Finding*> out;
         for (const auto& f : r.findings)
-            if (f.rule == rule)
+            if (bpu::ruleName(f.rule) == rule)
                 out.push_back(&f);
         return out;
     }
@@ -222,10 +222,11 @@ private slots:
         QCOMPARE(row["padded_dims"].size(), size_t(3));
         QCOMPARE(row["padding_waste_bytes"].get<int64_t>(), int64_t(6575));
 
-        // 80% waste > padding_finding_ratio 0.25: a G4.2 finding offering 33 -> 64 output channels.
+        // 80% waste > padding_finding_ratio 0.25: a G4.2 finding offering 33 -> 64 output channels. (Issue 13:
+        // findings group tensors by cause, so the tensor is one entry of evidence.tensors.)
         auto g42 = run.findings("G4.2");
         auto it = std::find_if(g42.begin(), g42.end(),
-                               [](const bpu::Finding* f) { return f->evidence["tensor"] == "y"; });
+                               [](const bpu::Finding* f) { return f->evidence["tensors"][0]["tensor"] == "y"; });
         QVERIFY(it != g42.end());
         QCOMPARE((*it)->evidence["padded_shape"].get<std::string>(), std::string("1x64x8x16"));
         QCOMPARE((*it)->fix.at(0)->toJson()["op"].get<std::string>(), std::string("assume_aligned"));
@@ -255,7 +256,7 @@ private slots:
             if (f.evidence.value("tensor", std::string()) == "img")
                 onInput.push_back(&f);
         QCOMPARE(onInput.size(), size_t(1)); // 37.5% padding > padding_finding_ratio
-        QCOMPARE(onInput[0]->severity, std::string("low"));
+        QCOMPARE(std::string(bpu::severityName(onInput[0]->severity)), std::string("low"));
         QVERIFY(onInput[0]->evidence["model_input"].get<bool>());
         QVERIFY(onInput[0]->fix.empty());
         QVERIFY2(onInput[0]->title.rfind("Model input 'img'", 0) == 0, onInput[0]->title.c_str());
@@ -405,7 +406,8 @@ private slots:
 
         auto g12 = run.findings("G1.2");
         QCOMPARE(g12.size(), size_t(1));
-        QCOMPARE(g12[0]->severity, std::string("high")); // it splits the BPU graph
+        QCOMPARE(std::string(bpu::severityName(g12[0]->severity)),
+                 std::string("high")); // it splits the BPU graph
         QCOMPARE(g12[0]->evidence["bpu_segments"].get<int>(), 2);
         auto g11 = run.findings("G1.1");
         auto edge = std::find_if(g11.begin(), g11.end(), [](const bpu::Finding* f) {
@@ -582,6 +584,9 @@ private slots:
                 QVERIFY2(run.r.missed[0].reason.find("the Add's first input is not from the fused Conv") !=
                              std::string::npos,
                          run.r.missed[0].reason.c_str());
+                // Issue 13: operand order means nothing to the compiler in an ONNX graph, so no G3 advice
+                // to swap them (the cost still charges the Add as its own layer, as calibrated).
+                QVERIFY(run.findings("G3").empty());
             }
         }
     }
@@ -819,17 +824,17 @@ private slots:
         QCOMPARE(g64[0]->evidence["live_steps"].get<int>(), 20);
         QCOMPARE(g64[0]->evidence["spills_to_ddr"].get<bool>(), true);
         QCOMPARE(g64[0]->evidence["sram_budget_bytes"].get<int64_t>(), int64_t(1 << 20));
+        // Written once and read back by the Add: twice its bytes cross DDR.
+        QCOMPARE(g64[0]->evidence["ddr_bytes"].get<int64_t>(), int64_t(2 * 256 * 80 * 80));
         // The Add reads the spilled shortcut back from DDR.
         QVERIFY(big.node("add").ddrBytes >= int64_t(256 * 80 * 80));
 
-        // A small shortcut (1x16x8x16 = 2 KiB) lives as long but stays in SRAM.
+        // A small shortcut (1x16x8x16 = 2 KiB) lives as long but stays in SRAM: the guide's reason (a dump to
+        // DDR) does not hold, so it is no finding (issue 13; it used to be a low one).
         Run tiny = analyze(shortcutModel(16, 8, 16, 20), "shortcut_small.onnx", small);
         QCOMPARE(tiny.tensor("s").liveSteps, 20);
         QVERIFY(!tiny.tensor("s").spillsToDdr);
-        auto t64 = tiny.findings("G6.4");
-        QCOMPARE(t64.size(), size_t(1));
-        QCOMPARE(t64[0]->evidence["spills_to_ddr"].get<bool>(), false);
-        QCOMPARE(t64[0]->severity, std::string("low"));
+        QVERIFY(tiny.findings("G6.4").empty());
 
         // A short skip (5 steps <= shortcut_steps_limit 12) is not a finding.
         Run shortSkip = analyze(shortcutModel(16, 8, 16, 5), "shortcut_short.onnx", small);
@@ -933,12 +938,14 @@ private slots:
         Run run = analyze(b, "transforms.onnx");
         auto g66 = run.findings("G6.6");
         QCOMPARE(g66.size(), size_t(1));
-        QCOMPARE(g66[0]->title, std::string("Data-transform chain Reshape -> Transpose changes 4 dims"));
+        // (Issue 13: the title names the chain's shapes, the pattern repeated chains are grouped by.)
+        QCOMPARE(g66[0]->title,
+                 std::string("Data-transform chain Reshape -> Transpose 1x16x8x16 -> 1x128x16 changes 4 dims"));
         QCOMPARE(g66[0]->evidence["changed_dims"].get<int>(), 4);
         QCOMPARE(g66[0]->evidence["steps"][0]["changed_dims"].get<int>(), 2);
         QCOMPARE(g66[0]->evidence["steps"][1]["changed_dims"].get<int>(), 2);
         QCOMPARE(g66[0]->evidence["elements_moved"].get<int64_t>(), int64_t(2 * 2048));
-        QCOMPARE(g66[0]->severity, std::string("medium"));
+        QCOMPARE(std::string(bpu::severityName(g66[0]->severity)), std::string("medium"));
         QCOMPARE(g66[0]->nodes, (std::vector<bpu::NodeId>{run.nodeId("reshape"), run.nodeId("transpose")}));
 
         // A single Reshape: [1,16,8,16] -> [1,16,16,8] changes dims 2 and 3 (a low finding); appending a unit
@@ -954,7 +961,7 @@ private slots:
         Run two = single({1, 16, 16, 8}, "transform_two.onnx");
         QCOMPARE(two.findings("G6.6").size(), size_t(1));
         QCOMPARE(two.findings("G6.6")[0]->evidence["changed_dims"].get<int>(), 2);
-        QCOMPARE(two.findings("G6.6")[0]->severity, std::string("low"));
+        QCOMPARE(std::string(bpu::severityName(two.findings("G6.6")[0]->severity)), std::string("low"));
         QVERIFY(single({1, 16, 8, 16, 1}, "transform_one.onnx").findings("G6.6").empty());
     }
 
@@ -978,24 +985,33 @@ private slots:
     }
 
     void batchModeForSmallInputs() {
-        auto model = [](int64_t n, int64_t hw) {
+        auto model = [](int64_t n, int64_t c, int64_t hw) {
             ModelBuilder b;
-            b.input("x", {n, 3, hw, hw});
-            b.weight("w", {16, 3, 3, 3});
+            b.input("x", {n, c, hw, hw});
+            b.weight("w", {256, c, 3, 3});
             conv(b, "conv", "x", "w", "y", 3);
             b.output("y");
             return b;
         };
-        Run small = analyze(model(1, 224), "g65_224.onnx");
+        // 256 -> 256 3x3 on 16x16: 589,824 weight bytes load in 589824 / (76.8 GB/s x 0.61) = 12.6 us, against
+        // 256 x 256 x 9 x 256 = 151 M MACs in 151e6 / (40e12 x 0.371) = 10.2 us of compute: the weight loads
+        // are most of the layer's time (the guide's reason for batching), far above batch_weight_share_min.
+        Run small = analyze(model(1, 256, 16), "g65_16.onnx");
         auto g65 = small.findings("G6.5");
         QCOMPARE(g65.size(), size_t(1));
-        QCOMPARE(g65[0]->title, std::string("Small input 1x3x224x224 at batch 1: run in batch mode"));
+        QVERIFY2(g65[0]->title.rfind("Small input 1x256x16x16 at batch 1, weight loads ", 0) == 0,
+                 g65[0]->title.c_str());
         QCOMPARE(g65[0]->evidence["small_input_max"].get<int64_t>(), int64_t(256));
-        QCOMPARE(g65[0]->evidence["weight_bytes_per_inference"].get<int64_t>(), int64_t(16 * 3 * 3 * 3));
+        QCOMPARE(g65[0]->evidence["weight_bytes_per_inference"].get<int64_t>(), int64_t(256 * 256 * 3 * 3));
+        const double share = g65[0]->evidence["weight_load_share"].get<double>();
+        QVERIFY2(share > 0.5 && share < 1.0, std::to_string(share).c_str());
         QCOMPARE(g65[0]->fix.at(0)->toJson()["op"].get<std::string>(), std::string("set_batch"));
-        QVERIFY(analyze(model(1, 256), "g65_256.onnx").findings("G6.5").size() == 1); // <= 256 inclusive
-        QVERIFY(analyze(model(1, 320), "g65_320.onnx").findings("G6.5").empty());
-        QVERIFY(analyze(model(4, 224), "g65_b4.onnx").findings("G6.5").empty());
+        QVERIFY(analyze(model(1, 256, 320), "g65_320.onnx").findings("G6.5").empty());
+        QVERIFY(analyze(model(4, 256, 16), "g65_b4.onnx").findings("G6.5").empty());
+        // Issue 13: a small input alone is not the reason. 3 -> 256 3x3 at 224x224 loads 6,912 weight bytes
+        // (0.15 us) against 256 x 3 x 9 x 224 x 224 = 347 M MACs (23 us): batching would spread only the
+        // per-inference overhead and delay every frame, so no finding.
+        QVERIFY(analyze(model(1, 3, 224), "g65_224.onnx").findings("G6.5").empty());
     }
 
     void groupConvAdvisor() {

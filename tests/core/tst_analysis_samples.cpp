@@ -170,7 +170,7 @@ private slots:
         static const std::set<std::string> rules{"G1.1", "G1.2", "G3",   "G4.1", "G4.2", "G4.3",
                                                  "G6.1", "G6.2", "G6.3", "G6.4", "G6.5", "G6.6"};
         for (const auto& f : r.findings) {
-            QVERIFY2(rules.count(f.rule), f.rule.c_str());
+            QVERIFY2(rules.count(bpu::ruleName(f.rule)), bpu::ruleName(f.rule));
             QVERIFY(!f.estimatedGainMs);
         }
     }
@@ -269,11 +269,11 @@ private slots:
         std::map<uint32_t, std::set<std::string>> rulesOf;
         int merged = 0;
         for (const auto& f : r.findings) {
-            if (f.rule != "G6.1" && f.rule != "G6.3")
+            if (f.rule != bpu::RuleId::G6_1 && f.rule != bpu::RuleId::G6_3)
                 continue;
             for (bpu::NodeId n : f.nodes)
-                rulesOf[n.value].insert(f.rule);
-            if (f.rule == "G6.1" && f.evidence.contains("large_weights")) {
+                rulesOf[n.value].insert(bpu::ruleName(f.rule));
+            if (f.rule == bpu::RuleId::G6_1 && f.evidence.contains("large_weights")) {
                 ++merged;
                 QCOMPARE(f.evidence["large_weights"]["weight_bytes"].get<int64_t>(),
                          r.nodes[f.nodes[0].value].weightBytes);

@@ -448,8 +448,8 @@ void TestCost::findingGainsAreReestimates() {
             } catch (const bpu::EditError&) {
                 applicable = false;
             }
-            const std::string what =
-                std::string(file) + " " + f.rule + " " + bpu::editListToJson(f.fix).dump().substr(0, 300);
+            const std::string what = std::string(file) + " " + bpu::ruleName(f.rule) + " " +
+                                     bpu::editListToJson(f.fix).dump().substr(0, 300);
             if (!applicable) {
                 QVERIFY2(!f.estimatedGainMs && f.evidence.contains("fix_not_applicable"), what.c_str());
                 continue;
@@ -464,7 +464,7 @@ void TestCost::findingGainsAreReestimates() {
                          .c_str());
             ++checked;
             manyEdits += f.fix.size() >= 50;
-            rules.insert(f.rule);
+            rules.insert(bpu::ruleName(f.rule));
         }
         // Ranked by gain first.
         const auto& fs = s.findings();

@@ -186,7 +186,7 @@ private slots:
         // The finding names the missing fake-quant and where, with a fix (it can be quantized).
         bool found = false;
         for (const auto& f : m.findings())
-            if (f.rule == "G1.2" && contains(f.title, "fake-quant missing")) {
+            if (f.rule == bpu::RuleId::G1_2 && contains(f.title, "fake-quant missing")) {
                 found = true;
                 QVERIFY2(contains(f.recommendation, "fake-quant"), f.recommendation.c_str());
                 QVERIFY(!contains(f.recommendation, "Replace"));
@@ -240,7 +240,7 @@ private slots:
         QCOMPARE(m.r().summary.bpuSegments, 1);
         // No G4 finding names a weight.
         for (const auto& f : m.findings())
-            if (f.rule.rfind("G4", 0) == 0)
+            if (bpu::isPaddingRule(f.rule))
                 QVERIFY2(!contains(f.evidence.value("tensor", std::string()), ".w_"), f.title.c_str());
         // The same model with its weights as initializers estimates exactly the same.
         Model twin(fixture("constant_weights_as_initializers"));
@@ -265,7 +265,7 @@ private slots:
                 for (bpu::TensorId o : n.outputs)
                     QVERIFY2(!m.r().tensors[o.value].padded.applies, n.name.c_str());
         for (const auto& f : m.findings())
-            if (f.rule.rfind("G4", 0) == 0 || f.rule == "G6.2")
+            if (bpu::isPaddingRule(f.rule) || f.rule == bpu::RuleId::G6_2)
                 QVERIFY2(!contains(f.evidence.dump(), ".w_0") && !contains(f.evidence.dump(), ".b_0"),
                          f.title.c_str());
     }
@@ -303,7 +303,7 @@ private slots:
         // The first G1.2 finding is the cut at the heads, with a positive gain (here only moving the image's
         // quantize out of the model - 307200 elements - saves more; on ssdlite the cut comes first, below).
         const auto top = std::find_if(findings.begin(), findings.end(),
-                                      [](const bpu::Finding& f) { return f.rule == "G1.2"; });
+                                      [](const bpu::Finding& f) { return f.rule == bpu::RuleId::G1_2; });
         QVERIFY(top != findings.end());
         QVERIFY2(contains(top->title, "Post-processing inside the model"), top->title.c_str());
         QCOMPARE(bpu::editListToJson(top->fix)["edits"][0]["op"].get<std::string>(), std::string("cut_at"));
@@ -546,7 +546,7 @@ private slots:
         const auto& findings = m.findings(true);
         const bpu::Finding* fold = nullptr;
         for (const auto& f : findings) {
-            if (f.rule.rfind("G4", 0) == 0)
+            if (bpu::isPaddingRule(f.rule))
                 QVERIFY2(!contains(f.evidence.dump(), "normalised") &&
                              !contains(f.evidence.dump(), "centered"),
                          f.title.c_str());
@@ -554,7 +554,7 @@ private slots:
                 fold = &f;
         }
         QVERIFY(fold);
-        QCOMPARE(fold->rule, std::string("G1.1"));
+        QCOMPARE(fold->rule, bpu::RuleId::G1_1);
         // mean x 255 and 1 / (std x 255) for a 0..255 deployed input: 0.485 x 255 = 123.675,
         // 1 / (0.229 x 255) = 0.0171248.
         QCOMPARE(fold->evidence["mean_value_0_255"].get<std::string>(), std::string("123.675 116.28 103.53"));

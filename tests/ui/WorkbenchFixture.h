@@ -100,7 +100,7 @@ inline QStringList numbers(const bpu::ui::MainWindow& w) {
                .arg(m.unknownOps);
     for (const auto& f : s->analysis.findings)
         out << QStringLiteral("finding %1 %2 gain=%3")
-                   .arg(QString::fromStdString(f.rule), QString::fromStdString(f.title),
+                   .arg(QString::fromLatin1(bpu::ruleName(f.rule)), QString::fromStdString(f.title),
                         f.estimatedGainMs ? num(*f.estimatedGainMs) : QStringLiteral("none"));
     out << QStringLiteral("status: ") + w.estimateLabel()->text() + w.breakdownLabel()->text() +
                w.deltaLabel()->text();

@@ -93,12 +93,12 @@ void FindingsPanel::setSnapshot(SnapshotPtr s) {
         auto* item = new QTreeWidgetItem(tree_);
         item->setText(0, f.estimatedGainMs ? QString::number(*f.estimatedGainMs, 'f', 3)
                                            : (snap_->findingsReady ? QStringLiteral("-") : tr("...")));
-        item->setText(1, QString::fromStdString(f.rule));
-        item->setText(2, QString::fromStdString(f.severity));
+        item->setText(1, QString::fromLatin1(ruleName(f.rule)));
+        item->setText(2, QString::fromLatin1(severityName(f.severity)));
         item->setText(3, QString::fromStdString(f.title));
         item->setData(0, Qt::UserRole, i);
-        item->setToolTip(3, ruleText(QString::fromStdString(f.rule)));
-        if (chosen_ && !again && chosen_->first == f.rule && !f.nodes.empty() &&
+        item->setToolTip(3, ruleText(QString::fromLatin1(ruleName(f.rule))));
+        if (chosen_ && !again && chosen_->first == ruleName(f.rule) && !f.nodes.empty() &&
             f.nodes.front().value == chosen_->second)
             again = item;
     }
@@ -132,10 +132,10 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
     auto esc = [](const std::string& s) {
         return QString::fromStdString(s).toHtmlEscaped();
     };
-    QString h = QStringLiteral("<h3>[%1] %2</h3>").arg(esc(f.rule), esc(f.title));
-    const QString rule = ruleText(QString::fromStdString(f.rule));
+    QString h = QStringLiteral("<h3>[%1] %2</h3>").arg(esc(ruleName(f.rule)), esc(f.title));
+    const QString rule = ruleText(QString::fromLatin1(ruleName(f.rule)));
     if (!rule.isEmpty())
-        h += QStringLiteral("<p><i>Guide %1: %2</i></p>").arg(esc(f.rule), rule.toHtmlEscaped());
+        h += QStringLiteral("<p><i>Guide %1: %2</i></p>").arg(esc(ruleName(f.rule)), rule.toHtmlEscaped());
     h += QStringLiteral("<p><b>Recommendation:</b> %1</p>").arg(esc(f.recommendation));
     if (f.estimatedGainMs)
         h += QStringLiteral(
@@ -169,7 +169,7 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
         // The user chose this finding: remember it across snapshots and select its node, this once.
         chosen_.reset();
         if (!f.nodes.empty()) {
-            chosen_ = std::make_pair(f.rule, f.nodes.front().value);
+            chosen_ = std::make_pair(std::string(ruleName(f.rule)), f.nodes.front().value);
             hub_->select(f.nodes.front(), this);
         }
     }

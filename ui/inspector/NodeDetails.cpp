@@ -136,7 +136,8 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     QString fnd;
     for (const auto& f : s.analysis.findings)
         if (std::find(f.nodes.begin(), f.nodes.end(), id) != f.nodes.end())
-            fnd += QStringLiteral("<li>[%1] %2</li>").arg(esc(f.rule), esc(f.title));
+            fnd +=
+                QStringLiteral("<li>[%1] %2</li>").arg(QString::fromLatin1(ruleName(f.rule)), esc(f.title));
     if (!fnd.isEmpty())
         h += QStringLiteral("<p><b>Findings naming this node:</b></p><ul>%1</ul>").arg(fnd);
     // How the numbers were made: the cost engine's own terms (core/cost/CostTerms.h), with the profile

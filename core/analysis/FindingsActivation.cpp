@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// G3: activations the BPU runs as layers of their own after a conv. The fusable chains end in ReLU or
+// ReLU6 (Conv[+BN][+Add][+ReLU|ReLU6], shared/domain/s100-facts.md "Fusion"); any other activation is a LUT
+// and/or elementwise layer with its own load, store and fixed cost — SiLU is two (a Sigmoid LUT and a Mul).
+#include "FindingUtil.h"
+#include "core/edit/OptionEdits.h"
+
+#include <cstdio>
+
+#include <map>
+#include <set>
+
+namespace bpu {
+
+namespace {
+
+// The node that wrote `t` is conv-like (directly, or as the last member of a fused conv group).
+bool fromConv(const Graph& g, const AnalysisResult& r, TensorId t) {
+    if (!t.valid() || !g.tensor(t).producer.valid())
+        return false;
+    const NodeId p = g.tensor(t).producer;
+    const NodeAnalysis& a = r.nodes[p.value];
+    if (const FusedGroup* grp = r.group(a.fusionGroup); grp && grp->fused)
+        return g.node(grp->nodes.front()).opType == "Conv" ||
+               g.node(grp->nodes.front()).opType == "ConvTranspose";
+    return g.node(p).opType == "Conv" || g.node(p).opType == "ConvTranspose";
+}
+
+struct Occurrence {
+    NodeId conv;
+    std::vector<NodeId> nodes; ///< the activation's own layers
+};
+
+// Single-op activations the quantizer maps to a LUT (s100-facts.md) where ReLU would fold.
+const std::set<std::string> kLutActivations{"HardSwish", "Gelu", "Mish",     "Elu",
+                                            "Celu",      "Selu", "Softplus", "LeakyRelu"};
+
+} // namespace
+
+void findSeparateActivations(AnalysisContext& c) {
+    const Graph& g = c.g;
+    auto& r = c.r;
+    std::map<std::string, std::vector<Occurrence>> byKind;
+    for (NodeId id : g.topoOrder) {
+        const Node& n = g.node(id);
+        if (r.nodes[id.value].placement != Placement::BPU || !n.domain.empty() || n.outputs.empty())
+            continue;
+        // x * Sigmoid(x) (SiLU / Swish) or x * HardSigmoid(x) (HardSwish written out)
+        if (n.opType == "Mul" && n.inputs.size() == 2 && n.inputs[0].valid() && n.inputs[1].valid()) {
+            for (int k = 0; k < 2; ++k) {
+                const TensorId x = n.inputs[k], s = n.inputs[1 - k];
+                const NodeId sp = g.tensor(s).producer;
+                if (!sp.valid() || r.nodes[sp.value].placement != Placement::BPU)
+                    continue;
+                const Node& sn = g.node(sp);
+                if ((sn.opType != "Sigmoid" && sn.opType != "HardSigmoid") || sn.inputs.empty() ||
+                    sn.inputs[0] != x || !fromConv(g, r, x) || g.tensor(s).consumers.size() != 1)
+                    continue;
+                const std::string kind =
+                    sn.opType == "Sigmoid" ? "SiLU (Sigmoid + Mul)" : "HardSwish (HardSigmoid + Mul)";
+                byKind[kind].push_back({g.tensor(x).producer, {sp, id}});
+                break;
+            }
+        } else if (kLutActivations.count(n.opType) && !n.inputs.empty() && fromConv(g, r, n.inputs[0])) {
+            byKind[n.opType].push_back({g.tensor(n.inputs[0]).producer, {id}});
+        }
+    }
+    const double total = bpuRooflineUs(c);
+    for (const auto& [kind, occ] : byKind) {
+        double us = 0;
+        nlohmann::json perConv = nlohmann::json::array();
+        std::vector<NodeId> nodes;
+        std::vector<std::string> names;
+        for (const Occurrence& o : occ) {
+            double one = 0;
+            nlohmann::json layers = nlohmann::json::array();
+            for (NodeId n : o.nodes) {
+                one += rooflineUs(c, n);
+                layers.push_back(g.node(n).name);
+                nodes.push_back(n);
+                names.push_back(g.node(n).name);
+            }
+            us += one;
+            perConv.push_back({{"conv", g.node(o.conv).name},
+                               {"layers", layers},
+                               {"elements", r.metrics[o.nodes.back().value].outputElements},
+                               {"roofline_us", one}});
+        }
+        const double share = total > 0 ? us / total : 0;
+        if (share < c.target.activationShareMin.value)
+            continue;
+        char pct[64];
+        std::snprintf(pct, sizeof pct, "%.0f%%", share * 100);
+        Finding f;
+        f.rule = RuleId::G3;
+        f.cause = "activation " + kind;
+        f.nodes = nodes;
+        const size_t layersPer = occ.front().nodes.size();
+        f.title = kind + " after " + std::to_string(occ.size()) + " conv" + (occ.size() > 1 ? "s" : "") +
+                  " runs as " + std::to_string(layersPer) + " separate BPU layer" +
+                  (layersPer > 1 ? "s" : "") + " each (" + pct + " of the BPU time)";
+        f.evidence = {{"activation", kind},         {"convs", occ.size()},
+                      {"roofline_us", us},          {"bpu_roofline_us", total},
+                      {"share_of_bpu_time", share}, {"share_min", c.target.activationShareMin.value},
+                      {"occurrences", perConv},     {"fusable", "Conv[+BN][+Add][+ReLU|ReLU6]"}};
+        f.severity = severityByShare(us, total);
+        f.recommendation =
+            "The BPU fuses only ReLU / ReLU6 into a conv (Conv+BN+Add+ReLU); " + kind +
+            " is a LUT / elementwise layer of its own after every conv, with its own load, store and fixed "
+            "cost. Where accuracy allows, train with ReLU or ReLU6 instead (re-train or fine-tune, then "
+            "check "
+            "accuracy). The estimated gain treats these layers as fused away, as a ReLU would be.";
+        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
+        r.findings.push_back(std::move(f));
+    }
+}
+
+} // namespace bpu

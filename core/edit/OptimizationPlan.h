@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "EditFwd.h"
+#include "core/analysis/FindingKinds.h"
+#include "core/util/Progress.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace bpu {
+
+class Session;
+
+/// One fix of the plan, applied on top of every step before it.
+struct PlanStep {
+    RuleId rule = RuleId::G1_1; ///< the finding the fix comes from (rule, cause, title)
+    std::string cause, title;
+    EditList edits;
+    double standaloneGainMs = 0; ///< the finding's own gain, tried alone on the model
+    double gainMs = 0; ///< what it saves here, after the steps before it (not the same: gains overlap)
+    double latencyMsAfter = 0; ///< one-thread latency per inference with this and every earlier step
+    double fpsAfter = 0;
+};
+
+/// A finding's fix the plan tried and left out, with why.
+struct PlanSkip {
+    RuleId rule = RuleId::G1_1;
+    std::string cause, title, reason;
+};
+
+/// The combined effect of the top fixes: applied greedily in order of their standalone gain, each one
+/// re-estimated on top of the previous ones, so the cumulative latency after each step is the engine's,
+/// not a sum of gains (gains overlap: two fixes removing the same DDR traffic save it once).
+struct OptimizationPlan {
+    double latencyMsBefore = 0, fpsBefore = 0;
+    std::vector<PlanStep> steps;
+    std::vector<PlanSkip> skipped;
+    double sumOfStandaloneGainsMs() const;
+    double combinedGainMs() const {
+        return steps.empty() ? 0 : latencyMsBefore - steps.back().latencyMsAfter;
+    }
+};
+
+/// Builds the plan from `s`'s findings, whose gains are estimated (Session::estimateFindingGains): at most
+/// `maxSteps` steps (the profile's plan_max_steps by default, when `maxSteps` is SIZE_MAX). A fix that
+/// batches images (a throughput trade-off, not a latency gain), one that no longer applies after the earlier
+/// steps, and one that saves nothing on top of them are skipped with the reason. `progress`'s cancel flag
+/// stops it between steps (Cancelled is thrown). `s` is not changed.
+OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps = SIZE_MAX,
+                                       const Progress& progress = {});
+
+} // namespace bpu

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+// Issue 13's findings engine: one finding per (rule, cause), severity from the gain's share of the latency,
+// each rule gated on the guide's reason, the separate-activation finding, the optimization plan and
+// `analyze --fail-on`. Expected values are worked out in the comments from the s100 profile (H->8, W->16,
+// C->32; severity high >= 10%, medium >= 2% of the latency).
+#include "OnnxFixtures.h"
+#include "SampleFiles.h"
+
+#include "core/analysis/Analyzer.h"
+#include "core/edit/OptimizationPlan.h"
+#include "core/edit/Session.h"
+#include "core/model/ModelImporter.h"
+
+#include <QProcess>
+#include <QtTest>
+
+#include <algorithm>
+#include <set>
+
+using fixtures::ModelBuilder;
+
+namespace {
+
+void conv1x1(ModelBuilder& b, const std::string& name, const std::string& in, const std::string& w,
+             const std::string& out) {
+    auto& n = b.node("Conv", {in, w}, {out}, name);
+    fixtures::setInts(n, "kernel_shape", {1, 1});
+}
+
+// x [1,32,64,64] -> three times (1x1 Conv to 16 channels -> Sigmoid -> Mul): a yolov8-like stage whose conv,
+// Sigmoid and Mul outputs are all [1,16,64,64], padded C 16 -> 32 the same way.
+ModelBuilder siluStage() {
+    ModelBuilder b;
+    b.input("x", {1, 32, 64, 64});
+    b.weight("w1", {16, 32, 1, 1});
+    b.weight("w2", {16, 16, 1, 1});
+    b.weight("w3", {16, 16, 1, 1});
+    std::string in = "x";
+    for (int i = 1; i <= 3; ++i) {
+        const std::string k = std::to_string(i);
+        conv1x1(b, "conv" + k, in, "w" + k, "c" + k);
+        b.node("Sigmoid", {"c" + k}, {"s" + k}, "sig" + k);
+        b.node("Mul", {"c" + k, "s" + k}, {"m" + k}, "mul" + k);
+        in = "m" + k;
+    }
+    b.output("m3");
+    return b;
+}
+
+struct Analyzed {
+    bpu::Graph g;
+    bpu::AnalysisResult r;
+    std::vector<const bpu::Finding*> of(bpu::RuleId rule) const {
+        std::vector<const bpu::Finding*> out;
+        for (const auto& f : r.findings)
+            if (f.rule == rule)
+                out.push_back(&f);
+        return out;
+    }
+    std::set<std::string> nodeOps(const bpu::Finding& f) const {
+        std::set<std::string> ops;
+        for (bpu::NodeId n : f.nodes)
+            ops.insert(g.node(n).opType);
+        return ops;
+    }
+};
+
+Analyzed analyze(const ModelBuilder& b, const std::string& file) {
+    Analyzed a{bpu::ModelImporter::load(b.save(file)), {}};
+    a.r = bpu::Analyzer::analyze(a.g, *samples::s100());
+    return a;
+}
+
+struct Proc {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Proc runCli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(BPUSCOPE_CLI), args);
+    Proc r;
+    if (!p.waitForFinished(300000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+} // namespace
+
+class TestFindings : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The profile names the thresholds; the boundaries are inclusive.
+    void severityThresholds() {
+        const auto& t = *samples::s100();
+        QCOMPARE(t.severityHighShare.value, 0.10);
+        QCOMPARE(t.severityMediumShare.value, 0.02);
+        QVERIFY(t.severityHighShare.estimate && t.severityMediumShare.estimate);
+        QCOMPARE(bpu::severityForShare(0.10, 0.10, 0.02), bpu::Severity::High);
+        QCOMPARE(bpu::severityForShare(0.0999, 0.10, 0.02), bpu::Severity::Medium);
+        QCOMPARE(bpu::severityForShare(0.02, 0.10, 0.02), bpu::Severity::Medium);
+        QCOMPARE(bpu::severityForShare(0.0199, 0.10, 0.02), bpu::Severity::Low);
+        QCOMPARE(bpu::severityForShare(0.0, 0.10, 0.02), bpu::Severity::Low);
+        // The strings exist at I/O only, and read back.
+        for (auto s : {bpu::Severity::High, bpu::Severity::Medium, bpu::Severity::Low})
+            QCOMPARE(bpu::parseSeverity(bpu::severityName(s)), std::optional<bpu::Severity>(s));
+        QCOMPARE(bpu::parseRule("G4.2"), std::optional<bpu::RuleId>(bpu::RuleId::G4_2));
+        QCOMPARE(std::string(bpu::ruleName(bpu::RuleId::G6_6)), std::string("G6.6"));
+        QVERIFY(!bpu::parseRule("G7"));
+    }
+
+    // Nine [1,16,64,64] tensors padded C 16 -> 32 (the conv, Sigmoid and Mul outputs of three layers): one
+    // G4.2 finding listing every tensor with its own waste (65536 elements x 1 byte of padding each), and
+    // every producing node.
+    void paddingGroupedByCause() {
+        const Analyzed a = analyze(siluStage(), "silu_stage.onnx");
+        const auto g42 = a.of(bpu::RuleId::G4_2);
+        QCOMPARE(g42.size(), size_t(1));
+        const bpu::Finding& f = *g42[0];
+        QCOMPARE(f.cause, std::string("1x16x64x64 -> 1x32x64x64"));
+        QCOMPARE(f.evidence["tensors"].size(), size_t(9));
+        for (const auto& t : f.evidence["tensors"])
+            QCOMPARE(t["waste_bytes"].get<int64_t>(), int64_t(16 * 64 * 64));
+        QCOMPARE(f.evidence["waste_bytes"].get<int64_t>(), int64_t(9 * 16 * 64 * 64));
+        QCOMPARE(f.nodes.size(), size_t(9));
+        QCOMPARE(a.nodeOps(f), (std::set<std::string>{"Conv", "Sigmoid", "Mul"}));
+        // The alternative: widen each of the three convs to 32 channels.
+        QCOMPARE(f.alternativeFix.size(), size_t(3));
+        // No two findings share a rule and a cause.
+        std::set<std::pair<bpu::RuleId, std::string>> seen;
+        for (const auto& x : a.r.findings)
+            QVERIFY2(seen.insert({x.rule, x.cause}).second, x.title.c_str());
+    }
+
+    // SiLU after each of the three convs is a Sigmoid LUT layer and a Mul layer of its own (the BPU fuses
+    // only ReLU/ReLU6 into a conv): one G3 finding over the six layers, fixed by taking them as fused away.
+    void separateActivation() {
+        const Analyzed a = analyze(siluStage(), "silu_stage2.onnx");
+        const bpu::Finding* act = nullptr;
+        for (const auto* f : a.of(bpu::RuleId::G3))
+            if (f->cause == "activation SiLU (Sigmoid + Mul)")
+                act = f;
+        QVERIFY(act);
+        QCOMPARE(act->nodes.size(), size_t(6));
+        QCOMPARE(a.nodeOps(*act), (std::set<std::string>{"Sigmoid", "Mul"}));
+        QCOMPARE(act->evidence["convs"].get<int>(), 3);
+        QCOMPARE(act->fix.size(), size_t(1));
+        // The gain is the engine's: positive, and below the model's latency.
+        bpu::Session s(bpu::ModelImporter::load(fixtures::tempDir() + "/silu_stage2.onnx"), samples::s100());
+        s.estimateFindingGains(1);
+        for (const auto& f : s.analysis().findings)
+            if (f.cause == "activation SiLU (Sigmoid + Mul)") {
+                QVERIFY(f.estimatedGainMs && *f.estimatedGainMs > 0);
+                QVERIFY(*f.estimatedGainMs < s.cost().latencyMs);
+            }
+    }
+
+    // G4.3 and G4.x stay off a squeeze-excitation vector: x [1,256,8,16] -> GlobalAveragePool [1,256,1,1] ->
+    // 1x1 Conv -> Sigmoid -> Mul(x, scale). The vectors pad to [1,256,8,16] (128x), but moving channels into
+    // W is the transform G6.6 advises against.
+    void noPaddingFindingOnChannelVectors() {
+        ModelBuilder b;
+        b.input("x", {1, 256, 8, 16});
+        b.weight("w", {256, 256, 1, 1});
+        b.node("GlobalAveragePool", {"x"}, {"gap"}, "gap");
+        conv1x1(b, "fc", "gap", "w", "fc_out");
+        b.node("Sigmoid", {"fc_out"}, {"scale"}, "sig");
+        b.node("Mul", {"x", "scale"}, {"y"}, "mul");
+        b.output("y");
+        const Analyzed a = analyze(b, "se.onnx");
+        for (const auto& f : a.r.findings)
+            QVERIFY2(!bpu::isPaddingRule(f.rule), f.title.c_str());
+    }
+
+    // G6.3 is conv advice: a MatMul with 2 MiB of weights (1024 x 2048 int8, above large_weight_bytes 1 MiB)
+    // gets no group-conv / smaller-kernel finding, nor G6.1.
+    void noConvAdviceOnMatMul() {
+        ModelBuilder b;
+        b.input("x", {1, 196, 1024});
+        b.weight("w", {1024, 2048});
+        b.node("MatMul", {"x", "w"}, {"y"}, "mlp");
+        b.output("y");
+        const Analyzed a = analyze(b, "mlp.onnx");
+        QVERIFY(a.of(bpu::RuleId::G6_3).empty());
+        QVERIFY(a.of(bpu::RuleId::G6_1).empty());
+    }
+
+    // G6.5 needs its reason: the silu stage is a small input (64 <= 256) at batch 1, but its weights are
+    // 32x16 + 2 x 16x16 = 1024 bytes, loaded in about 0.02 us against microseconds of layers: far below
+    // batch_weight_share_min (10%), so no batch advice.
+    void batchOnlyWhenWeightsMatter() {
+        const Analyzed a = analyze(siluStage(), "silu_stage3.onnx");
+        QVERIFY(a.of(bpu::RuleId::G6_5).empty());
+    }
+
+    // An ONNX Add takes its operands in either order: Conv -> Add(other, conv) is the operand-order miss of
+    // the QAT rule, which raises no "swap the operands" G3 finding.
+    void noOperandOrderAdvice() {
+        ModelBuilder b;
+        b.input("x", {1, 32, 16, 16});
+        b.input("r", {1, 32, 16, 16});
+        b.weight("w", {32, 32, 1, 1});
+        conv1x1(b, "conv", "x", "w", "c");
+        b.node("Add", {"r", "c"}, {"y"}, "add");
+        b.output("y");
+        const Analyzed a = analyze(b, "add_order.onnx");
+        QCOMPARE(a.r.missed.size(), size_t(1));
+        QVERIFY(a.of(bpu::RuleId::G3).empty());
+    }
+
+    // On every sample: no negative or zero gain on a kept finding with a fix, no two findings with the same
+    // rule and cause, severity = the gain's share of the per-image latency; G6.4 only where the map spills,
+    // G6.1/G6.3 only on convs, G4.x never on a weight or a CPU op's output, G6.5 with its share stated.
+    void samplesInvariants_data() {
+        QTest::addColumn<QString>("file");
+        for (const auto& f : samples::sampleFiles())
+            QTest::newRow(f.c_str()) << QString::fromStdString(f);
+    }
+    void samplesInvariants() {
+        QFETCH(QString, file);
+        bpu::Session s(bpu::ModelImporter::load(samples::samplePath(file.toStdString())), samples::s100());
+        s.estimateFindingGains(1);
+        const auto& t = *samples::s100();
+        const double perImageMs = s.cost().totalUs / s.cost().batch / 1000.0;
+        std::set<std::pair<bpu::RuleId, std::string>> seen;
+        for (const auto& f : s.analysis().findings) {
+            const std::string what = file.toStdString() + ": [" + bpu::ruleName(f.rule) + "] " + f.title;
+            QVERIFY2(seen.insert({f.rule, f.cause}).second, what.c_str());
+            QVERIFY2(!f.cause.empty(), what.c_str());
+            if (f.estimatedGainMs) {
+                QVERIFY2(*f.estimatedGainMs > 0, what.c_str());
+                QCOMPARE(f.severity,
+                         bpu::severityForShare(*f.estimatedGainMs / perImageMs, t.severityHighShare.value,
+                                               t.severityMediumShare.value));
+            }
+            if (f.rule == bpu::RuleId::G6_4)
+                QVERIFY2(f.evidence["spills_to_ddr"].get<bool>() &&
+                             f.evidence["ddr_bytes"].get<int64_t>() > 0,
+                         what.c_str());
+            if (f.rule == bpu::RuleId::G6_1 || f.rule == bpu::RuleId::G6_3)
+                for (bpu::NodeId n : f.nodes)
+                    QVERIFY2(s.graph().node(n).opType == "Conv" ||
+                                 s.graph().node(n).opType == "ConvTranspose",
+                             what.c_str());
+            if (f.rule == bpu::RuleId::G6_5)
+                QVERIFY2(f.evidence["weight_load_share"].get<double>() >= t.batchWeightShareMin.value,
+                         what.c_str());
+            if (bpu::isPaddingRule(f.rule) && f.evidence.contains("tensors"))
+                for (const auto& e : f.evidence["tensors"]) {
+                    const bpu::Tensor& x =
+                        s.graph().tensor(s.graph().findTensor(e["tensor"].get<std::string>()));
+                    QVERIFY2(!x.isInitializer, what.c_str());
+                    QVERIFY2(!x.producer.valid() ||
+                                 s.analysis().nodes[x.producer.value].placement != bpu::Placement::CPU,
+                             what.c_str());
+                }
+        }
+    }
+
+    // The plan's cumulative latency falls with every step, each step's gain is the difference it makes on
+    // top of the steps before it, and the last step's latency is the combined gain, which is not the sum of
+    // the standalone gains on a model whose fixes overlap (padding of a tensor SiLU writes, and SiLU itself).
+    void planCumulative() {
+        bpu::Session s(bpu::ModelImporter::load(samples::samplePath("yolov8n.onnx")), samples::s100());
+        s.estimateFindingGains(1);
+        const bpu::OptimizationPlan plan = bpu::buildOptimizationPlan(s);
+        QVERIFY(!plan.steps.empty());
+        QVERIFY(plan.steps.size() <= size_t(samples::s100()->planMaxSteps.value));
+        double prev = plan.latencyMsBefore;
+        for (const auto& st : plan.steps) {
+            QVERIFY(st.latencyMsAfter < prev);
+            QVERIFY(qAbs((prev - st.latencyMsAfter) - st.gainMs) < 1e-9);
+            QVERIFY(st.fpsAfter > 0);
+            prev = st.latencyMsAfter;
+        }
+        QVERIFY(qAbs(plan.combinedGainMs() - (plan.latencyMsBefore - plan.steps.back().latencyMsAfter)) <
+                1e-12);
+        QVERIFY(qAbs(plan.combinedGainMs() - plan.sumOfStandaloneGainsMs()) > 1e-6);
+        // The session it was built from is untouched.
+        QCOMPARE(s.cost().latencyMs, plan.latencyMsBefore);
+        // Bounded: one step when asked for one.
+        QCOMPARE(bpu::buildOptimizationPlan(s, 1).steps.size(), size_t(1));
+        // Cancellable between steps.
+        std::atomic<bool> stop{true};
+        bpu::Progress p;
+        p.cancel = &stop;
+        QVERIFY_THROWS_EXCEPTION(bpu::Cancelled, bpu::buildOptimizationPlan(s, SIZE_MAX, p));
+    }
+
+    // `analyze --fail-on`: a condition that holds exits 1 naming it; one that does not, 0; an expression that
+    // does not parse, 3 before the model is read.
+    void failOn_data() {
+        QTest::addColumn<QStringList>("conditions");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QStringList>("inErr");
+        // mobilenet_v2 runs entirely on the BPU (0 CPU nodes) well under 1e6 ms and above 1 FPS.
+        QTest::newRow("holds") << QStringList{"fps<1000000"} << 1 << QStringList{"fps is", "fps<1000000"};
+        QTest::newRow("does not hold")
+            << QStringList{"fps<1", "cpu_nodes>0", "latency_ms>1000"} << 0 << QStringList{};
+        QTest::newRow("two hold, both listed")
+            << QStringList{"latency_ms>0", "cpu_nodes>0", "bpu_segments>=1"} << 1
+            << QStringList{"latency_ms>0", "bpu_segments>=1"};
+        QTest::newRow("severity") << QStringList{"severity>=low"} << 1 << QStringList{"severity is"};
+        QTest::newRow("no operator") << QStringList{"fps300"} << 3 << QStringList{"no comparison operator"};
+        QTest::newRow("unknown metric")
+            << QStringList{"speed>3"} << 3 << QStringList{"unknown metric 'speed'"};
+        QTest::newRow("not a number")
+            << QStringList{"fps<fast"} << 3 << QStringList{"'fast' is not a number"};
+        QTest::newRow("bad severity")
+            << QStringList{"severity>=urgent"} << 3 << QStringList{"low, medium or high"};
+    }
+    void failOn() {
+        QFETCH(QStringList, conditions);
+        QFETCH(int, exitCode);
+        QFETCH(QStringList, inErr);
+        QStringList args{QStringLiteral("analyze"), QStringLiteral(BPUSCOPE_SAMPLES "/mobilenet_v2.onnx")};
+        for (const auto& c : conditions)
+            args << QStringLiteral("--fail-on") << c;
+        const Proc p = runCli(args);
+        QCOMPARE(p.exitCode, exitCode);
+        for (const auto& s : inErr)
+            QVERIFY2(p.err.contains(s.toUtf8()), p.err.constData());
+        if (exitCode == 0)
+            QVERIFY(!p.err.contains("--fail-on"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFindings)
+#include "tst_findings.moc"
