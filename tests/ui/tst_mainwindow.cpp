@@ -3,6 +3,7 @@
 // everywhere, an edit + undo restoring every number, a drag committing one undo step, a cancelled load and a
 // bad file both leaving the open model as it was.
 #include "WorkbenchFixture.h"
+#include "ui/graph/ScopeCollapse.h"
 
 #include "core/edit/EditList.h"
 #include "ui/charts/QCustomPlotInclude.h"
@@ -154,7 +155,13 @@ private slots:
                 best = std::max(best, n);
             QVERIFY(votes[item->fill().rgb()] == best);
         }
-        QCOMPARE(groups, fusedGroups); // each fused group is one box
+        // Each fused group is one box; a big model opens with its name scopes collapsed (ScopeCollapse, from
+        // kMinNodes), and the fused groups inside a closed scope are drawn as that scope's box instead (the
+        // scope boxes are tst_scope_collapse's); the colour vote above holds for both kinds of box.
+        if (s->graph->nodes.size() < ScopeCollapse::kMinNodes)
+            QCOMPARE(groups, fusedGroups);
+        else
+            QVERIFY(groups > 0);
         QVERIFY(seen[kBpu.rgb()] > 0);
         if (sample.startsWith(QLatin1String("fasterrcnn"))) {
             QVERIFY(s->analysis.summary.cpuNodes > 0);

@@ -15,6 +15,7 @@
 #include "ui/whatif/ComparePanel.h"
 #include "ui/whatif/DeploymentActions.h"
 #include "ui/whatif/ModelComparer.h"
+#include "ui/whatif/PlanPanel.h"
 #include "ui/whatif/WhatIfActions.h"
 
 #include <QComboBox>
@@ -202,6 +203,7 @@ void MainWindow::buildUi() {
     hotspots_ = new HotspotPanel(hub_, this);
     findings_ = new FindingsPanel(hub_, this);
     compare_ = new ComparePanel(controller_, this);
+    plan_ = new PlanPanel(controller_, this);
     charts_ = new ChartsPanel(hub_, this);
     whatIf_ = new WhatIfActions(controller_, hub_, this);
     deployment_ = new DeploymentActions(controller_, this);
@@ -209,6 +211,8 @@ void MainWindow::buildUi() {
         dock(tr("Inspector"), QStringLiteral("inspector"), inspector_, Qt::RightDockWidgetArea);
     auto* dCompare = dock(tr("What-if"), QStringLiteral("whatif"), compare_, Qt::RightDockWidgetArea);
     tabifyDockWidget(dInspector, dCompare);
+    auto* dPlan = dock(tr("Plan"), QStringLiteral("plan"), plan_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(dCompare, dPlan);
     dInspector->raise();
     auto* dFindings = dock(tr("Findings"), QStringLiteral("findings"), findings_, Qt::LeftDockWidgetArea);
     auto* dHotspots = dock(tr("Hotspots"), QStringLiteral("hotspots"), hotspots_, Qt::BottomDockWidgetArea);
@@ -219,6 +223,8 @@ void MainWindow::buildUi() {
     resizeDocks({dFindings, dInspector}, {330, 420}, Qt::Horizontal);
     resizeDocks({dHotspots, dCharts}, {860, 640}, Qt::Horizontal);
     resizeDocks({dHotspots}, {300}, Qt::Vertical);
+    connect(plan_, &PlanPanel::applyRequested, whatIf_,
+            [this](const EditList& edits, const QString& label) { whatIf_->apply(edits, label); });
     connect(findings_, &FindingsPanel::applyFix, whatIf_, [this](const EditList& fix, const QString& title) {
         whatIf_->apply(fix, tr("Fix: %1").arg(title));
     });
@@ -425,6 +431,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     findings_->setSnapshot(s);
     inspector_->setSnapshot(s);
     compare_->setSnapshot(s);
+    plan_->setSnapshot(s);
     charts_->setSnapshot(s);
     whatIf_->setSnapshot(s);
     deployment_->setSnapshot(s);

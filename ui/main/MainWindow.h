@@ -22,6 +22,7 @@ namespace bpu::ui {
 
 class ChartsPanel;
 class ComparePanel;
+class PlanPanel;
 class FindingsPanel;
 class GraphView;
 class HotspotPanel;
@@ -80,6 +81,7 @@ public:
     FindingsPanel* findings() const { return findings_; }
     InspectorPanel* inspector() const { return inspector_; }
     ComparePanel* compare() const { return compare_; }
+    PlanPanel* planPanel() const { return plan_; }
     ChartsPanel* charts() const { return charts_; }
     ReportExporter* reportExporter() const { return exporter_; }
     WhatIfActions* whatIf() const { return whatIf_; }
@@ -149,6 +151,7 @@ private:
     FindingsPanel* findings_ = nullptr;
     InspectorPanel* inspector_ = nullptr;
     ComparePanel* compare_ = nullptr;
+    PlanPanel* plan_ = nullptr;
     ChartsPanel* charts_ = nullptr;
     WhatIfActions* whatIf_ = nullptr;
     DeploymentActions* deployment_ = nullptr;

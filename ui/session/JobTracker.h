@@ -20,8 +20,9 @@ enum class JobLane {
     Layout,  ///< building the graph drawing
     Export,  ///< writing a report
     Compare, ///< File > Compare With...: loading the other model and comparing
+    Plan,    ///< the optimization plan (one re-estimate per step, on a copy of the session)
 };
-constexpr int kJobLanes = 6;
+constexpr int kJobLanes = 7;
 
 /// How a job ended. Cancelled is an outcome of its own, not an error: a superseded or stopped job.
 enum class JobOutcome { Done, Cancelled, Failed };

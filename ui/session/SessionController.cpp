@@ -35,6 +35,12 @@ struct SessionController::Live {
     size_t baselineStep = 0;
     EditList baselineEdits;
     bool gainsFresh = false; ///< the findings' gains match the session's state
+    uint64_t state = 0;      ///< counts the session's changes: Snapshot::generation
+    /// Every change of the session's state goes through here: its gains are stale and it is a new state.
+    void stateChanged() {
+        gainsFresh = false;
+        ++state;
+    }
     /// The deployment as last opened or saved: a change of it is unsaved work like an edit.
     DeploySettings savedDeploy;
     uint64_t modelId;
@@ -109,6 +115,7 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->deploy = s.options().deploy;
     snap->analysis = s.analysis();
     snap->cost = s.cost();
+    snap->generation = live.state;
     snap->findingsReady = live.gainsFresh;
     const Session& base = live.baselineNow();
     snap->baseline = base.cost();
@@ -274,7 +281,7 @@ void SessionController::reconfigure(std::function<void(Session&)> change) {
                 l.baseline = std::move(b);
             }
             l.pendingForPristine.push_back(change);
-            l.gainsFresh = false;
+            l.stateChanged();
         },
         Gains::Estimate);
 }
@@ -304,7 +311,7 @@ void SessionController::setTarget(const QString& target) {
             }
             l.pendingForPristine.push_back(change);
             l.target = target;
-            l.gainsFresh = false;
+            l.stateChanged();
             QMetaObject::invokeMethod(this, [this, target, live = &l] {
                 if (live_.get() == live)
                     target_ = target;
@@ -323,7 +330,7 @@ void SessionController::apply(uint64_t modelId, EditList edits, const QString& l
                     QMetaObject::invokeMethod(this, [this, label] { emit nothingChanged(label); });
                     return;
                 }
-                l.gainsFresh = false;
+                l.stateChanged();
             } catch (const EditListError& e) {
                 const EditRejection r = rejection(e, label);
                 QMetaObject::invokeMethod(this, [this, r] { emit editRejected(r); });
@@ -339,7 +346,7 @@ void SessionController::dragStep(uint64_t modelId, EditPtr edit, bool final) {
         [this, edit, final](Live& l) {
             try {
                 if (l.history.applyDragStep(l.session, edit, final))
-                    l.gainsFresh = false;
+                    l.stateChanged();
             } catch (const EditListError& e) {
                 if (final)
                     l.history.closeDrag();
@@ -355,7 +362,7 @@ void SessionController::undo() {
         [](Live& l) {
             if (l.history.canUndo()) {
                 l.history.undo(l.session);
-                l.gainsFresh = false;
+                l.stateChanged();
             }
         },
         Gains::Estimate);
@@ -368,7 +375,7 @@ void SessionController::redo() {
                 return;
             try {
                 l.history.redo(l.session);
-                l.gainsFresh = false;
+                l.stateChanged();
             } catch (const EditListError& e) {
                 const EditRejection r = rejection(e, tr("redo"));
                 QMetaObject::invokeMethod(this, [this, r] { emit editRejected(r); });
@@ -382,7 +389,7 @@ void SessionController::goToStep(size_t position) {
         [position](Live& l) {
             if (position != l.history.position()) {
                 l.history.goTo(l.session, position);
-                l.gainsFresh = false;
+                l.stateChanged();
             }
         },
         Gains::Estimate);
@@ -453,6 +460,47 @@ void SessionController::sweep(uint64_t modelId, EditableDim dim, std::vector<int
             QMetaObject::invokeMethod(this, [this, t, outcome, result, done] {
                 if (jobs_->finish(t, outcome) && !t.cancelled())
                     done(outcome, result);
+            });
+        });
+    });
+}
+
+void SessionController::plan(
+    uint64_t modelId,
+    std::function<void(JobOutcome, std::shared_ptr<const OptimizationPlan>, const QString& error)> done) {
+    auto live = live_;
+    if (!live || live->modelId != modelId)
+        return;
+    const JobTicket t = jobs_->begin(JobLane::Plan);
+    runOnWorker([this, live, done = std::move(done), t] {
+        if (t.cancelled()) {
+            finishOnGui(t, JobOutcome::Cancelled);
+            return;
+        }
+        // Like a sweep: a copy (its graph shared until a step edits it) planned off the session's worker, so
+        // edits are not held up behind the plan's re-estimates.
+        auto copy = std::make_shared<Session>(live->session);
+        background_.start([this, copy, done, t] {
+            JobOutcome outcome = JobOutcome::Done;
+            std::shared_ptr<const OptimizationPlan> plan;
+            QString error;
+            try {
+                const auto& fs = copy->analysis().findings;
+                // The plan orders fixes by their standalone gains; a state published before its gains were
+                // estimated gets them here.
+                if (std::none_of(fs.begin(), fs.end(), [](const Finding& f) { return f.estimatedGainMs; }))
+                    copy->estimateFindingGains(1, t.progress());
+                plan =
+                    std::make_shared<OptimizationPlan>(buildOptimizationPlan(*copy, SIZE_MAX, t.progress()));
+            } catch (const Cancelled&) {
+                outcome = JobOutcome::Cancelled;
+            } catch (const std::exception& e) {
+                outcome = JobOutcome::Failed;
+                error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(this, [this, t, outcome, plan, error, done] {
+                if (jobs_->finish(t, outcome) && !t.cancelled())
+                    done(outcome, plan, error);
             });
         });
     });

@@ -4,6 +4,7 @@
 #include "JobTracker.h"
 #include "Snapshot.h"
 #include "core/edit/EditableDims.h"
+#include "core/edit/OptimizationPlan.h"
 #include "core/edit/Sweep.h"
 
 #include <QObject>
@@ -111,6 +112,11 @@ public:
                std::function<void(JobOutcome, const SweepResult&)> done);
     /// Copies what a report needs off the worker's session and hands it to `done` on the GUI thread (null
     /// sources without a model).
+    /// Builds the optimization plan of model `modelId`'s current state on a copy of the session (Plan lane:
+    /// a newer request cancels the older), then calls `done` on the GUI thread unless superseded.
+    void
+    plan(uint64_t modelId,
+         std::function<void(JobOutcome, std::shared_ptr<const OptimizationPlan>, const QString& error)> done);
     void reportSources(std::function<void(std::shared_ptr<ReportSources>)> done);
 
     SnapshotPtr snapshot() const { return snapshot_; }

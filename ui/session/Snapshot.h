@@ -18,6 +18,9 @@ namespace bpu::ui {
 /// What the widgets show: an immutable copy of one state of the session, made on the worker and handed over
 /// whole. Widgets read it and never reach into the live session.
 struct Snapshot {
+    /// The session's state within the model: a new value after every edit, undo, redo, target or deployment
+    /// change; the same for a snapshot that only adds the finding gains. What a result computed for one state
+    /// (the plan) checks before it is applied.
     uint64_t generation = 0;
     uint64_t modelId = 0; ///< changes with every model loaded (a reload too)
     QString modelPath;
