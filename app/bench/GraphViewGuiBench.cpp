@@ -66,7 +66,7 @@ bpu::NodeId middleNode(const bpu::Graph& g) {
 
 void BM_SceneBuild(benchmark::State& state) {
     const bpu::Graph& g = bench::synthetic(int(state.range(0)));
-    bpu::ui::SceneRequest req{std::make_shared<const bpu::Graph>(g), {}, {}, {}};
+    bpu::ui::SceneRequest req{std::make_shared<const bpu::Graph>(g), {}, {}, {}, {}};
     for (auto _ : state) {
         auto items = std::make_shared<bpu::ui::SceneItems>(bpu::ui::buildSceneData(req));
         benchmark::DoNotOptimize(items->nodes.data());
