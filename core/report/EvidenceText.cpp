@@ -93,7 +93,9 @@ std::string evidenceValue(const std::string& key, const nlohmann::json& v) {
         const double d = v.get<double>();
         if (key == "bytes" || endsWith(key, "_bytes") || endsWith(key, "bytes_per_inference"))
             return fmt::bytes(v.get<int64_t>());
-        if (endsWith(key, "_ratio"))
+        // Shares are fractions of a whole (share_of_bpu_time, gain_share_of_latency, share_min): percent.
+        if (endsWith(key, "_ratio") || key == "share" || key.find("share_") == 0 ||
+            endsWith(key, "_share") || key.find("_share_") != std::string::npos)
             return fmt::percent(d);
         if (endsWith(key, "_us"))
             return fmt::us(d) + " us";

@@ -17,6 +17,32 @@ namespace {
 
 /// The fix's edits as text. Long fixes (a placement override per CPU node: hundreds of edits) are summarised
 /// per kind of edit: "set_placement placement=BPU on 185 nodes: a, b, c, ... 182 more".
+/// One edit as `--edits` spells it, its long lists cut: a grouped finding's fix names every node of the
+/// group (114 for yolov8n's SiLU layers), which the node table below already lists.
+std::string shortEdit(const Edit& e) {
+    constexpr size_t kNames = 3;
+    const nlohmann::json j = e.toJson();
+    bool longList = false;
+    for (auto it = j.begin(); it != j.end(); ++it)
+        longList = longList || (it->is_array() && it->size() > kNames);
+    if (!longList)
+        return e.describe();
+    std::string out = j.value("op", std::string("edit"));
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.key() == "op")
+            continue;
+        if (!it->is_array() || it->size() <= kNames) {
+            out += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
+            continue;
+        }
+        out += " " + it.key() + "=[" + std::to_string(it->size()) + ": ";
+        for (size_t n = 0; n < kNames; ++n)
+            out += (n ? ", " : "") + ((*it)[n].is_string() ? (*it)[n].get<std::string>() : (*it)[n].dump());
+        out += ", ... " + std::to_string(it->size() - kNames) + " more (all in analyze --json)]";
+    }
+    return out;
+}
+
 std::string fixText(const EditList& edits) {
     if (edits.empty())
         return "no automatic what-if fix";
@@ -24,7 +50,7 @@ std::string fixText(const EditList& edits) {
     if (edits.size() <= kListed) {
         std::string out;
         for (const auto& e : edits)
-            out += (out.empty() ? "" : "; ") + e->describe();
+            out += (out.empty() ? "" : "; ") + shortEdit(*e);
         return out;
     }
     // Group by the edit without its node: one line per kind, with the nodes it touches.

@@ -88,6 +88,10 @@ private slots:
     void evidenceValues() {
         using bpu::report::evidenceValue;
         QCOMPARE(evidenceValue("waste_ratio", 0.5), std::string("50.0%"));
+        // Shares are fractions of a whole, read as percentages wherever "share" sits in the key.
+        QCOMPARE(evidenceValue("share_of_bpu_time", 0.3033), std::string("30.3%"));
+        QCOMPARE(evidenceValue("gain_share_of_latency", 0.1885), std::string("18.9%"));
+        QCOMPARE(evidenceValue("share_min", 0.05), std::string("5.0%"));
         QCOMPARE(evidenceValue("sram_budget_bytes", 4194304), std::string("4.0 MiB"));
         QCOMPARE(evidenceValue("bytes", 409600), std::string("400.0 KiB"));
         QCOMPARE(evidenceValue("compute_us", 0.25), std::string("0.2 us")); // %.1f rounds half to even

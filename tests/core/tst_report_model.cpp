@@ -522,6 +522,26 @@ private slots:
     }
 
     /// A finding's detail lists its nodes in a table (not a truncated line), counted with the right plural.
+    /// A grouped finding's fix names every node of the group (yolov8n's SiLU fix: 114 nodes); the report
+    /// shows its kind, the count and the first names, the node table lists them.
+    void longFixesAreShortened() {
+        Built b = build(sample("yolov8n.onnx"));
+        const auto& sec = section(b.doc, "findings");
+        int fixes = 0;
+        for (const auto& block : sec.blocks) {
+            const auto* kv = std::get_if<bpu::report::KeyValues>(&block);
+            if (!kv)
+                continue;
+            for (const auto& item : kv->items) {
+                if (item.key != "What-if fix")
+                    continue;
+                ++fixes;
+                QVERIFY2(item.value.size() < 400, item.value.c_str());
+            }
+        }
+        QVERIFY(fixes > 0);
+    }
+
     void findingNodeTables() {
         Built b = build(sample("yolov8n.onnx"));
         const auto& sec = section(b.doc, "findings");

@@ -59,7 +59,7 @@ private slots:
         for (int r = 0; r < panel->table()->rowCount(); ++r)
             QCOMPARE(panel->table()->item(r, 0)->checkState(), Qt::Checked);
         // The table prints the plan's cumulative figures, not its own arithmetic.
-        QCOMPARE(panel->table()->item(0, 4)->text(), QString::number(plan->steps[0].latencyMsAfter, 'f', 3));
+        QCOMPARE(panel->table()->item(0, 3)->text(), QString::number(plan->steps[0].latencyMsAfter, 'f', 3));
 
         // Only the first step: the state lands on the plan's first cumulative latency.
         for (int r = 1; r < panel->table()->rowCount(); ++r)

@@ -15,7 +15,8 @@ namespace bpu::ui {
 
 namespace {
 
-enum Column { Tick, Rule, Fix, Saves, LatencyAfter, FpsAfter, Columns };
+// The fix's title is long and the numbers short: the title goes last and takes the rest of the width.
+enum Column { Tick, Rule, Saves, LatencyAfter, FpsAfter, Fix, Columns };
 
 QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter) {
     auto* it = new QTableWidgetItem(text);
@@ -38,9 +39,13 @@ PlanPanel::PlanPanel(SessionController* controller, QWidget* parent)
     summary_->setText(tr("The top fixes applied together, each re-estimated on top of the ones before it. "
                          "Compute the plan for the current state."));
     table_->setHorizontalHeaderLabels(
-        {tr("Apply"), tr("Rule"), tr("Fix"), tr("Saves (us)"), tr("Latency after (ms)"), tr("FPS after")});
+        {QString(), tr("Rule"), tr("Saves (us)"), tr("Latency after (ms)"), tr("FPS after"), tr("Fix")});
     table_->verticalHeader()->setVisible(true);
+    table_->setWordWrap(false);
+    for (int c = Tick; c < Fix; ++c)
+        table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(Fix, QHeaderView::Stretch);
+    table_->horizontalHeaderItem(Tick)->setToolTip(tr("Apply this step"));
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setToolTip(tr("Latency after a step assumes every earlier step is applied too."));
     cancel_->setVisible(false);
@@ -75,7 +80,7 @@ PlanPanel::PlanPanel(SessionController* controller, QWidget* parent)
             ++steps;
         }
         if (!edits.empty())
-            emit applyRequested(edits, tr("Plan: %n step(s)", nullptr, steps));
+            emit applyRequested(edits, steps == 1 ? tr("Plan: 1 step") : tr("Plan: %1 steps").arg(steps));
     });
 }
 
@@ -147,20 +152,19 @@ void PlanPanel::show(std::shared_ptr<const OptimizationPlan> plan) {
         table_->setItem(r, LatencyAfter, cell(QString::number(st.latencyMsAfter, 'f', 3), right));
         table_->setItem(r, FpsAfter, cell(QString::number(st.fpsAfter, 'f', 1), right));
     }
-    table_->resizeColumnToContents(Tick);
-    table_->resizeColumnToContents(Rule);
     if (plan_->steps.empty()) {
         summary_->setText(tr("No fix the engine estimates as a latency gain."));
     } else {
-        summary_->setText(tr("All %n step(s) together: %1 ms (%2 FPS) -> %3 ms (%4 FPS). Gains overlap: "
-                             "%5 us combined against %6 us summed alone.",
-                             nullptr, int(plan_->steps.size()))
+        const int n = int(plan_->steps.size());
+        summary_->setText(tr("%7 together: %1 ms (%2 FPS) -> %3 ms (%4 FPS). Gains overlap: %5 us combined "
+                             "against %6 us summed alone.")
                               .arg(plan_->latencyMsBefore, 0, 'f', 3)
                               .arg(plan_->fpsBefore, 0, 'f', 1)
                               .arg(plan_->steps.back().latencyMsAfter, 0, 'f', 3)
                               .arg(plan_->steps.back().fpsAfter, 0, 'f', 1)
                               .arg(plan_->combinedGainMs() * 1000.0, 0, 'f', 1)
-                              .arg(plan_->sumOfStandaloneGainsMs() * 1000.0, 0, 'f', 1));
+                              .arg(plan_->sumOfStandaloneGainsMs() * 1000.0, 0, 'f', 1)
+                              .arg(n == 1 ? tr("The one step") : tr("All %1 steps").arg(n)));
     }
     updateApply();
 }
