@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The analysis on every sample in samples/ (whatever is there), and the `analyze` command's JSON, CSV and
 // error contract.
+#include "CliRun.h"
 #include "OnnxFixtures.h"
 
 #include "core/analysis/Analyzer.h"
@@ -11,7 +12,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QtTest>
 
 #include <algorithm>
@@ -28,22 +28,8 @@ QStringList sampleFiles() {
     return out;
 }
 
-struct Proc {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Proc runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BPUSCOPE_CLI), args);
-    Proc r;
-    if (!p.waitForFinished(300000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using clirun::Proc;
+using clirun::runCli;
 
 // RFC 4180 fields: quoted fields may hold commas, quotes ("") and newlines.
 std::vector<std::vector<std::string>> parseCsv(const std::string& text) {

@@ -4,9 +4,10 @@
 // measurements that are not positive numbers; a batch past the edit's limit; names that would inject
 // Markdown/HTML into a report. Each is a clear "bpuscope: error: <file>: <problem>" line and exit 3 (2 for
 // usage), never a hang, a crash, a write to an input or a leak.
+#include "CliRun.h"
+
 #include <QCryptographicHash>
 #include <QFile>
-#include <QProcess>
 #include <QtTest>
 
 #include <filesystem>
@@ -18,26 +19,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Run = clirun::Proc;
 
 /// Runs the CLI; a run that does not end in two minutes is a hang (no speed is asserted).
 Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BPUSCOPE_CLI), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "hung: " + args.join(QLatin1Char(' ')).toUtf8();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return clirun::runCli(args, 120000);
 }
 
 QByteArray sha256(const QString& path) {

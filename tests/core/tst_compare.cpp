@@ -3,6 +3,7 @@
 // another input size with a Softmax added (tests/data/compare/make_fixtures.py). What a correct match is, is
 // known independently of the matcher: the wrapper export prefixes every scoped torch name with "/backbone",
 // and the renumbered copies below are the same file with names rewritten by position.
+#include "CliRun.h"
 #include "SampleFiles.h"
 #include "core/compare/CompareOutput.h"
 #include "core/compare/ModelComparison.h"
@@ -15,7 +16,6 @@
 #include <nlohmann/json.hpp>
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -35,22 +35,8 @@ bpu::Session load(const std::string& path) {
     return bpu::Session(bpu::ModelImporter::load(path), s100());
 }
 
-struct Proc {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Proc runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BPUSCOPE_CLI), args);
-    Proc r;
-    if (!p.waitForFinished(300000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using clirun::Proc;
+using clirun::runCli;
 
 /// A copy of `src` with node k renamed "<op>_<k + offset>", as an exporter that numbers nodes does.
 std::string renumbered(const std::string& src, int offset, const std::string& name) {

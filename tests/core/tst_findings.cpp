@@ -3,6 +3,7 @@
 // each rule gated on the guide's reason, the separate-activation finding, the optimization plan and
 // `analyze --fail-on`. Expected values are worked out in the comments from the s100 profile (H->8, W->16,
 // C->32; severity high >= 10%, medium >= 2% of the latency).
+#include "CliRun.h"
 #include "OnnxFixtures.h"
 #include "SampleFiles.h"
 
@@ -11,7 +12,6 @@
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 
-#include <QProcess>
 #include <QtTest>
 
 #include <algorithm>
@@ -71,22 +71,8 @@ Analyzed analyze(const ModelBuilder& b, const std::string& file) {
     return a;
 }
 
-struct Proc {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Proc runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BPUSCOPE_CLI), args);
-    Proc r;
-    if (!p.waitForFinished(300000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using clirun::Proc;
+using clirun::runCli;
 
 } // namespace
 

@@ -3,34 +3,24 @@
 // <prefix>/share/bpuscope (never the source tree it was built from), and analyses the installed sample
 // exactly as the build tree does. The .deb itself (lintian, desktop-file-validate, appstreamcli, dpkg -x) is
 // checked by packaging/check-deb from `packaging/bootstrap package`.
+#include "CliRun.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
 
-struct Proc {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using clirun::Proc;
 
+/// Runs `program` without BPUSCOPE_RESOURCES: the installed lookup, not an override.
 Proc run(const QString& program, const QStringList& args) {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("BPUSCOPE_RESOURCES")); // the installed lookup, not an override
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    Proc r;
-    if (!p.waitForFinished(300000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    env.remove(QStringLiteral("BPUSCOPE_RESOURCES"));
+    return clirun::runProgram(program, args, 300000, env);
 }
 
 } // namespace

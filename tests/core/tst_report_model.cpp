@@ -2,6 +2,7 @@
 // The report document model (core/report, Qt-free) and its text renderers: the Markdown and JSON carry the
 // model name, the top finding's rule and the FPS `bpuscope-cli analyze --json -` reports for the same input;
 // with edits both the baseline and the edited FPS; every table is well formed; the HTML is self-contained.
+#include "CliRun.h"
 #include "OnnxFixtures.h"
 
 #include "core/analysis/Roofline.h"
@@ -38,14 +39,14 @@ std::string sample(const char* name) {
 
 /// `bpuscope-cli analyze MODEL --json - [extra]` parsed.
 nlohmann::json analyzeJson(const std::string& model, const QStringList& extra = {}) {
-    QProcess p;
-    p.start(QStringLiteral(BPUSCOPE_CLI),
-            QStringList{QStringLiteral("analyze"), QString::fromStdString(model), QStringLiteral("--json"),
-                        QStringLiteral("-")} +
-                extra);
-    if (!p.waitForFinished(120000) || p.exitCode() != 0)
+    const clirun::Proc p =
+        clirun::runCli(QStringList{QStringLiteral("analyze"), QString::fromStdString(model),
+                                   QStringLiteral("--json"), QStringLiteral("-")} +
+                           extra,
+                       120000);
+    if (p.exitCode != 0)
         return nullptr;
-    return nlohmann::json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+    return nlohmann::json::parse(p.out.toStdString(), nullptr, false);
 }
 
 /// A session like the CLI builds it: import, optional edits (baseline kept), finding gains.

@@ -4,13 +4,13 @@
 // gives a sane page count, `pdftotext` shows the model name, the top finding's rule and the FPS `analyze
 // --json -` reports (printed as the report prints it); with edits both the baseline and the edited FPS; CJK
 // node names come out as text; bad input exits 3 naming the file.
+#include "CliRun.h"
 #include "OnnxFixtures.h"
 
 #include "core/report/ReportFormat.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QtTest>
@@ -21,26 +21,24 @@ QString sample(const char* name) {
     return QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name);
 }
 
+/// A run's output decoded: the checks below read it as text.
 struct Run {
     int exitCode = -1;
     QString out, err;
 };
 
-/// Runs a tool with no display in its environment.
-Run run(const QString& program, const QStringList& args) {
-    QProcess p;
+/// The environment with no display in it.
+QProcessEnvironment headless() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char* var : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
         env.remove(QLatin1String(var));
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(300000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return env;
+}
+
+/// Runs a tool with no display in its environment.
+Run run(const QString& program, const QStringList& args) {
+    const clirun::Proc p = clirun::runProgram(program, args, 300000, headless());
+    return {p.exitCode, QString::fromUtf8(p.out), QString::fromUtf8(p.err)};
 }
 
 Run cli(const QStringList& args) {

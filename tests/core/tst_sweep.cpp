@@ -2,11 +2,12 @@
 // `sweep`: a folder of models in one table. Each row must equal what `analyze` says of that model alone
 // (the same engine, run independently), a bad file gets its own error row without stopping the sweep, and
 // the exit code tells CI whether any row failed.
+#include "CliRun.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -16,21 +17,11 @@
 
 namespace {
 
-struct Proc {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using clirun::Proc;
 
+/// bpuscope-cli with `args`; a sweep over every sample gets ten minutes.
 Proc runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BPUSCOPE_CLI), args);
-    Proc r;
-    if (!p.waitForFinished(600000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return clirun::runCli(args, 600000);
 }
 
 /// Rows of a CSV without quoted commas (the sweep quotes only titles and errors, read by column name here).

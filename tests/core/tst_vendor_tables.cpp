@@ -3,6 +3,7 @@
 // numbers. Expected values come from the guide's rules worked by hand on a tiny model, and from invariants
 // the perf JSON must keep with the analysis JSON of the same run (layers add up to the BPU time; DDR bytes
 // add up).
+#include "CliRun.h"
 #include "OnnxFixtures.h"
 
 #include "core/cost/CostModel.h"
@@ -13,7 +14,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -27,22 +27,8 @@ using fixtures::ModelBuilder;
 
 namespace {
 
-struct Proc {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Proc runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BPUSCOPE_CLI), args);
-    Proc r;
-    if (!p.waitForFinished(300000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using clirun::Proc;
+using clirun::runCli;
 
 std::vector<std::vector<std::string>> csvRows(const std::string& text) {
     std::vector<std::vector<std::string>> rows;
