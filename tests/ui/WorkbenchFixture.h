@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Shared by the workbench GUI tests: a MainWindow with isolated settings, waits for async work, and a dump
-// of every number the window shows for exact before/after comparisons.
+// Shared by the workbench GUI tests: a MainWindow with isolated settings, opening a model and waiting for
+// async work, mouse input on a slider, and a dump of every number the window shows for exact before/after
+// comparisons.
 #pragma once
 
 #include "core/model/Graph.h"
@@ -10,10 +11,16 @@
 #include "ui/main/MainWindow.h"
 #include "ui/session/SessionController.h"
 
+#include <QApplication>
 #include <QLabel>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QString>
 #include <QStringList>
+#include <QStyle>
+#include <QStyleOptionSlider>
 #include <QtTest>
 
 #include <functional>
@@ -42,6 +49,40 @@ inline bool waitSettled(bpu::ui::MainWindow& w, std::function<bool(const bpu::ui
             return s && s->findingsReady && w.jobs()->isSettled() && (!also || also(*s));
         },
         timeoutMs);
+}
+
+/// Opens `path` and waits until it is loaded and settled (waitSettled). False when the user kept the open
+/// model (openModel's prompt), the load did not end within two minutes or the window did not settle.
+inline bool openAndSettle(bpu::ui::MainWindow& w, const QString& path) {
+    QSignalSpy loaded(&w, &bpu::ui::MainWindow::loaded);
+    if (!w.openModel(path))
+        return false;
+    return (!loaded.isEmpty() || loaded.wait(120000)) && waitSettled(w);
+}
+
+/// The slider's handle centre, from the style (what a user aims at).
+inline QPoint handleCenter(QSlider* s) {
+    QStyleOptionSlider opt;
+    opt.initFrom(s);
+    opt.orientation = s->orientation();
+    opt.minimum = s->minimum();
+    opt.maximum = s->maximum();
+    opt.sliderPosition = s->sliderPosition();
+    opt.sliderValue = s->value();
+    opt.singleStep = s->singleStep();
+    opt.pageStep = s->pageStep();
+    opt.upsideDown = false;
+    opt.direction = s->layoutDirection();
+    opt.subControls = QStyle::SC_All;
+    return s->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, s).center();
+}
+
+/// Sends `w` a mouse event at `pos` (its coordinates) with the left button as the one acting (none on a
+/// move) and `buttons` held.
+inline void sendMouse(QWidget* w, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)),
+                  type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(w, &e);
 }
 
 inline QString num(double v) {

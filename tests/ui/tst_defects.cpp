@@ -35,7 +35,6 @@
 #include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
-#include <QStyleOptionSlider>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -47,27 +46,6 @@ using namespace bpu;
 using namespace bpu::ui;
 
 namespace {
-
-QPoint handleCenter(QSlider* s) {
-    QStyleOptionSlider opt;
-    opt.initFrom(s);
-    opt.orientation = s->orientation();
-    opt.minimum = s->minimum();
-    opt.maximum = s->maximum();
-    opt.sliderPosition = s->sliderPosition();
-    opt.sliderValue = s->value();
-    opt.singleStep = s->singleStep();
-    opt.pageStep = s->pageStep();
-    opt.direction = s->layoutDirection();
-    opt.subControls = QStyle::SC_All;
-    return s->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, s).center();
-}
-
-void sendMouse(QWidget* w, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons) {
-    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)),
-                  type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons, Qt::NoModifier);
-    QApplication::sendEvent(w, &e);
-}
 
 /// Answers the next message box that offers `button` (a modal prompt run with exec()) by clicking it; the
 /// returned text is the box's text once answered (empty while no box came). Each test's unanswered
@@ -111,10 +89,7 @@ class TestDefects : public QObject {
     QList<QPointer<QTimer>> watchers_;
 
     void open(const char* sample) {
-        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
-        QVERIFY(w_->openModel(fixture::sample(sample)));
-        QVERIFY(loaded.wait(120000));
-        QVERIFY(fixture::waitSettled(*w_));
+        QVERIFY(fixture::openAndSettle(*w_, fixture::sample(sample)));
         QVERIFY(w_->snapshot()->modelPath.endsWith(QLatin1String(sample)));
     }
 
@@ -203,17 +178,17 @@ private slots:
         QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
         QVERIFY(fixture::waitSettled(*w_));
         QSlider* slider = editor->slider();
-        QPoint p = handleCenter(slider);
-        sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
+        QPoint p = fixture::handleCenter(slider);
+        fixture::sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
         for (int i = 0; i < 6; ++i) {
             p.rx() += 12;
-            sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
+            fixture::sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
             QTest::qWait(40);
             QCOMPARE(w_->selection()->current(), conv);
             QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
             QVERIFY(!w_->lastMessage());
         }
-        sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
+        fixture::sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
         QCOMPARE(w_->selection()->current(), conv);
         QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
@@ -231,11 +206,11 @@ private slots:
         w_->selection()->select(conv, this);
         QVERIFY(fixture::waitSettled(*w_));
         QSlider* slider = w_->inspector()->shapeEditor()->slider();
-        QPoint p = handleCenter(slider);
-        sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
+        QPoint p = fixture::handleCenter(slider);
+        fixture::sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
         for (int i = 0; i < 4; ++i) {
             p.rx() += 12;
-            sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
+            fixture::sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
             QTest::qWait(40);
         }
         QVERIFY(slider->isSliderDown());
@@ -244,7 +219,7 @@ private slots:
         QVERIFY(w_->openModel(fixture::sample("mobilenet_v2.onnx")));
         QVERIFY(loaded.wait(120000));
         QVERIFY(fixture::waitSettled(*w_));
-        sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
+        fixture::sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
         QVERIFY(fixture::waitSettled(*w_));
         const auto s = w_->snapshot();
         QVERIFY(s->modelPath.endsWith(QLatin1String("mobilenet_v2.onnx")));

@@ -20,7 +20,6 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSortFilterProxyModel>
-#include <QStyleOptionSlider>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -53,29 +52,6 @@ QColor expectedPlacementColor(const NodeAnalysis& a) {
     return {};
 }
 
-/// The slider's handle centre, from the style (what a user aims at).
-QPoint handleCenter(QSlider* s) {
-    QStyleOptionSlider opt;
-    opt.initFrom(s);
-    opt.orientation = s->orientation();
-    opt.minimum = s->minimum();
-    opt.maximum = s->maximum();
-    opt.sliderPosition = s->sliderPosition();
-    opt.sliderValue = s->value();
-    opt.singleStep = s->singleStep();
-    opt.pageStep = s->pageStep();
-    opt.upsideDown = false;
-    opt.direction = s->layoutDirection();
-    opt.subControls = QStyle::SC_All;
-    return s->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, s).center();
-}
-
-void sendMouse(QWidget* w, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons) {
-    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)),
-                  type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons, Qt::NoModifier);
-    QApplication::sendEvent(w, &e);
-}
-
 /// Output channels of a conv in the snapshot (its weight's first dim).
 int64_t outChannels(const Snapshot& s, NodeId conv) {
     const Node& n = s.graph->node(conv);
@@ -91,10 +67,7 @@ class TestMainWindow : public QObject {
     QStringList loadedNumbers_;
 
     void reload(const char* sample) {
-        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
-        w_->openModel(fixture::sample(sample));
-        QVERIFY(loaded.wait(120000));
-        QVERIFY(fixture::waitSettled(*w_));
+        QVERIFY(fixture::openAndSettle(*w_, fixture::sample(sample)));
         QVERIFY(w_->snapshot()->modelPath.endsWith(QLatin1String(sample)));
     }
 
@@ -317,15 +290,15 @@ private slots:
         QVERIFY(editor->plot()->graph(0)->dataCount() > 10);
 
         auto drag = [&](int steps, int dx) {
-            QPoint p = handleCenter(slider);
-            sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
+            QPoint p = fixture::handleCenter(slider);
+            fixture::sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
             QVERIFY(slider->isSliderDown());
             for (int i = 0; i < steps; ++i) {
                 p.rx() += dx;
-                sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
+                fixture::sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
                 QTest::qWait(30); // let the worker publish mid-drag states, as a real drag would
             }
-            sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
+            fixture::sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
             QVERIFY(!slider->isSliderDown());
         };
 

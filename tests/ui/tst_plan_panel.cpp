@@ -9,7 +9,6 @@
 #include "ui/whatif/PlanPanel.h"
 
 #include <QPushButton>
-#include <QSignalSpy>
 #include <QTableWidget>
 
 using namespace bpu;
@@ -39,10 +38,7 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy loaded(&w, &MainWindow::loaded);
-        w.openModel(fixture::sample("yolov8n.onnx"));
-        QVERIFY(loaded.wait(120000));
-        QVERIFY(fixture::waitSettled(w));
+        QVERIFY(fixture::openAndSettle(w, fixture::sample("yolov8n.onnx")));
         const auto before = w.snapshot();
         const double startMs = before->cost.latencyMs;
 
@@ -93,15 +89,10 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy loaded(&w, &MainWindow::loaded);
-        w.openModel(fixture::sample("yolov8n.onnx"));
-        QVERIFY(loaded.wait(120000));
-        QVERIFY(fixture::waitSettled(w));
+        QVERIFY(fixture::openAndSettle(w, fixture::sample("yolov8n.onnx")));
         w.planPanel()->compute();
         QVERIFY(waitForPlan(w, w.snapshot()->generation));
-        w.openModel(fixture::sample("resnet18.onnx"));
-        QVERIFY(loaded.wait(120000));
-        QVERIFY(fixture::waitSettled(w));
+        QVERIFY(fixture::openAndSettle(w, fixture::sample("resnet18.onnx")));
         QCOMPARE(w.planPanel()->table()->rowCount(), 0);
         QVERIFY(!w.planPanel()->plan());
         QVERIFY(!w.planPanel()->applyButton()->isEnabled());
