@@ -16,25 +16,28 @@ ExternalRef ExternalResolver::resolve(const onnx::TensorProto& t) {
     for (const auto& kv : t.external_data())
         if (kv.key() == "location")
             ref.location = kv.value();
-    const std::string who = "initializer '" + t.name() + "'";
+    auto who = [&] {
+        return "initializer '" + t.name() + "'";
+    }; // built only for a message: a model with thousands of external tensors mostly hits the cache
     if (ref.location.empty())
-        throw ImportError(modelPath_, who + " has external data without a location");
+        throw ImportError(modelPath_, who() + " has external data without a location");
     if (auto it = present_.find(ref.location); it != present_.end()) {
         ref.present = it->second;
         return ref;
     }
     if (ref.location.find('\0') != std::string::npos)
-        throw ImportError(modelPath_, who + " has an external-data location with a NUL byte (hostile file)");
+        throw ImportError(modelPath_,
+                          who() + " has an external-data location with a NUL byte (hostile file)");
     fs::path loc(ref.location);
     if (loc.is_absolute() || loc.has_root_name() || loc.has_root_directory())
         throw ImportError(modelPath_,
-                          who + ": external-data location '" + ref.location +
+                          who() + ": external-data location '" + ref.location +
                               "' is an absolute path; only files inside the model's folder are read "
                               "(hostile file rejected)");
     for (const auto& part : loc)
         if (part == "..")
             throw ImportError(modelPath_,
-                              who + ": external-data location '" + ref.location +
+                              who() + ": external-data location '" + ref.location +
                                   "' escapes the model's folder with '..' (hostile file rejected)");
     std::error_code ec;
     if (!base_)
@@ -44,7 +47,7 @@ ExternalRef ExternalResolver::resolve(const onnx::TensorProto& t) {
         auto rel = full.lexically_relative(*base_);
         if (rel.empty() || *rel.begin() == "..")
             throw ImportError(modelPath_,
-                              who + ": external-data location '" + ref.location +
+                              who() + ": external-data location '" + ref.location +
                                   "' resolves outside the model's folder (hostile file rejected)");
     }
     ref.present = fs::is_regular_file(full, ec);

@@ -100,10 +100,12 @@ public:
             fail(where + " '" + v.name() + "' " + p);
     }
 
-    void tensor(const onnx::TensorProto& t, const std::string& where) const {
+    /// `where()` names the tensor's place ("initializer", a node's attribute) and is called only for a
+    /// message.
+    template <class Where> void tensor(const onnx::TensorProto& t, const Where& where) const {
         auto who = [&] {
-            return where + " '" + t.name() + "'";
-        }; // built only for a message
+            return where() + " '" + t.name() + "'";
+        };
         if (std::string p = typeProblem(t.data_type(), false); !p.empty())
             fail(who() + " " + p);
         std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
@@ -143,7 +145,7 @@ public:
 
     void graph(const onnx::GraphProto& g, const std::string& scope) {
         for (const auto& t : g.initializer())
-            tensor(t, "initializer");
+            tensor(t, [] { return std::string("initializer"); });
         for (const auto& s : g.sparse_initializer()) {
             if (std::string p = typeProblem(s.values().data_type(), false); !p.empty())
                 fail("sparse initializer '" + s.values().name() + "' " + p);
@@ -169,10 +171,13 @@ public:
             if (n.op_type() == "Cast" && a.name() == "to" && a.has_i())
                 if (std::string p = typeProblem(a.i(), false); !p.empty())
                     fail(who() + ": attribute 'to' " + p);
+            auto where = [&] {
+                return who() + ": attribute '" + a.name() + "' tensor";
+            };
             if (a.has_t())
-                tensor(a.t(), who() + ": attribute '" + a.name() + "' tensor");
+                tensor(a.t(), where);
             for (const auto& t : a.tensors())
-                tensor(t, who() + ": attribute '" + a.name() + "' tensor");
+                tensor(t, where);
             if (!a.has_g() && a.graphs().empty())
                 continue;
             const std::string inner = " in the body '" + a.name() + "' of " + label(n, index) + scope;

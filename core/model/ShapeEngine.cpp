@@ -12,6 +12,7 @@
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <optional>
 #include <queue>
 #include <unordered_map>
@@ -179,9 +180,14 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
     } else if (n.proto) {
         // onnx's context takes the node mutable only to infer (and annotate) graph attributes: a node with
         // subgraphs gets a private copy, any other is read in place (a copy per node per inference was a
-        // fifth of the import at 100k nodes).
+        // fifth of the import at 100k nodes). The proto itself says whether it has one, not
+        // Node::subgraphCount: that is set by the importer, and an edited proto may not match it, while a
+        // proto shared between session copies must never be written.
+        const bool hasSubgraphs =
+            std::any_of(n.proto->attribute().begin(), n.proto->attribute().end(),
+                        [](const onnx::AttributeProto& a) { return a.has_g() || a.graphs_size() > 0; });
         std::optional<onnx::NodeProto> copy;
-        if (n.subgraphCount > 0)
+        if (hasSubgraphs)
             copy.emplace(*n.proto);
         onnx::NodeProto& proto = copy ? *copy : const_cast<onnx::NodeProto&>(*n.proto);
         std::unordered_map<std::string, onnx::TypeProto> scope;
@@ -190,7 +196,7 @@ bool ShapeEngine::inferNode(Graph& g, NodeId id) {
         std::unordered_map<std::string, int> opsetMap;
         for (const auto& [d, v] : g.opsets)
             opsetMap[d] = static_cast<int>(v);
-        if (n.subgraphCount > 0) {
+        if (hasSubgraphs) {
             scope = scopeTypes(g, proto);
             for (auto& [k, v] : scope)
                 scopePtrs[k] = &v;
