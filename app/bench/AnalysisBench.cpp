@@ -48,19 +48,9 @@ using bench::peakRssMb;
 using bench::ProcessRun;
 using bench::runProcess;
 
-constexpr const char* kPython = "/usr/bin/python3";
-// Graph-only samples name a weights file that is not there: load without it (BpuScope never reads weights
-// either), then run onnx's own shape inference over the whole graph.
-// It prints the CPU seconds of the load + inference alone (time.process_time around them), the floor without
-// the interpreter's start-up and `import onnx`.
-constexpr const char* kPythonInfer =
-    "import onnx,sys,time; t=time.process_time(); m=onnx.load(sys.argv[1], load_external_data=False); "
-    "onnx.shape_inference.infer_shapes(m); print(time.process_time()-t)";
-
-std::shared_ptr<const bpu::TargetProfile> s100() {
-    static const auto t = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
-    return t;
-}
+using bench::kPython;
+using bench::kPythonInfer;
+using bench::s100;
 
 // ---- analysis/<sample>
 // -------------------------------------------------------------------------------------
@@ -384,7 +374,7 @@ void BM_FindingGains(benchmark::State& state, const std::string& file, unsigned 
         state.SkipWithError("the sample did not import");
         return;
     }
-    bpu::Session s(*g, std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100")));
+    bpu::Session s(*g, s100());
     size_t fixes = 0;
     for (const auto& f : s.findings())
         fixes += !f.fix.empty();

@@ -9,6 +9,16 @@
 
 namespace bench {
 
+/// The python with onnx installed that the comparisons run.
+inline constexpr const char* kPython = "/usr/bin/python3";
+/// Graph-only samples name a weights file that is not there: load without it (BpuScope never reads weights
+/// either), then run onnx's own shape inference over the whole graph. It prints the CPU seconds of the load +
+/// inference alone (time.process_time around them), the floor without the interpreter's start-up and
+/// `import onnx`.
+inline constexpr const char* kPythonInfer =
+    "import onnx,sys,time; t=time.process_time(); m=onnx.load(sys.argv[1], load_external_data=False); "
+    "onnx.shape_inference.infer_shapes(m); print(time.process_time()-t)";
+
 struct ProcessRun {
     bool ok = false;
     double wallMs = 0, cpuMs = 0, peakRssMb = 0;

@@ -51,4 +51,9 @@ std::string stem(const std::string& file) {
     return std::filesystem::path(file).stem().string();
 }
 
+std::shared_ptr<const bpu::TargetProfile> s100() {
+    static const auto t = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
+    return t;
+}
+
 } // namespace bench

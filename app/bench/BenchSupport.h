@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Shared inputs for the benchmark families: the bundled samples and synthetic graphs, loaded once.
+// Shared inputs for the benchmark families: the bundled samples, synthetic graphs and the s100 profile,
+// loaded once.
 
 #include "core/model/Graph.h"
+#include "core/target/TargetProfile.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,8 @@ std::vector<std::string> sampleFiles();
 const bpu::Graph* sample(const std::string& file);
 /// makeSyntheticGraph(nodes, 1, towers), cached.
 const bpu::Graph& synthetic(int nodes, int towers = 1);
+/// The s100 profile, loaded once.
+std::shared_ptr<const bpu::TargetProfile> s100();
 /// "resnet152.onnx" -> "resnet152"
 std::string stem(const std::string& file);
 

@@ -32,11 +32,6 @@
 
 namespace {
 
-std::shared_ptr<const bpu::TargetProfile> profile() {
-    static const auto t = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
-    return t;
-}
-
 /// x -> If_0 -> If_1 -> ... -> If_{n-1}, each body passing the previous output through an Identity.
 std::string ifChain(int n) {
     const std::string path =
@@ -115,7 +110,7 @@ void BM_EditList(benchmark::State& state, bool batch) {
         return;
     }
     const int n = static_cast<int>(state.range(0));
-    const bpu::Session base(*g, profile());
+    const bpu::Session base(*g, bench::s100());
     for (auto _ : state) {
         state.PauseTiming();
         bpu::Session s = base;

@@ -8,7 +8,8 @@
 //                             python's). x_py_infer = ours / python's; at 100k, x_10k = ours / ours at 10k
 //                             (linearity: the nodes grow 10x).
 //   scale_edit/<kind>/<nodes> one option edit (the middle node to the CPU and back) on a live session: the
-//                             incremental re-estimate, and a finding-gain pass over all findings.
+//                             incremental re-estimate (revert_ms: taking it back).
+//   scale_gains/<kind>/<nodes> a finding-gain pass over all findings on the same live session.
 //   scale_gui/<kind>/<nodes>  `bpuscope FILE --screenshot` offscreen as a subprocess: open to first complete
 //                             paint, wall time and peak RSS.
 //
@@ -16,6 +17,7 @@
 // GUI <= 1.5 s at 10k, <= 10 s at 100k. Run (docs/performance.md):
 //   bpuscope-bench --benchmark_filter='^scale' --benchmark_counters_tabular=true
 #include "BenchProcess.h"
+#include "BenchSupport.h"
 
 #include "core/edit/OptionEdits.h"
 #include "core/edit/Session.h"
@@ -33,10 +35,10 @@
 
 namespace {
 
-constexpr const char* kPython = "/usr/bin/python3";
-constexpr const char* kPythonInfer =
-    "import onnx,sys,time; t=time.process_time(); m=onnx.load(sys.argv[1], load_external_data=False); "
-    "onnx.shape_inference.infer_shapes(m); print(time.process_time()-t)";
+using bench::kPython;
+using bench::kPythonInfer;
+using bench::s100;
+
 constexpr const char* kKinds[] = {"chain", "wide", "transformer"};
 constexpr int kSizes[] = {10200, 102000};
 
@@ -51,9 +53,12 @@ std::string scaleModel(const std::string& kind, int nodes) {
     return run.ok && std::filesystem::exists(path) ? path : std::string{};
 }
 
-std::shared_ptr<const bpu::TargetProfile> s100() {
-    static const auto t = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
-    return t;
+/// The generated model, or empty with the benchmark skipped if the generator failed.
+std::string modelOrSkip(benchmark::State& state, const std::string& kind, int nodes) {
+    std::string path = scaleModel(kind, nodes);
+    if (path.empty())
+        state.SkipWithError("gen_scale_models.py failed (/usr/bin/python3 with onnx installed?)");
+    return path;
 }
 
 /// Our in-process CPU ms per model, so the 100k case can report its ratio to the 10k one.
@@ -63,11 +68,9 @@ std::map<std::string, double>& ourCpuMs() {
 }
 
 void BM_Scale(benchmark::State& state, const std::string& kind, int nodes) {
-    const std::string path = scaleModel(kind, nodes);
-    if (path.empty()) {
-        state.SkipWithError("gen_scale_models.py failed (/usr/bin/python3 with onnx installed?)");
+    const std::string path = modelOrSkip(state, kind, nodes);
+    if (path.empty())
         return;
-    }
     double cpuMs = 0, importMs = 0;
     size_t count = 0;
     bench::ProcessRun py, cli;
@@ -109,20 +112,23 @@ void BM_Scale(benchmark::State& state, const std::string& kind, int nodes) {
     }
 }
 
-std::map<std::string, std::unique_ptr<bpu::Session>>& sessions() {
-    static std::map<std::string, std::unique_ptr<bpu::Session>> m;
-    return m;
+/// The model's session, imported once and kept for every benchmark on it (scale_edit, scale_gains); null
+/// with the benchmark skipped if the generator failed.
+bpu::Session* liveSession(benchmark::State& state, const std::string& kind, int nodes) {
+    static std::map<std::string, std::unique_ptr<bpu::Session>> sessions;
+    const std::string path = modelOrSkip(state, kind, nodes);
+    if (path.empty())
+        return nullptr;
+    auto& s = sessions[path];
+    if (!s)
+        s = std::make_unique<bpu::Session>(bpu::ModelImporter::load(path), s100());
+    return s.get();
 }
 
 void BM_ScaleEdit(benchmark::State& state, const std::string& kind, int nodes) {
-    const std::string path = scaleModel(kind, nodes);
-    if (path.empty()) {
-        state.SkipWithError("gen_scale_models.py failed");
-        return;
-    }
-    auto& s = sessions()[path];
+    bpu::Session* s = liveSession(state, kind, nodes);
     if (!s)
-        s = std::make_unique<bpu::Session>(bpu::ModelImporter::load(path), s100());
+        return;
     const bpu::Graph& g = s->graph();
     const std::string mid = g.node(g.topoOrder[g.topoOrder.size() / 2]).name;
     double revertMs = 0;
@@ -140,14 +146,9 @@ void BM_ScaleEdit(benchmark::State& state, const std::string& kind, int nodes) {
 }
 
 void BM_ScaleGains(benchmark::State& state, const std::string& kind, int nodes) {
-    const std::string path = scaleModel(kind, nodes);
-    if (path.empty()) {
-        state.SkipWithError("gen_scale_models.py failed");
-        return;
-    }
-    auto& s = sessions()[path];
+    bpu::Session* s = liveSession(state, kind, nodes);
     if (!s)
-        s = std::make_unique<bpu::Session>(bpu::ModelImporter::load(path), s100());
+        return;
     for (auto _ : state)
         s->estimateFindingGains(1);
     state.counters["findings"] = double(s->analysis().findings.size());
@@ -155,11 +156,9 @@ void BM_ScaleGains(benchmark::State& state, const std::string& kind, int nodes) 
 
 #ifdef BPUSCOPE_GUI_EXE
 void BM_ScaleGui(benchmark::State& state, const std::string& kind, int nodes) {
-    const std::string path = scaleModel(kind, nodes);
-    if (path.empty()) {
-        state.SkipWithError("gen_scale_models.py failed");
+    const std::string path = modelOrSkip(state, kind, nodes);
+    if (path.empty())
         return;
-    }
     const std::string shot =
         std::string(BPUSCOPE_SCALE_DIR) + "/" + kind + "-" + std::to_string(nodes) + ".png";
     bench::ProcessRun gui;
