@@ -5,6 +5,7 @@
 #include "OnnxFixtures.h"
 
 #include "core/analysis/Analyzer.h"
+#include "core/analysis/FindingKinds.h"
 #include "core/edit/Edit.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
@@ -45,10 +46,11 @@ struct Run {
     const bpu::TensorAnalysis& tensor(const std::string& name) const {
         return r.tensors[tensorId(name).value];
     }
-    std::vector<const bpu::Finding*> findings(const std::string& rule) const {
+    /// The findings of `rule` (an enum: a misspelt rule does not compile, where a name would match nothing).
+    std::vector<const bpu::Finding*> findings(bpu::RuleId rule) const {
         std::vector<const bpu::Finding*> out;
         for (const auto& f : r.findings)
-            if (bpu::ruleName(f.rule) == rule)
+            if (f.rule == rule)
                 out.push_back(&f);
         return out;
     }
@@ -222,11 +224,12 @@ private slots:
         QCOMPARE(row["padded_dims"].size(), size_t(3));
         QCOMPARE(row["padding_waste_bytes"].get<int64_t>(), int64_t(6575));
 
-        // 80% waste > padding_finding_ratio 0.25: a G4.2 finding offering 33 -> 64 output channels. (Issue 13:
-        // findings group tensors by cause, so the tensor is one entry of evidence.tensors.)
-        auto g42 = run.findings("G4.2");
-        auto it = std::find_if(g42.begin(), g42.end(),
-                               [](const bpu::Finding* f) { return f->evidence["tensors"][0]["tensor"] == "y"; });
+        // 80% waste > padding_finding_ratio 0.25: a G4.2 finding offering 33 -> 64 output channels. (Issue
+        // 13: findings group tensors by cause, so the tensor is one entry of evidence.tensors.)
+        auto g42 = run.findings(bpu::RuleId::G4_2);
+        auto it = std::find_if(g42.begin(), g42.end(), [](const bpu::Finding* f) {
+            return f->evidence["tensors"][0]["tensor"] == "y";
+        });
         QVERIFY(it != g42.end());
         QCOMPARE((*it)->evidence["padded_shape"].get<std::string>(), std::string("1x64x8x16"));
         QCOMPARE((*it)->fix.at(0)->toJson()["op"].get<std::string>(), std::string("assume_aligned"));
@@ -271,10 +274,10 @@ private slots:
         b.output("y");
         Run run = analyze(b, "pad_g43.onnx");
         QCOMPARE(run.tensor("y").padded.dims, (std::vector<int64_t>{1, 512, 8, 16}));
-        auto g43 = run.findings("G4.3");
+        auto g43 = run.findings(bpu::RuleId::G4_3);
         QVERIFY(!g43.empty());
         QVERIFY(std::abs(g43[0]->evidence["waste_ratio"].get<double>() - (1.0 - 2048.0 / 65536.0)) < 1e-12);
-        QVERIFY(run.findings("G4.2").empty());
+        QVERIFY(run.findings(bpu::RuleId::G4_2).empty());
     }
 
     void convLayoutFlowsThroughActivations() {
@@ -295,7 +298,7 @@ private slots:
             QCOMPARE(run.tensor(t).padded.dims, (std::vector<int64_t>{1, 256, 24, 32}));
         }
         QCOMPARE(run.tensor("y").padded.dims, (std::vector<int64_t>{1, 512, 24, 32}));
-        QVERIFY(run.findings("G4.1").empty());
+        QVERIFY(run.findings(bpu::RuleId::G4_1).empty());
     }
 
     void depthwisePaddedMacs() {
@@ -404,12 +407,12 @@ private slots:
         QVERIFY2(hasPass(run, "v", "quantize", "CPU->BPU", 512), qPrintable(passesText(run)));
         QVERIFY2(hasPass(run, "y", "dequantize", "model output", 512), qPrintable(passesText(run)));
 
-        auto g12 = run.findings("G1.2");
+        auto g12 = run.findings(bpu::RuleId::G1_2);
         QCOMPARE(g12.size(), size_t(1));
         QCOMPARE(std::string(bpu::severityName(g12[0]->severity)),
                  std::string("high")); // it splits the BPU graph
         QCOMPARE(g12[0]->evidence["bpu_segments"].get<int>(), 2);
-        auto g11 = run.findings("G1.1");
+        auto g11 = run.findings(bpu::RuleId::G1_1);
         auto edge = std::find_if(g11.begin(), g11.end(), [](const bpu::Finding* f) {
             return f->title.find("CPU<->BPU") != std::string::npos;
         });
@@ -528,7 +531,7 @@ private slots:
         QCOMPARE(run.node("conv").outputBytes, int64_t(0));
         QCOMPARE(run.node("relu").inputBytes, int64_t(0));
         QCOMPARE(run.node("relu").outputBytes, int64_t(32 * 8 * 16));
-        QVERIFY(run.findings("G3").empty());
+        QVERIFY(run.findings(bpu::RuleId::G3).empty());
     }
 
     void secondConsumerBlocksFusion() {
@@ -552,7 +555,7 @@ private slots:
         QCOMPARE(run.r.missed[0].nodes, (std::vector<bpu::NodeId>{run.nodeId("conv"), run.nodeId("bn")}));
         QVERIFY2(run.r.missed[0].reason.find("intermediate tensor 'c' has 2 consumers") != std::string::npos,
                  run.r.missed[0].reason.c_str());
-        auto g3 = run.findings("G3");
+        auto g3 = run.findings(bpu::RuleId::G3);
         QCOMPARE(g3.size(), size_t(1));
         QVERIFY2(g3[0]->title.find("Conv -> BatchNormalization") != std::string::npos, g3[0]->title.c_str());
         QCOMPARE(g3[0]->evidence["reason"].get<std::string>(), run.r.missed[0].reason);
@@ -586,7 +589,7 @@ private slots:
                          run.r.missed[0].reason.c_str());
                 // Issue 13: operand order means nothing to the compiler in an ONNX graph, so no G3 advice
                 // to swap them (the cost still charges the Add as its own layer, as calibrated).
-                QVERIFY(run.findings("G3").empty());
+                QVERIFY(run.findings(bpu::RuleId::G3).empty());
             }
         }
     }
@@ -649,7 +652,7 @@ private slots:
         QCOMPARE(run.r.groups[0].pattern, std::string("Conv+Relu"));
         QVERIFY(run.r.missed.empty());
         QCOMPARE(run.tensor("c").liveSteps, 1);
-        QVERIFY(run.findings("G6.4").empty());
+        QVERIFY(run.findings(bpu::RuleId::G6_4).empty());
     }
 
     void clipAsRelu6() {
@@ -804,7 +807,7 @@ private slots:
         QCOMPARE(run.r.summary.qdqPasses, 2);
         QVERIFY2(hasPass(run, "x", "quantize", "model input", 2048), qPrintable(passesText(run)));
         QVERIFY2(hasPass(run, "c1", "dequantize", "BPU->CPU", 2048), qPrintable(passesText(run)));
-        QCOMPARE(run.findings("G1.2").size(), size_t(1));
+        QCOMPARE(run.findings(bpu::RuleId::G1_2).size(), size_t(1));
     }
 
     // ---- G6.4: live ranges against the SRAM budget ----
@@ -818,7 +821,7 @@ private slots:
         QCOMPARE(big.tensor("s").liveSteps, 20);
         QCOMPARE(big.tensor("s").paddedBytes, int64_t(256 * 80 * 80));
         QVERIFY(big.tensor("s").spillsToDdr);
-        auto g64 = big.findings("G6.4");
+        auto g64 = big.findings(bpu::RuleId::G6_4);
         QVERIFY(!g64.empty());
         QCOMPARE(g64[0]->evidence["tensor"].get<std::string>(), std::string("s"));
         QCOMPARE(g64[0]->evidence["live_steps"].get<int>(), 20);
@@ -834,11 +837,11 @@ private slots:
         Run tiny = analyze(shortcutModel(16, 8, 16, 20), "shortcut_small.onnx", small);
         QCOMPARE(tiny.tensor("s").liveSteps, 20);
         QVERIFY(!tiny.tensor("s").spillsToDdr);
-        QVERIFY(tiny.findings("G6.4").empty());
+        QVERIFY(tiny.findings(bpu::RuleId::G6_4).empty());
 
         // A short skip (5 steps <= shortcut_steps_limit 12) is not a finding.
         Run shortSkip = analyze(shortcutModel(16, 8, 16, 5), "shortcut_short.onnx", small);
-        QVERIFY(shortSkip.findings("G6.4").empty());
+        QVERIFY(shortSkip.findings(bpu::RuleId::G6_4).empty());
     }
 
     void beladyEvictsTheFurthestUse() {
@@ -936,11 +939,12 @@ private slots:
         fixtures::setInts(b.node("Transpose", {"r"}, {"y"}, "transpose"), "perm", {0, 2, 1});
         b.output("y");
         Run run = analyze(b, "transforms.onnx");
-        auto g66 = run.findings("G6.6");
+        auto g66 = run.findings(bpu::RuleId::G6_6);
         QCOMPARE(g66.size(), size_t(1));
         // (Issue 13: the title names the chain's shapes, the pattern repeated chains are grouped by.)
-        QCOMPARE(g66[0]->title,
-                 std::string("Data-transform chain Reshape -> Transpose 1x16x8x16 -> 1x128x16 changes 4 dims"));
+        QCOMPARE(
+            g66[0]->title,
+            std::string("Data-transform chain Reshape -> Transpose 1x16x8x16 -> 1x128x16 changes 4 dims"));
         QCOMPARE(g66[0]->evidence["changed_dims"].get<int>(), 4);
         QCOMPARE(g66[0]->evidence["steps"][0]["changed_dims"].get<int>(), 2);
         QCOMPARE(g66[0]->evidence["steps"][1]["changed_dims"].get<int>(), 2);
@@ -959,10 +963,11 @@ private slots:
             return analyze(one, file);
         };
         Run two = single({1, 16, 16, 8}, "transform_two.onnx");
-        QCOMPARE(two.findings("G6.6").size(), size_t(1));
-        QCOMPARE(two.findings("G6.6")[0]->evidence["changed_dims"].get<int>(), 2);
-        QCOMPARE(std::string(bpu::severityName(two.findings("G6.6")[0]->severity)), std::string("low"));
-        QVERIFY(single({1, 16, 8, 16, 1}, "transform_one.onnx").findings("G6.6").empty());
+        QCOMPARE(two.findings(bpu::RuleId::G6_6).size(), size_t(1));
+        QCOMPARE(two.findings(bpu::RuleId::G6_6)[0]->evidence["changed_dims"].get<int>(), 2);
+        QCOMPARE(std::string(bpu::severityName(two.findings(bpu::RuleId::G6_6)[0]->severity)),
+                 std::string("low"));
+        QVERIFY(single({1, 16, 8, 16, 1}, "transform_one.onnx").findings(bpu::RuleId::G6_6).empty());
     }
 
     void channelShuffleChangedDims() {
@@ -977,7 +982,7 @@ private slots:
         b.node("Reshape", {"r2", "merge"}, {"y"}, "reshape2");
         b.output("y");
         Run run = analyze(b, "shuffle.onnx");
-        auto g66 = run.findings("G6.6");
+        auto g66 = run.findings(bpu::RuleId::G6_6);
         QCOMPARE(g66.size(), size_t(1));
         QCOMPARE(g66[0]->evidence["changed_dims"].get<int>(), 6);
         for (int i = 0; i < 3; ++i)
@@ -993,11 +998,12 @@ private slots:
             b.output("y");
             return b;
         };
-        // 256 -> 256 3x3 on 16x16: 589,824 weight bytes load in 589824 / (76.8 GB/s x 0.61) = 12.6 us, against
-        // 256 x 256 x 9 x 256 = 151 M MACs in 151e6 / (40e12 x 0.371) = 10.2 us of compute: the weight loads
-        // are most of the layer's time (the guide's reason for batching), far above batch_weight_share_min.
+        // 256 -> 256 3x3 on 16x16: 589,824 weight bytes load in 589824 / (76.8 GB/s x 0.61) = 12.6 us,
+        // against 256 x 256 x 9 x 256 = 151 M MACs in 151e6 / (40e12 x 0.371) = 10.2 us of compute: the
+        // weight loads are most of the layer's time (the guide's reason for batching), far above
+        // batch_weight_share_min.
         Run small = analyze(model(1, 256, 16), "g65_16.onnx");
-        auto g65 = small.findings("G6.5");
+        auto g65 = small.findings(bpu::RuleId::G6_5);
         QCOMPARE(g65.size(), size_t(1));
         QVERIFY2(g65[0]->title.rfind("Small input 1x256x16x16 at batch 1, weight loads ", 0) == 0,
                  g65[0]->title.c_str());
@@ -1006,12 +1012,12 @@ private slots:
         const double share = g65[0]->evidence["weight_load_share"].get<double>();
         QVERIFY2(share > 0.5 && share < 1.0, std::to_string(share).c_str());
         QCOMPARE(g65[0]->fix.at(0)->toJson()["op"].get<std::string>(), std::string("set_batch"));
-        QVERIFY(analyze(model(1, 256, 320), "g65_320.onnx").findings("G6.5").empty());
-        QVERIFY(analyze(model(4, 256, 16), "g65_b4.onnx").findings("G6.5").empty());
+        QVERIFY(analyze(model(1, 256, 320), "g65_320.onnx").findings(bpu::RuleId::G6_5).empty());
+        QVERIFY(analyze(model(4, 256, 16), "g65_b4.onnx").findings(bpu::RuleId::G6_5).empty());
         // Issue 13: a small input alone is not the reason. 3 -> 256 3x3 at 224x224 loads 6,912 weight bytes
         // (0.15 us) against 256 x 3 x 9 x 224 x 224 = 347 M MACs (23 us): batching would spread only the
         // per-inference overhead and delay every frame, so no finding.
-        QVERIFY(analyze(model(1, 3, 224), "g65_224.onnx").findings("G6.5").empty());
+        QVERIFY(analyze(model(1, 3, 224), "g65_224.onnx").findings(bpu::RuleId::G6_5).empty());
     }
 
     void groupConvAdvisor() {
@@ -1040,14 +1046,14 @@ private slots:
         QVERIFY(std::abs(a.intensity - 301989888.0 / 2490368.0) < 1e-9);
         QVERIFY(a.intensity < run.r.ridgeIntensity);
 
-        auto g61 = run.findings("G6.1");
+        auto g61 = run.findings(bpu::RuleId::G6_1);
         QCOMPARE(g61.size(), size_t(1));
         // 512/g must stay a multiple of 32: g = 2, 4, 8, 16 (512/32 = 16 is not).
         QCOMPARE(g61[0]->evidence["groups_keeping_alignment"], nlohmann::json({2, 4, 8, 16}));
         QCOMPARE(g61[0]->fix.at(0)->toJson()["group"].get<int>(), 2);
         // 2.25 MiB of weights >= large_weight_bytes (1 MiB): G6.3 would say "use group conv" too. One layer,
         // one recommendation: the G6.1 finding carries the large-weight evidence, no separate G6.3.
-        QVERIFY(run.findings("G6.3").empty());
+        QVERIFY(run.findings(bpu::RuleId::G6_3).empty());
         QCOMPARE(g61[0]->evidence["large_weights"]["weight_bytes"].get<int64_t>(), int64_t(2359296));
         QCOMPARE(g61[0]->evidence["large_weights"]["threshold_bytes"].get<int64_t>(), int64_t(1048576));
 
@@ -1059,7 +1065,7 @@ private slots:
         narrow.output("y");
         Run n = analyze(narrow, "g61_narrow.onnx");
         QCOMPARE(n.node("conv").bound, bpu::Bound::Memory);
-        QVERIFY(n.findings("G6.1").empty());
+        QVERIFY(n.findings(bpu::RuleId::G6_1).empty());
     }
 };
 

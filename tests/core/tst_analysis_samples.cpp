@@ -3,6 +3,7 @@
 // error contract.
 #include "CliRun.h"
 #include "OnnxFixtures.h"
+#include "SampleFiles.h"
 
 #include "core/analysis/Analyzer.h"
 #include "core/model/ModelImporter.h"
@@ -10,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QtTest>
 
 #include <algorithm>
@@ -20,12 +21,12 @@
 
 namespace {
 
-QStringList sampleFiles() {
-    QDir dir(QStringLiteral(BPUSCOPE_SAMPLES));
-    QStringList out;
-    for (const QString& f : dir.entryList({QStringLiteral("*.onnx")}, QDir::Files, QDir::Name))
-        out << dir.filePath(f);
-    return out;
+/// The first sample whose file name contains `part`, or the first sample when none does.
+QString sampleLike(const std::string& part) {
+    const std::vector<std::string> files = samples::sampleFiles();
+    const auto it = std::find_if(files.begin(), files.end(),
+                                 [&](const std::string& f) { return f.find(part) != std::string::npos; });
+    return QString::fromStdString(samples::samplePath(it != files.end() ? *it : files.front()));
 }
 
 using clirun::Proc;
@@ -87,17 +88,17 @@ const std::vector<std::string> kNodeColumns{
 class TestAnalysisSamples : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QVERIFY2(sampleFiles().size() >= 2, "samples/ holds the sample models"); }
+    void initTestCase() { QVERIFY2(samples::sampleFiles().size() >= 2, "samples/ holds the sample models"); }
 
     void everyNodePlaced_data() {
         QTest::addColumn<QString>("file");
-        for (const QString& f : sampleFiles())
-            QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
+        for (const std::string& f : samples::sampleFiles())
+            QTest::newRow(f.c_str()) << QString::fromStdString(samples::samplePath(f));
     }
 
     void everyNodePlaced() {
         QFETCH(QString, file);
-        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
+        const bpu::TargetProfile& t = *samples::s100();
         const bpu::Graph g = bpu::ModelImporter::load(file.toStdString());
         const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
         QCOMPARE(r.nodes.size(), g.nodes.size());
@@ -173,9 +174,8 @@ private slots:
     }
     void identitySharedWeightsAreWeights() {
         QFETCH(QString, name);
-        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
-        const bpu::Graph g =
-            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::TargetProfile& t = *samples::s100();
+        const bpu::Graph g = bpu::ModelImporter::load(samples::samplePath(name.toStdString() + ".onnx"));
         const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
         int throughIdentity = 0;
         for (const auto& n : g.nodes) {
@@ -222,9 +222,8 @@ private slots:
         QFETCH(QString, input);
         QFETCH(QString, conv);
         QFETCH(qint64, paddedMacs);
-        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
-        const bpu::Graph g =
-            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::TargetProfile& t = *samples::s100();
+        const bpu::Graph g = bpu::ModelImporter::load(samples::samplePath(name.toStdString() + ".onnx"));
         const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
         const bpu::TensorId in = g.findTensor(input.toStdString());
         QVERIFY(in.valid() && g.tensor(in).isGraphInput);
@@ -248,9 +247,8 @@ private slots:
     }
     void oneRecommendationPerLayer() {
         QFETCH(QString, name);
-        const bpu::TargetProfile t = bpu::loadTargetProfile("s100");
-        const bpu::Graph g =
-            bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name.toStdString() + ".onnx");
+        const bpu::TargetProfile& t = *samples::s100();
+        const bpu::Graph g = bpu::ModelImporter::load(samples::samplePath(name.toStdString() + ".onnx"));
         const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
         std::map<uint32_t, std::set<std::string>> rulesOf;
         int merged = 0;
@@ -272,8 +270,7 @@ private slots:
     }
 
     void analyzeJsonContract() {
-        const QString file =
-            sampleFiles().filter(QStringLiteral("mobilenet")).value(0, sampleFiles().first());
+        const QString file = sampleLike("mobilenet");
         Proc p = runCli({QStringLiteral("analyze"), file, QStringLiteral("--json"), QStringLiteral("-")});
         QCOMPARE(p.exitCode, 0);
         QVERIFY2(p.err.isEmpty(), p.err.constData());
@@ -324,7 +321,7 @@ private slots:
     }
 
     void analyzeCsvContract() {
-        const QString file = sampleFiles().filter(QStringLiteral("yolov8n")).value(0, sampleFiles().first());
+        const QString file = sampleLike("yolov8n");
         const QString csvPath = QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/analysis.csv");
         const QString jsonPath =
             QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/analysis.json");

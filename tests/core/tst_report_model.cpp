@@ -4,6 +4,7 @@
 // with edits both the baseline and the edited FPS; every table is well formed; the HTML is self-contained.
 #include "CliRun.h"
 #include "OnnxFixtures.h"
+#include "SampleFiles.h"
 
 #include "core/analysis/Roofline.h"
 #include "core/cost/LatencyFigures.h"
@@ -33,9 +34,7 @@ namespace {
 
 using bpu::report::ReportDocument;
 
-std::string sample(const char* name) {
-    return std::string(BPUSCOPE_SAMPLES) + "/" + name;
-}
+using samples::samplePath;
 
 /// `bpuscope-cli analyze MODEL --json - [extra]` parsed.
 nlohmann::json analyzeJson(const std::string& model, const QStringList& extra = {}) {
@@ -57,8 +56,7 @@ struct Built {
 
 Built build(const std::string& model, const nlohmann::json& edits = nullptr, bool calibration = false) {
     Built b;
-    auto target = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
-    b.session.emplace(bpu::ModelImporter::load(model), target);
+    b.session.emplace(bpu::ModelImporter::load(model), samples::s100());
     bpu::report::ReportInput in;
     if (!edits.is_null()) {
         b.baseline.emplace(*b.session);
@@ -84,16 +82,6 @@ const bpu::report::Section& section(const ReportDocument& doc, const std::string
         if (s.id == id)
             return s;
     throw std::runtime_error("no section " + id);
-}
-
-/// Every .onnx model of samples/.
-std::vector<std::string> allSamples() {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(BPUSCOPE_SAMPLES))
-        if (e.path().extension() == ".onnx")
-            out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 /// Cells of one Markdown table row (unescaped pipes separate them).
@@ -138,7 +126,7 @@ private slots:
     }
     void textReports() {
         QFETCH(QString, model);
-        const std::string path = sample(model.toUtf8().constData());
+        const std::string path = samplePath(model.toStdString());
         const nlohmann::json analyzed = analyzeJson(path);
         QVERIFY2(analyzed.is_object(), "analyze --json - failed");
         const std::string fps = bpu::report::fmt::fps(analyzed["summary"]["fps"].get<double>());
@@ -193,7 +181,7 @@ private slots:
     }
 
     void findingsRankedAndExplained() {
-        Built b = build(sample("yolov8n.onnx"));
+        Built b = build(samplePath("yolov8n.onnx"));
         const auto& findings = b.session->analysis().findings;
         QVERIFY(!findings.empty());
         // Every finding's rule has a text in the rules file.
@@ -212,7 +200,7 @@ private slots:
     }
 
     void hotspotsAndCharts() {
-        Built b = build(sample("resnet50.onnx"));
+        Built b = build(samplePath("resnet50.onnx"));
         const auto& hot = std::get<bpu::report::TableBlock>(b.doc.sections[2].blocks[1]).table;
         QCOMPARE(hot.rows.size(), size_t(20));
         // Placement, bound, intensity, waste (the issue's columns) and the latency; passes, transitions and
@@ -252,7 +240,7 @@ private slots:
     }
     void numbersMatchAnalyze() {
         QFETCH(QString, model);
-        const std::string path = sample(model.toUtf8().constData());
+        const std::string path = samplePath(model.toStdString());
         const nlohmann::json a = analyzeJson(path);
         QVERIFY2(a.is_object(), "analyze --json - failed");
         const nlohmann::json& s = a["summary"];
@@ -335,7 +323,7 @@ private slots:
         const nlohmann::json edits = {
             {"edits", {{{"op", "remove_boundary_qdq"}}, {{"op", "set_batch"}, {"batch", 4}}}}};
         const std::string editFile = fixtures::writeBytes("report-edits.json", edits.dump());
-        const std::string path = sample("yolov8n.onnx");
+        const std::string path = samplePath("yolov8n.onnx");
         const nlohmann::json analyzed =
             analyzeJson(path, {QStringLiteral("--edits"), QString::fromStdString(editFile)});
         QVERIFY(analyzed.is_object());
@@ -358,7 +346,7 @@ private slots:
     }
 
     void methodAndCalibration() {
-        Built b = build(sample("mobilenet_v2.onnx"), nullptr, true);
+        Built b = build(samplePath("mobilenet_v2.onnx"), nullptr, true);
         const std::string md = bpu::report::renderMarkdown(b.doc);
         QVERIFY(contains(md, "Target profile parameters"));
         QVERIFY(contains(md, "peak_int8_tops"));
@@ -381,7 +369,8 @@ private slots:
             R"((^|[^A-Za-z0-9_./#])[0-9]+(\.[0-9]+)?[eE][+-]?[0-9]+($|[^A-Za-z0-9_]))");
         const std::regex onePlural(
             R"((^|[^0-9.,])1 (nodes|layers|edits|segments|groups|findings|fusions|passes|what-if edits)\b)");
-        for (const std::string& path : allSamples()) {
+        for (const std::string& file : samples::sampleFiles()) {
+            const std::string path = samplePath(file);
             const QByteArray where = QByteArray::fromStdString(path);
             Built b = build(path);
             const std::string md = bpu::report::renderMarkdown(b.doc);
@@ -418,7 +407,7 @@ private slots:
     /// The first page: the three latency figures by name, the deployment, the top findings; the model's and
     /// profile's particulars and the method only in the last section.
     void firstPage() {
-        Built b = build(sample("yolov8n.onnx"));
+        Built b = build(samplePath("yolov8n.onnx"));
         QVERIFY(b.doc.kpis.size() >= 3);
         QCOMPARE(b.doc.kpis[0].label, std::string("Board, 1 thread"));
         QCOMPARE(b.doc.kpis[1].label, std::string("2 threads"));
@@ -471,7 +460,7 @@ private slots:
     }
     void layersTable() {
         QFETCH(QString, model);
-        Built b = build(sample(model.toUtf8().constData()));
+        Built b = build(samplePath(model.toStdString()));
         const bpu::Session& s = *b.session;
         const auto& sec = section(b.doc, "layers");
         const bpu::report::Table* table = nullptr;
@@ -526,7 +515,7 @@ private slots:
     /// A grouped finding's fix names every node of the group (yolov8n's SiLU fix: 114 nodes); the report
     /// shows its kind, the count and the first names, the node table lists them.
     void longFixesAreShortened() {
-        Built b = build(sample("yolov8n.onnx"));
+        Built b = build(samplePath("yolov8n.onnx"));
         const auto& sec = section(b.doc, "findings");
         int fixes = 0;
         for (const auto& block : sec.blocks) {
@@ -544,7 +533,7 @@ private slots:
     }
 
     void findingNodeTables() {
-        Built b = build(sample("yolov8n.onnx"));
+        Built b = build(samplePath("yolov8n.onnx"));
         const auto& sec = section(b.doc, "findings");
         int tables = 0;
         for (const auto& block : sec.blocks) {
@@ -579,15 +568,15 @@ private slots:
                     (f->kind == bpu::report::FigureKind::GraphHotspot ? hotspot : whole)++;
             return std::pair{whole, hotspot};
         };
-        QCOMPARE(figures(build(sample("yolov8n.onnx")).doc), std::pair(2, 1));
-        Built big = build(sample("ssdlite320_mobilenet_v3_large.onnx"));
+        QCOMPARE(figures(build(samplePath("yolov8n.onnx")).doc), std::pair(2, 1));
+        Built big = build(samplePath("ssdlite320_mobilenet_v3_large.onnx"));
         QVERIFY(big.doc.overview.graph->nodes.size() > 600);
         QCOMPARE(figures(big.doc), std::pair(0, 1));
         QVERIFY(contains(bpu::report::renderMarkdown(big.doc), "too large to draw legibly"));
     }
 
     void htmlSelfContained() {
-        Built b = build(sample("yolov8n.onnx"));
+        Built b = build(samplePath("yolov8n.onnx"));
         const std::string html = bpu::report::renderHtml(b.doc);
         QVERIFY(contains(html, "<!DOCTYPE html>"));
         QVERIFY(contains(html, "<svg"));
@@ -606,7 +595,7 @@ private slots:
         const std::string out = fixtures::tempDir() + "/r.md";
         QProcess p;
         p.start(QStringLiteral(BPUSCOPE_CLI),
-                {QStringLiteral("report"), QString::fromStdString(sample("resnet50.onnx")),
+                {QStringLiteral("report"), QString::fromStdString(samplePath("resnet50.onnx")),
                  QStringLiteral("-o"), QString::fromStdString(out)});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
@@ -624,7 +613,7 @@ private slots:
 
         QProcess usage;
         usage.start(QStringLiteral(BPUSCOPE_CLI),
-                    {QStringLiteral("report"), QString::fromStdString(sample("resnet50.onnx"))});
+                    {QStringLiteral("report"), QString::fromStdString(samplePath("resnet50.onnx"))});
         QVERIFY(usage.waitForFinished(60000));
         QCOMPARE(usage.exitCode(), 2);
     }

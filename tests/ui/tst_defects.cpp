@@ -214,11 +214,17 @@ private slots:
             QTest::qWait(40);
         }
         QVERIFY(slider->isSliderDown());
-        auto answered = answerNextBox(QMessageBox::Discard, watchers_); // mid-drag states are unsaved edits
+        // Mid-drag states are unsaved edits: opening another model asks first.
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return !s.clean; }));
+        QVERIFY(w_->hasUnsavedEdits());
+        auto answered = answerNextBox(QMessageBox::Discard, watchers_);
         QSignalSpy loaded(w_.get(), &MainWindow::loaded);
         QVERIFY(w_->openModel(fixture::sample("mobilenet_v2.onnx")));
+        QVERIFY2(!answered->isEmpty(), "opening over the drag's edits asked whether to discard them");
         QVERIFY(loaded.wait(120000));
         QVERIFY(fixture::waitSettled(*w_));
+        const auto opened = w_->snapshot();
+        QVERIFY(opened->modelId != before->modelId);
         fixture::sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
         QVERIFY(fixture::waitSettled(*w_));
         const auto s = w_->snapshot();
@@ -227,7 +233,11 @@ private slots:
         QVERIFY(s->history.isEmpty());
         QVERIFY(s->clean);
         QVERIFY(!w_->isWindowModified());
-        QVERIFY(s->graph->findNode("/model.0/conv/Conv") == NodeId{} || s->edits.empty());
+        // The release applied nothing to the new model: the same model and state as it was loaded, with the
+        // same latency.
+        QCOMPARE(s->modelId, opened->modelId);
+        QCOMPARE(s->generation, opened->generation);
+        QCOMPARE(s->cost.latencyMs, opened->cost.latencyMs);
     }
 
     // 3. Opening a model resets every panel: no finding row, no selected node, no hotspot filter.
