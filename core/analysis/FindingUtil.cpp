@@ -7,8 +7,9 @@
 
 namespace bpu {
 
-Severity severityByShare(double part, double whole) {
-    return severityForShare(whole > 0 ? part / whole : 0, 0.10, 0.02);
+Severity severityByShare(const AnalysisContext& c, double part, double whole) {
+    return severityForShare(whole > 0 ? part / whole : 0, c.target.severityHighShare.value,
+                            c.target.severityMediumShare.value);
 }
 
 double rooflineUs(const AnalysisContext& c, NodeId id) {

@@ -7,9 +7,10 @@
 
 namespace bpu {
 
-/// A rule's own severity before a gain is estimated: High at >= 10% of the model's total of the same
-/// quantity, Medium at >= 2%, else Low. The cost engine replaces it with the gain's share of the latency.
-Severity severityByShare(double part, double whole);
+/// A rule's own severity before a gain is estimated: `part`'s share of the model's total of the same quantity
+/// against the profile's severity_high_share / severity_medium_share. The cost engine replaces it with the
+/// gain's share of the latency.
+Severity severityByShare(const AnalysisContext& c, double part, double whole);
 /// A BPU node's roofline time: the longer of its compute and memory time, plus the layer's fixed cost when
 /// it heads a layer (a fused group's later members share their head's). What the rule gates compare before
 /// the cost engine runs; 0 off the BPU.

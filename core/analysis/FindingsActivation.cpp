@@ -103,7 +103,8 @@ void findSeparateActivations(AnalysisContext& c) {
                       {"roofline_us", us},          {"bpu_roofline_us", total},
                       {"share_of_bpu_time", share}, {"share_min", c.target.activationShareMin.value},
                       {"occurrences", perConv},     {"fusable", "Conv[+BN][+Add][+ReLU|ReLU6]"}};
-        f.severity = severityByShare(us, total);
+        f.severity =
+            severityForShare(share, c.target.severityHighShare.value, c.target.severityMediumShare.value);
         f.recommendation =
             "The BPU fuses only ReLU / ReLU6 into a conv (Conv+BN+Add+ReLU); " + kind +
             " is a LUT / elementwise layer of its own after every conv, with its own load, store and fixed "

@@ -180,7 +180,8 @@ void findPlacementIssues(AnalysisContext& c) {
                       {"bpu_segments", r.summary.bpuSegments},
                       {"cpu_bpu_transitions", r.summary.cpuBpuTransitions},
                       {"output_elements", elements}};
-        f.severity = r.summary.bpuSegments > 1 ? Severity::High : severityByShare(double(ids.size()), total);
+        f.severity =
+            r.summary.bpuSegments > 1 ? Severity::High : severityByShare(c, double(ids.size()), total);
         const std::string plural = ids.size() > 1 ? "s" : "";
         // A node the BPU cannot run at all (by the operator table, or integer index arithmetic) gets advice
         // and no move-it-to-the-BPU fix; the others get that fix, estimated.
@@ -269,8 +270,8 @@ void findQdqIssues(AnalysisContext& c) {
                   " full passes (" + std::to_string(ioElements) + " elements)";
         f.nodes = ioNodes;
         f.evidence = {{"passes", ioList}, {"elements", ioElements}};
-        f.severity = severityByShare(double(ioElements), allElements) == Severity::High ? Severity::Medium
-                                                                                        : Severity::Low;
+        f.severity = severityByShare(c, double(ioElements), allElements) == Severity::High ? Severity::Medium
+                                                                                           : Severity::Low;
         f.recommendation = "Remove the boundary quantize/dequantize from the model and fold the arithmetic into "
                            "pre-processing (normalisation) and post-processing, saving one pass over the data.";
         f.fix = {std::make_shared<RemoveBoundaryQdqEdit>()};

@@ -178,7 +178,7 @@ void findPaddingIssues(AnalysisContext& c) {
                                                ", C->" + std::to_string(unitC)
                                          : "pow2 up to " + std::to_string(int64_t(
                                                                c.target.alignment.generalMaxUnit.value))}};
-        f.severity = severityByShare(double(grp.waste), totalWaste);
+        f.severity = severityByShare(c, double(grp.waste), totalWaste);
         // The gain is what these tensors' padding costs: re-estimated as if they were aligned.
         f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, names)};
         const std::string pct = std::to_string(int(p.wasteRatio() * 100)) + "%";

@@ -272,8 +272,6 @@ void findShortcuts(AnalysisContext& c) {
     std::sort(cands.begin(), cands.end(), [&](TensorId a, TensorId b) {
         const auto& x = r.tensors[a.value];
         const auto& y = r.tensors[b.value];
-        if (x.spillsToDdr != y.spillsToDdr)
-            return x.spillsToDdr;
         return double(x.paddedBytes) * x.liveSteps > double(y.paddedBytes) * y.liveSteps;
     });
     for (size_t i = 0; i < cands.size(); ++i) {
@@ -292,8 +290,8 @@ void findShortcuts(AnalysisContext& c) {
         f.evidence = {{"tensor", t.name},
                       {"live_steps", ta.liveSteps},
                       {"bytes", ta.paddedBytes},
-                      {"spills_to_ddr", ta.spillsToDdr},
-                      {"ddr_bytes", 2 * ta.paddedBytes}, // stored once, loaded by the late consumer
+                      // What the cost engine charges: one store, one load per consumer reading it.
+                      {"ddr_bytes", spilledTensorDdrBytes(g, r, t.id)},
                       {"sram_budget_bytes", int64_t(c.target.sramBudgetBytes.value)},
                       {"steps_limit", limit}};
         f.severity = Severity::Medium;

@@ -9,6 +9,9 @@
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
 
+#include <span>
+#include <vector>
+
 namespace bpu {
 
 struct AnalysisContext {
@@ -31,6 +34,27 @@ void runPostProcessing(AnalysisContext& c); ///< G1.2: the decode/NMS tail after
 void runPadding(AnalysisContext& c);   ///< G4: padded shapes, waste, padded MACs
 void runTraffic(AnalysisContext& c);   ///< G6: bytes moved, intensity, bound
 void runLifetimes(AnalysisContext& c); ///< G6.4: live ranges and SRAM residency
+
+// DDR traffic of a tensor that spills (TensorAnalysis::spillsToDdr), as runTraffic charges it to the nodes'
+// ddr_bytes and the G6.4 finding states it: the node that writes it stores it once, unless it never leaves
+// the writer's fused group; every node input that names it loads it once, unless that node is in the
+// writer's fused group.
+/// A node in fused group `reader` reads a tensor written in group `writer` on chip (both in one group).
+inline bool readInsideGroup(GroupId writer, GroupId reader) {
+    return reader.valid() && writer == reader;
+}
+/// Every one of `consumers` is in `writer`'s fused group and the tensor is no model output: it is never
+/// stored.
+bool keptInsideGroup(GroupId writer, bool graphOutput, std::span<const NodeId> consumers,
+                     const std::vector<NodeAnalysis>& nodes);
+/// One load of a spilled tensor: the model input at its real size (the runtime pads only its stride; padding
+/// to the conv's C unit happens on chip), anything else padded.
+inline int64_t ddrLoadBytes(const TensorAnalysis& ta, bool graphInput) {
+    return graphInput ? ta.bytes : ta.paddedBytes;
+}
+/// A spilled tensor's bytes over DDR per inference: its store plus one load per node input reading it (0 for
+/// a tensor that does not spill).
+int64_t spilledTensorDdrBytes(const Graph& g, const AnalysisResult& r, TensorId t);
 
 void findPlacementIssues(AnalysisContext& c); ///< G1.2 findings
 void findQdqIssues(AnalysisContext& c);       ///< G1.1 findings

@@ -8,6 +8,40 @@
 
 namespace bpu {
 
+bool keptInsideGroup(GroupId writer, bool graphOutput, std::span<const NodeId> consumers,
+                     const std::vector<NodeAnalysis>& nodes) {
+    if (!writer.valid() || graphOutput || consumers.empty())
+        return false;
+    for (NodeId cns : consumers)
+        if (nodes[cns.value].fusionGroup != writer)
+            return false;
+    return true;
+}
+
+int64_t spilledTensorDdrBytes(const Graph& g, const AnalysisResult& r, TensorId t) {
+    const Tensor& x = g.tensor(t);
+    const TensorAnalysis& ta = r.tensors[t.value];
+    if (!ta.spillsToDdr)
+        return 0;
+    const GroupId writer = x.producer.valid() ? r.nodes[x.producer.value].fusionGroup : GroupId{};
+    int64_t bytes = 0;
+    if (x.producer.valid() && !keptInsideGroup(writer, x.isGraphOutput, x.consumers, r.nodes))
+        bytes = satAdd(bytes, ta.paddedBytes);
+    // Per input slot, as runTraffic walks a node's inputs (Mul(x, x) loads x twice); a node listed twice as
+    // a consumer is counted once.
+    std::vector<NodeId> readers(x.consumers.begin(), x.consumers.end());
+    std::sort(readers.begin(), readers.end());
+    readers.erase(std::unique(readers.begin(), readers.end()), readers.end());
+    for (NodeId cns : readers) {
+        if (readInsideGroup(writer, r.nodes[cns.value].fusionGroup))
+            continue;
+        for (TensorId in : g.node(cns).inputs)
+            if (in == t)
+                bytes = satAdd(bytes, ddrLoadBytes(ta, x.isGraphInput));
+    }
+    return bytes;
+}
+
 void runTraffic(AnalysisContext& c) {
     const Graph& g = c.g;
     auto& r = c.r;
@@ -19,19 +53,9 @@ void runTraffic(AnalysisContext& c) {
         const NodeId id{static_cast<uint32_t>(i)};
         NodeAnalysis& a = r.nodes[i];
         const GroupId gid = a.fusionGroup;
-        auto insideGroup = [&](TensorId t, bool asInput) {
-            if (!gid.valid())
-                return false;
-            if (asInput)
-                return ops.producer[t.value].valid() &&
-                       r.nodes[ops.producer[t.value].value].fusionGroup == gid;
-            const auto consumers = ops.consumers(t);
-            if (ops.graphOutput(t) || consumers.empty())
-                return false;
-            for (NodeId cns : consumers)
-                if (r.nodes[cns.value].fusionGroup != gid)
-                    return false;
-            return true;
+        auto writerGroup = [&](TensorId t) {
+            const NodeId p = ops.producer[t.value];
+            return p.valid() ? r.nodes[p.value].fusionGroup : GroupId{};
         };
         a.inputBytes = a.outputBytes = a.weightBytes = a.ddrBytes = a.ddrStoreBytes = 0;
         const auto outputs = ops.outputs(id);
@@ -52,20 +76,19 @@ void runTraffic(AnalysisContext& c) {
                                        : satMul(e, bytesAtPrecision(a.precision, ix.dtypeBytes[w.value])));
                 continue;
             }
-            if (ix.hasValue[in.value] || insideGroup(in, true))
+            if (ix.hasValue[in.value] || readInsideGroup(writerGroup(in), gid))
                 continue;
             a.inputBytes = satAdd(a.inputBytes, ta.paddedBytes);
-            // The input image sits in DDR in its own layout (the runtime pads only its stride), so the BPU
-            // reads its real bytes; padding to the conv's C unit happens on chip.
             if (ta.spillsToDdr)
-                a.ddrBytes = satAdd(a.ddrBytes, ops.graphInput(in) ? ta.bytes : ta.paddedBytes);
+                a.ddrBytes = satAdd(a.ddrBytes, ddrLoadBytes(ta, ops.graphInput(in)));
         }
         for (TensorId out : outputs) {
             if (!out.valid())
                 continue;
             const TensorAnalysis& ta = r.tensors[out.value];
             moved = satAdd(moved, ta.padded.applies ? ta.padded.paddedElements : ix.count(out));
-            if (ix.hasValue[out.value] || insideGroup(out, false))
+            if (ix.hasValue[out.value] ||
+                keptInsideGroup(gid, ops.graphOutput(out), ops.consumers(out), r.nodes))
                 continue;
             a.outputBytes = satAdd(a.outputBytes, ta.paddedBytes);
             if (ta.spillsToDdr) {

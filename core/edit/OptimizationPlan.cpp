@@ -9,11 +9,6 @@
 
 namespace bpu {
 
-namespace {
-/// Below this (1 ns) two estimates of the same model differ only by rounding.
-constexpr double kNoiseMs = 1e-6;
-} // namespace
-
 double OptimizationPlan::sumOfStandaloneGainsMs() const {
     double sum = 0;
     for (const auto& st : steps)
@@ -25,19 +20,18 @@ OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const 
     OptimizationPlan plan;
     plan.latencyMsBefore = s.cost().latencyMs;
     plan.fpsBefore = s.cost().fps;
+    plan.perImageMsBefore = s.cost().perImageMs;
     if (maxSteps == SIZE_MAX)
         maxSteps = static_cast<size_t>(std::max(0.0, s.target().planMaxSteps.value));
+    // Already in order of their standalone gain: estimateFindingGains ranks them (Analyzer::rankFindings).
     std::vector<const Finding*> order;
     for (const Finding& f : s.analysis().findings)
-        if (!f.fix.empty() && f.estimatedGainMs.value_or(0) > kNoiseMs)
+        if (!f.fix.empty() && f.estimatedGainMs.value_or(0) > kGainNoiseMs)
             order.push_back(&f);
-    std::stable_sort(order.begin(), order.end(), [](const Finding* a, const Finding* b) {
-        return *a->estimatedGainMs > *b->estimatedGainMs;
-    });
     Session current = s;
     for (size_t i = 0; i < order.size() && plan.steps.size() < maxSteps; ++i) {
         progress.checkCancel();
-        progress(double(i) / double(std::min(order.size(), maxSteps)), "optimization plan");
+        progress(double(i) / double(order.size()), "optimization plan");
         const Finding& f = *order[i];
         auto skip = [&](std::string why) {
             plan.skipped.push_back({f.rule, f.cause, f.title, std::move(why)});
@@ -53,14 +47,14 @@ OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const 
             skip(std::string("does not apply after the earlier steps: ") + e.what());
             continue;
         }
-        const double before = current.cost().totalUs / current.cost().batch / 1000.0;
-        const double after = next.cost().totalUs / next.cost().batch / 1000.0;
-        if (before - after <= kNoiseMs) {
+        const double before = current.cost().perImageMs;
+        const double after = next.cost().perImageMs;
+        if (before - after <= kGainNoiseMs) {
             skip("saves nothing on top of the earlier steps");
             continue;
         }
         plan.steps.push_back({f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, before - after,
-                              next.cost().latencyMs, next.cost().fps});
+                              next.cost().latencyMs, next.cost().fps, after});
         current = std::move(next);
     }
     progress(1.0, "optimization plan");

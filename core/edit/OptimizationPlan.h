@@ -18,10 +18,12 @@ struct PlanStep {
     RuleId rule = RuleId::G1_1; ///< the finding the fix comes from (rule, cause, title)
     std::string cause, title;
     EditList edits;
-    double standaloneGainMs = 0; ///< the finding's own gain, tried alone on the model
-    double gainMs = 0; ///< what it saves here, after the steps before it (not the same: gains overlap)
+    double standaloneGainMs = 0; ///< the finding's own gain per image, tried alone on the model
+    /// What it saves per image here, after the steps before it (not the same: gains overlap)
+    double gainMs = 0;
     double latencyMsAfter = 0; ///< one-thread latency per inference with this and every earlier step
     double fpsAfter = 0;
+    double perImageMsAfter = 0; ///< latencyMsAfter / batch: what gainMs and combinedGainMs are measured in
 };
 
 /// A finding's fix the plan tried and left out, with why.
@@ -35,12 +37,12 @@ struct PlanSkip {
 /// not a sum of gains (gains overlap: two fixes removing the same DDR traffic save it once).
 struct OptimizationPlan {
     double latencyMsBefore = 0, fpsBefore = 0;
+    double perImageMsBefore = 0; ///< latencyMsBefore / batch
     std::vector<PlanStep> steps;
     std::vector<PlanSkip> skipped;
     double sumOfStandaloneGainsMs() const;
-    double combinedGainMs() const {
-        return steps.empty() ? 0 : latencyMsBefore - steps.back().latencyMsAfter;
-    }
+    /// Per image, as the step gains are (the same as per inference at batch 1).
+    double combinedGainMs() const { return steps.empty() ? 0 : perImageMsBefore - steps.back().perImageMsAfter; }
 };
 
 /// Builds the plan from `s`'s findings, whose gains are estimated (Session::estimateFindingGains): at most

@@ -17,8 +17,6 @@
 namespace bpu {
 
 namespace {
-/// Latency differences below this (1 ns) are the rounding of two estimates of the same model.
-constexpr double kGainNoiseMs = 1e-6;
 /// Batching serves more images per inference but every frame waits for the whole batch: the gain is per
 /// image (throughput); say what it costs per frame.
 void describeBatchTradeOff(Finding& f, const CostEstimate& base, const Session::Trial& t) {
@@ -112,10 +110,7 @@ Session::Trial Session::trial(const EditList& fix) const {
     // One re-estimate for the whole fix, however many edits it holds (a placement override per CPU node).
     applyEditList(trial, fix);
     // Per image: a batch edit changes how many images one inference serves.
-    const double perImageBase = cost_.totalUs / cost_.batch;
-    const double perImageTrial = trial.cost_.totalUs / trial.cost_.batch;
-    return {(perImageBase - perImageTrial) / 1000.0, trial.cost_.latencyMs, trial.cost_.fps,
-            trial.cost_.batch};
+    return {cost_.perImageMs - trial.cost_.perImageMs, trial.cost_.latencyMs, trial.cost_.fps, trial.cost_.batch};
 }
 
 void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
@@ -172,7 +167,7 @@ void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
     if (stopped)
         throw Cancelled();
     std::vector<bool> slower(analysis_.findings.size(), false);
-    const double perImageMs = cost_.totalUs / cost_.batch / 1000.0;
+    const double perImageMs = cost_.perImageMs;
     for (size_t i = 0; i < analysis_.findings.size(); ++i) {
         if (findingSlot[i] == SIZE_MAX)
             continue;

@@ -15,6 +15,10 @@
 
 namespace bpu {
 
+/// Latency differences below this (1 ns) are the rounding of two estimates of the same model: a fix that
+/// saves no more is no gain (Session::estimateFindingGains, buildOptimizationPlan).
+inline constexpr double kGainNoiseMs = 1e-6;
+
 /// A model under what-if: the graph, the user's analysis options, the target, and the current analysis and
 /// cost, kept up to date incrementally as edits land. Value type: copying a session is how a finding's fix
 /// is tried without touching the original.

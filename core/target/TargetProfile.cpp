@@ -189,6 +189,12 @@ TargetProfile parseTargetProfile(const json& doc, const std::string& file) {
     r.onlyKeys(params, allowed, "params");
     for (const auto& k : kParamKeys)
         t.*(k.member) = r.param(params, k.key, "params", k.min, k.max);
+    if (t.severityMediumShare.value > t.severityHighShare.value) {
+        std::ostringstream why;
+        why << "is " << t.severityMediumShare.value << "; it must not exceed params.severity_high_share ("
+            << t.severityHighShare.value << "): a medium finding cannot need a larger share than a high one";
+        r.fail("params.severity_medium_share.value", why.str());
+    }
 
     const json& align = r.member(doc, "alignment", "");
     std::set<std::string> alignAllowed;

@@ -235,6 +235,11 @@ private slots:
              [](auto& d) {
                  d["params"]["matmul_efficiency"]["value"] = 1.5;
              }},
+            {"severity_order.json", "'params.severity_medium_share.value'",
+             "is 0.2; it must not exceed params.severity_high_share (0.1)",
+             [](auto& d) {
+                 d["params"]["severity_medium_share"]["value"] = 0.2;
+             }},
             {"zero_unit.json", "'alignment.conv_c.value'", "is 0; it must be in [1, 4096]",
              [](auto& d) {
                  d["alignment"]["conv_c"]["value"] = 0;
