@@ -15,34 +15,12 @@ namespace bpu::report::detail {
 
 namespace {
 
+/// Items of an edit's list spelled out before the rest are counted: a grouped finding's fix names every node
+/// of the group (114 for yolov8n's SiLU layers), which the node table below already lists.
+constexpr size_t kFixListItems = 3;
+
 /// The fix's edits as text. Long fixes (a placement override per CPU node: hundreds of edits) are summarised
 /// per kind of edit: "set_placement placement=BPU on 185 nodes: a, b, c, ... 182 more".
-/// One edit as `--edits` spells it, its long lists cut: a grouped finding's fix names every node of the
-/// group (114 for yolov8n's SiLU layers), which the node table below already lists.
-std::string shortEdit(const Edit& e) {
-    constexpr size_t kNames = 3;
-    const nlohmann::json j = e.toJson();
-    bool longList = false;
-    for (auto it = j.begin(); it != j.end(); ++it)
-        longList = longList || (it->is_array() && it->size() > kNames);
-    if (!longList)
-        return e.describe();
-    std::string out = j.value("op", std::string("edit"));
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        if (it.key() == "op")
-            continue;
-        if (!it->is_array() || it->size() <= kNames) {
-            out += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
-            continue;
-        }
-        out += " " + it.key() + "=[" + std::to_string(it->size()) + ": ";
-        for (size_t n = 0; n < kNames; ++n)
-            out += (n ? ", " : "") + ((*it)[n].is_string() ? (*it)[n].get<std::string>() : (*it)[n].dump());
-        out += ", ... " + std::to_string(it->size() - kNames) + " more (all in analyze --json)]";
-    }
-    return out;
-}
-
 std::string fixText(const EditList& edits) {
     if (edits.empty())
         return "no automatic what-if fix";
@@ -50,7 +28,7 @@ std::string fixText(const EditList& edits) {
     if (edits.size() <= kListed) {
         std::string out;
         for (const auto& e : edits)
-            out += (out.empty() ? "" : "; ") + shortEdit(*e);
+            out += (out.empty() ? "" : "; ") + e->describe(kFixListItems);
         return out;
     }
     // Group by the edit without its node: one line per kind, with the nodes it touches.
@@ -60,16 +38,16 @@ std::string fixText(const EditList& edits) {
     };
     std::vector<Kind> kinds;
     for (const auto& e : edits) {
-        nlohmann::json j = e->toJson();
+        // The kind is the edit's own text (Edit::describe) without its " node=NAME".
+        std::string text = e->describe(kFixListItems);
+        const nlohmann::json j = e->toJson();
         std::string node;
         if (j.contains("node") && j["node"].is_string()) {
             node = j["node"].get<std::string>();
-            j.erase("node");
+            const std::string part = " node=" + node;
+            if (const size_t at = text.find(part); at != std::string::npos)
+                text.erase(at, part.size());
         }
-        std::string text = j.value("op", std::string("edit"));
-        for (auto it = j.begin(); it != j.end(); ++it)
-            if (it.key() != "op")
-                text += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
         auto k = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) { return x.text == text; });
         if (k == kinds.end())
             k = kinds.insert(kinds.end(), Kind{text, {}});
@@ -84,10 +62,10 @@ std::string fixText(const EditList& edits) {
         if (k.nodes.empty())
             continue;
         out += " on " + std::to_string(k.nodes.size()) + (k.nodes.size() == 1 ? " node: " : " nodes: ");
-        for (size_t n = 0; n < k.nodes.size() && n < 3; ++n)
+        for (size_t n = 0; n < k.nodes.size() && n < kFixListItems; ++n)
             out += (n ? ", " : "") + k.nodes[n];
-        if (k.nodes.size() > 3)
-            out += ", ... " + std::to_string(k.nodes.size() - 3) + " more";
+        if (k.nodes.size() > kFixListItems)
+            out += ", ... " + std::to_string(k.nodes.size() - kFixListItems) + " more";
     }
     return out;
 }
