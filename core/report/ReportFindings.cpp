@@ -106,10 +106,6 @@ TableBlock nodeTable(const Context& c, const Finding& f) {
     return tb;
 }
 
-std::string gainUs(const Finding& f) {
-    return f.estimatedGainMs ? fmt::us(*f.estimatedGainMs * 1000.0) : std::string("-");
-}
-
 std::string gainPercent(const Finding& f, double perImageMs) {
     if (!f.estimatedGainMs || perImageMs <= 0)
         return "-";
@@ -127,6 +123,10 @@ std::string ruleLabel(const GuideRules& rules, const std::string& id) {
 }
 
 } // namespace
+
+std::string findingGainUs(const Finding& f) {
+    return f.estimatedGainMs ? fmt::gainUs(*f.estimatedGainMs) : std::string("-");
+}
 
 Section findingsSection(const Context& c) {
     Section sec;
@@ -155,8 +155,9 @@ Section findingsSection(const Context& c) {
     ranked.table.widths = {0.45, 0.65, 0.85, 6, 1, 0.9, 0.7};
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
-        ranked.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), severityName(f.severity), fmt::prose(f.title),
-                                     gainUs(f), gainPercent(f, perImage), std::to_string(f.nodes.size())});
+        ranked.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), severityName(f.severity),
+                                     fmt::prose(f.title), findingGainUs(f), gainPercent(f, perImage),
+                                     std::to_string(f.nodes.size())});
     }
     sec.blocks.push_back(ranked);
     if (std::any_of(findings.begin(), findings.end(),

@@ -30,7 +30,7 @@ std::vector<Block> planBlocks(const Context& c) {
     for (size_t i = 0; i < plan.steps.size(); ++i) {
         const PlanStep& st = plan.steps[i];
         t.table.rows.push_back({std::to_string(i + 1), ruleName(st.rule), fmt::prose(st.title),
-                                fmt::us(st.gainMs * 1000.0), fmt::ms(st.latencyMsAfter), fmt::fps(st.fpsAfter)});
+                                fmt::gainUs(st.gainMs), fmt::ms(st.latencyMsAfter), fmt::fps(st.fpsAfter)});
     }
     out.push_back(std::move(t));
     return out;

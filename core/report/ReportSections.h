@@ -35,6 +35,10 @@ Section methodSection(const Context& c, const Progress& progress);
 /// The model's and the target profile's particulars, opening the method section (ReportSummary.cpp).
 std::vector<Block> modelAndTargetBlocks(const Context& c);
 
+/// A finding's estimated gain for a "Gain (us)" column (fmt::gainUs), "-" when it has none
+/// (ReportFindings.cpp).
+std::string findingGainUs(const Finding& f);
+
 /// A row of strings from anything streamable into std::string.
 Table makeTable(std::vector<std::string> headers, std::vector<Align> align);
 

@@ -44,10 +44,6 @@ std::string timeParts(const CostEstimate& e) {
     return out.empty() ? "-" : out;
 }
 
-std::string gainUs(const Finding& f) {
-    return f.estimatedGainMs ? fmt::us(*f.estimatedGainMs * 1000.0) : std::string("-");
-}
-
 std::string severityCounts(const std::vector<Finding>& findings) {
     int high = 0, medium = 0, low = 0;
     for (const auto& f : findings)
@@ -170,8 +166,9 @@ Section summarySection(const Context& c) {
         top.table.widths = {0.4, 0.7, 6, 1, 1, 0.8};
         for (size_t i = 0; i < c.r.findings.size() && i < 5; ++i) {
             const Finding& f = c.r.findings[i];
-            top.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), fmt::prose(f.title), severityName(f.severity),
-                                      gainUs(f), std::to_string(f.nodes.size())});
+            top.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), fmt::prose(f.title),
+                                      severityName(f.severity), findingGainUs(f),
+                                      std::to_string(f.nodes.size())});
         }
         sec.blocks.push_back(top);
     }

@@ -284,9 +284,10 @@ private slots:
             const nlohmann::json& af = a["findings"][i];
             QCOMPARE(ranked.rows[i][1], af["rule"].get<std::string>());
             QCOMPARE(ranked.rows[i][3], bpu::report::fmt::prose(af["title"].get<std::string>()));
-            // Gains in one unit for the whole column: microseconds, one decimal.
+            // Gains in one unit for the whole column: microseconds, one decimal (two significant digits
+            // below 1 us).
             const std::string gain = af["estimated_gain_ms"].is_number()
-                                         ? bpu::report::fmt::us(af["estimated_gain_ms"].get<double>() * 1000)
+                                         ? bpu::report::fmt::gainUs(af["estimated_gain_ms"].get<double>())
                                          : std::string("-");
             QCOMPARE(ranked.rows[i][4], gain);
         }
