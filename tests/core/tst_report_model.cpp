@@ -486,7 +486,7 @@ private slots:
         const std::vector<std::string> headers{
             "#", "Layer", "Ops", "Time (us)", "Compute (us)", "Load (us)", "Store (us)", "DDR (KiB)"};
         QCOMPARE(table->headers, headers);
-        const auto layers = bpu::bpuLayers(s.graph(), s.analysis(), s.cost());
+        const auto layers = bpu::bpuLayers(s.graph(), s.analysis(), s.cost(), s.target());
         QCOMPARE(table->rows.size(), std::min<size_t>(20, layers.size()) + 1);
         const auto& total = table->rows.back();
         QCOMPARE(total[1], "All " + std::to_string(layers.size()) + " layers");
