@@ -84,28 +84,6 @@ std::vector<std::pair<std::string, std::string>> evidenceItems(const nlohmann::j
     return out;
 }
 
-/// The nodes a finding covers with what each costs, so the reader sees where the finding sits; a very long
-/// list (a placement fix over hundreds of CPU nodes) stops at kNodeRows and says how many more there are.
-TableBlock nodeTable(const Context& c, const Finding& f) {
-    constexpr size_t kNodeRows = 25;
-    TableBlock tb;
-    tb.caption = "Nodes of finding: " + fmt::plural(int64_t(f.nodes.size()), "node");
-    tb.table = makeTable({"Node", "Op", "Placement", "Latency (us)", "Share"},
-                         {Align::Left, Align::Left, Align::Left, Align::Right, Align::Right});
-    tb.table.widths = {5.2, 1.6, 1, 1.4, 0.8};
-    for (size_t i = 0; i < f.nodes.size() && i < kNodeRows; ++i) {
-        const NodeId id = f.nodes[i];
-        tb.table.rows.push_back(
-            {c.g.node(id).name, c.g.node(id).opType, placementName(c.r.nodes[id.value].placement),
-             fmt::us(c.c.nodes[id.value].latencyUs), fmt::percent(c.c.nodes[id.value].share)});
-    }
-    if (f.nodes.size() > kNodeRows)
-        tb.table.rows.push_back({"... " + fmt::plural(int64_t(f.nodes.size() - kNodeRows), "more node") +
-                                     " (all in analyze --json)",
-                                 "", "", "", ""});
-    return tb;
-}
-
 std::string gainPercent(const Finding& f, double perImageMs) {
     if (!f.estimatedGainMs || perImageMs <= 0)
         return "-";
@@ -123,6 +101,39 @@ std::string ruleLabel(const GuideRules& rules, const std::string& id) {
 }
 
 } // namespace
+
+TableBlock nodeCostTable(const Context& c, std::span<const NodeId> nodes, std::string caption, size_t maxRows,
+                         bool waste) {
+    TableBlock tb;
+    tb.caption = std::move(caption);
+    std::vector<std::string> headers{"Node", "Op", "Placement", "Latency (us)", "Share"};
+    std::vector<Align> align{Align::Left, Align::Left, Align::Left, Align::Right, Align::Right};
+    if (waste) {
+        headers.push_back("Waste");
+        align.push_back(Align::Right);
+    }
+    tb.table = makeTable(std::move(headers), std::move(align));
+    tb.table.widths =
+        waste ? std::vector<double>{5, 1.6, 1, 1.1, 0.9, 0.9} : std::vector<double>{5.2, 1.6, 1, 1.4, 0.8};
+    for (size_t i = 0; i < nodes.size() && i < maxRows; ++i) {
+        const NodeId id = nodes[i];
+        std::vector<std::string> row{
+            c.g.node(id).name, c.g.node(id).opType, placementName(c.r.nodes[id.value].placement),
+            fmt::us(c.c.nodes[id.value].latencyUs), fmt::percent(c.c.nodes[id.value].share)};
+        if (waste) {
+            const double w = nodeWasteRatio(c.g, c.r, id);
+            row.push_back(std::isnan(w) ? "-" : fmt::percent(w));
+        }
+        tb.table.rows.push_back(std::move(row));
+    }
+    if (nodes.size() > maxRows) {
+        std::vector<std::string> more(tb.table.headers.size());
+        more[0] =
+            "... " + fmt::plural(int64_t(nodes.size() - maxRows), "more node") + " (all in analyze --json)";
+        tb.table.rows.push_back(std::move(more));
+    }
+    return tb;
+}
 
 std::string findingGainUs(const Finding& f) {
     return f.estimatedGainMs ? fmt::gainUs(*f.estimatedGainMs) : std::string("-");
@@ -196,7 +207,9 @@ Section findingsSection(const Context& c) {
             kv.items.push_back({key, value});
         sec.blocks.push_back(kv);
         if (!f.nodes.empty())
-            sec.blocks.push_back(nodeTable(c, f));
+            sec.blocks.push_back(
+                nodeCostTable(c, f.nodes, "Nodes of finding: " + fmt::plural(int64_t(f.nodes.size()), "node"),
+                              kNodeRows, false));
         auto q = quotedAt.find(ruleName(f.rule));
         if (q == quotedAt.end()) {
             quotedAt[ruleName(f.rule)] = i + 1;
