@@ -179,15 +179,15 @@ Section findingsSection(const Context& c) {
             "boundary adds a switch and Q/DQ passes, so such a fix pays off only together with the fixes "
             "for its neighbours."});
 
-    std::map<std::string, size_t> quotedAt; // rule id -> finding number whose block quotes its text
+    std::map<RuleId, size_t> quotedAt; // rule -> number of the finding whose block quotes its text
     // Details for the top findings, at most kPerRule of one rule (a model often has many alike padding
     // findings); the ranked table above lists them all.
     constexpr int kPerRule = 3;
-    std::map<std::string, int> perRule;
+    std::map<RuleId, int> perRule;
     size_t detailed = 0;
     for (size_t i = 0; i < findings.size() && detailed < c.in.detailedFindings; ++i) {
         const Finding& f = findings[i];
-        if (perRule[ruleName(f.rule)]++ >= kPerRule)
+        if (perRule[f.rule]++ >= kPerRule)
             continue;
         ++detailed;
         sec.blocks.push_back(
@@ -210,9 +210,9 @@ Section findingsSection(const Context& c) {
             sec.blocks.push_back(
                 nodeCostTable(c, f.nodes, "Nodes of finding: " + fmt::plural(int64_t(f.nodes.size()), "node"),
                               kNodeRows, false));
-        auto q = quotedAt.find(ruleName(f.rule));
+        auto q = quotedAt.find(f.rule);
         if (q == quotedAt.end()) {
-            quotedAt[ruleName(f.rule)] = i + 1;
+            quotedAt[f.rule] = i + 1;
             if (const GuideRule* rule = c.rules.find(ruleName(f.rule)))
                 sec.blocks.push_back(RuleText{rule->id, rule->title, rule->text});
         } else {
