@@ -12,6 +12,7 @@
 #include "core/io/PlanJson.h"
 #include "core/io/VendorTables.h"
 #include "core/model/ModelImporter.h"
+#include "core/report/PlanText.h"
 #include "core/target/TargetProfile.h"
 
 #include <cstdio>
@@ -23,23 +24,39 @@ namespace bpu::cli {
 namespace {
 
 std::string planText(const OptimizationPlan& plan) {
+    constexpr size_t kWidth = 100; // wrap the summary sentence at this column, under the 12-column labels
+    const std::string indent(12, ' ');
     std::ostringstream os;
+    os << "plan:       ";
+    size_t column = indent.size();
+    std::istringstream words(bpu::report::planSummary(plan));
+    bool first = true;
+    for (std::string w; words >> w; first = false) {
+        if (!first && column + 1 + w.size() > kWidth) {
+            os << "\n" << indent;
+            column = indent.size();
+        } else if (!first) {
+            os << ' ';
+            ++column;
+        }
+        os << w;
+        column += w.size();
+    }
+    os << "\n";
     char buf[512];
-    if (plan.steps.empty())
-        return "plan:       no fix the engine estimates as a latency gain\n";
-    std::snprintf(
-        buf, sizeof buf,
-        "plan:       the top fixes applied together, greedily by gain, each re-estimated on the ones "
-        "before it\n            (gains overlap: combined %.3f ms vs %.3f ms summed alone)\n"
-        "            start   %.3f ms = %.1f FPS\n",
-        plan.combinedGainMs(), plan.sumOfStandaloneGainsMs(), plan.latencyMsBefore, plan.fpsBefore);
-    os << buf;
+    if (!plan.steps.empty()) {
+        std::snprintf(buf, sizeof buf, "            start   %.3f ms = %.1f FPS\n", plan.latencyMsBefore,
+                      plan.fpsBefore);
+        os << buf;
+    }
     for (size_t i = 0; i < plan.steps.size(); ++i) {
         const PlanStep& st = plan.steps[i];
         std::snprintf(buf, sizeof buf, "            %2zu. %.3f ms = %.1f FPS  (-%.3f ms) [%s] ", i + 1,
                       st.latencyMsAfter, st.fpsAfter, st.gainMs, ruleName(st.rule));
         os << buf << st.title << "\n";
     }
+    for (const std::string& line : bpu::report::planSkippedLines(plan))
+        os << "            left out: " << line << "\n";
     return os.str();
 }
 

@@ -2,6 +2,7 @@
 #include "LatencyFigures.h"
 
 #include "CostModel.h"
+#include "core/analysis/Roofline.h"
 
 namespace bpu {
 
@@ -15,7 +16,8 @@ LatencyFigures latencyFigures(const CostEstimate& e) {
     return f;
 }
 
-std::vector<BpuLayer> bpuLayers(const Graph& g, const AnalysisResult& r, const CostEstimate& e) {
+std::vector<BpuLayer> bpuLayers(const Graph& g, const AnalysisResult& r, const CostEstimate& e,
+                                const TargetProfile& t) {
     std::vector<BpuLayer> out;
     std::vector<bool> done(g.nodes.size(), false);
     // The same layers CostModel::estimate prices: a fused group is one layer, any other BPU node its own.
@@ -36,6 +38,9 @@ std::vector<BpuLayer> bpuLayers(const Graph& g, const AnalysisResult& r, const C
             layer.storeBytes += ma.ddrStoreBytes;
             layer.loadBytes += ma.ddrBytes - ma.ddrStoreBytes;
         }
+        // Priced once here, so the report's layer table and the vendor-shaped perf JSON print the same times.
+        layer.loadUs = ddrUs(layer.loadBytes, t);
+        layer.storeUs = ddrUs(layer.storeBytes, t);
         out.push_back(std::move(layer));
     }
     // BPU-side passes (an image input's conversion, a requantize between int8 and int16) run inside the

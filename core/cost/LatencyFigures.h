@@ -4,6 +4,7 @@
 #include "CostEstimate.h"
 #include "core/analysis/AnalysisResult.h"
 #include "core/model/Graph.h"
+#include "core/target/TargetProfile.h"
 
 #include <optional>
 #include <vector>
@@ -32,7 +33,11 @@ struct BpuLayer {
     double computeUs = 0;   ///< compute time alone, without DDR (NodeAnalysis::computeUs added up)
     int64_t loadBytes = 0;  ///< read from DDR: weights and spilled inputs
     int64_t storeBytes = 0; ///< written to DDR: spilled outputs
+    double loadUs = 0;      ///< loadBytes at the profile's effective DDR bandwidth (hbm_perf's load cost)
+    double storeUs = 0;     ///< storeBytes likewise (hbm_perf's store cost)
 };
-std::vector<BpuLayer> bpuLayers(const Graph& g, const AnalysisResult& r, const CostEstimate& e);
+/// The BPU layers of an estimate; `t` (the profile the estimate was made with) prices the DDR bytes.
+std::vector<BpuLayer> bpuLayers(const Graph& g, const AnalysisResult& r, const CostEstimate& e,
+                                const TargetProfile& t);
 
 } // namespace bpu

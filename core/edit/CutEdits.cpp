@@ -25,9 +25,19 @@ void CutAtEdit::change(EditContext& ctx) const {
     ctx.replaceGraph(std::move(cut)); // a new structure: the operator table and every index are rebuilt
 }
 
-std::string CutAtEdit::describe() const {
-    return "cut_at " + std::to_string(tensors_.size()) + " tensor" + (tensors_.size() == 1 ? "" : "s") +
-           (tensors_.empty() ? "" : " (" + tensors_.front() + (tensors_.size() > 1 ? ", ..." : "") + ")");
+std::string CutAtEdit::describe(size_t maxListItems) const {
+    // "cut_at 2 tensors (a, b)"; over the cap "cut_at 5 tensors (a, b, c, ... 2 more)". Uncut by default, so
+    // two cuts never describe alike (Session keys its gain estimates by the text).
+    std::string out =
+        "cut_at " + std::to_string(tensors_.size()) + " tensor" + (tensors_.size() == 1 ? "" : "s");
+    if (tensors_.empty())
+        return out;
+    out += " (";
+    for (size_t i = 0; i < tensors_.size() && i < maxListItems; ++i)
+        out += (i ? ", " : "") + tensors_[i];
+    if (tensors_.size() > maxListItems)
+        out += (maxListItems ? ", ... " : "... ") + std::to_string(tensors_.size() - maxListItems) + " more";
+    return out + ")";
 }
 
 } // namespace bpu

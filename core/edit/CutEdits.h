@@ -18,7 +18,7 @@ public:
         : tensors_(std::move(tensors)) {}
     static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override { return {{"op", "cut_at"}, {"tensors", tensors_}}; }
-    std::string describe() const override;
+    std::string describe(size_t maxListItems = SIZE_MAX) const override;
 
 protected:
     void change(EditContext& ctx) const override;

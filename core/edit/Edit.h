@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace bpu {
@@ -26,8 +28,11 @@ public:
 
     /// {"op": ..., ...} as read by editFromJson.
     virtual nlohmann::json toJson() const = 0;
-    /// One line for the edit history ("set_group node=conv5 group=4").
-    virtual std::string describe() const;
+    /// One line for the edit history ("set_group node=conv5 group=4"). A list longer than `maxListItems`
+    /// prints its count, its first `maxListItems` items and how many more ("nodes=[114: a, b, c, ... 111
+    /// more]"), for labels and the report; the default prints every item, so the text identifies the edit
+    /// (Session uses it as a cache key).
+    virtual std::string describe(size_t maxListItems = SIZE_MAX) const;
     /// For merging consecutive steps of one control (a drag) into one undo step: same key = same target,
     /// and the later edit sets an absolute value that supersedes the earlier one.
     virtual std::string mergeKey() const { return {}; }

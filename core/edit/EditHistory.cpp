@@ -70,7 +70,7 @@ bool EditHistory::applyDragStep(Session& s, EditPtr edit, bool final) {
         Step& top = steps_.back();
         tokens_.back().absorb(std::move(token));
         top.edits = {edit};
-        top.label = edit->describe();
+        top.label = edit->describe(3);
         top.open = !final;
         if (final && tokens_.back().changesNothing(s)) {
             // The drag ended where it started: no step.
@@ -84,7 +84,7 @@ bool EditHistory::applyDragStep(Session& s, EditPtr edit, bool final) {
         return true;
     }
     closeDrag();
-    push({edit->describe(), {edit}, key, !final && !key.empty()}, std::move(token));
+    push({edit->describe(3), {edit}, key, !final && !key.empty()}, std::move(token));
     return true;
 }
 

@@ -24,12 +24,29 @@ UndoToken Edit::apply(Session& s) const {
     }
 }
 
-std::string Edit::describe() const {
+namespace {
+
+std::string valueText(const nlohmann::json& v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+} // namespace
+
+std::string Edit::describe(size_t maxListItems) const {
     const nlohmann::json j = toJson();
     std::string s = j.value("op", std::string("edit"));
-    for (auto it = j.begin(); it != j.end(); ++it)
-        if (it.key() != "op")
-            s += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.key() == "op")
+            continue;
+        if (!it->is_array() || it->size() <= maxListItems) {
+            s += " " + it.key() + "=" + valueText(*it);
+            continue;
+        }
+        s += " " + it.key() + "=[" + std::to_string(it->size()) + ": ";
+        for (size_t n = 0; n < maxListItems; ++n)
+            s += (n ? ", " : "") + valueText((*it)[n]);
+        s += (maxListItems ? ", ... " : "... ") + std::to_string(it->size() - maxListItems) + " more]";
+    }
     return s;
 }
 
@@ -41,7 +58,7 @@ UndoToken applyEditList(Session& s, const EditList& edits) {
         } catch (const EditError& e) {
             // Nothing was re-estimated yet: undoing the graph and options leaves the session as it was.
             ctx.token().restore(s);
-            throw EditListError(i, edits[i]->describe(), e.what());
+            throw EditListError(i, edits[i]->describe(3), e.what());
         } catch (...) {
             ctx.token().restore(s);
             throw;

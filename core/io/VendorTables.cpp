@@ -3,7 +3,6 @@
 // tools print"), so a user can line them up with hb_compile's node_info.csv and hbm_perf's JSON.
 #include "VendorTables.h"
 
-#include "core/analysis/Roofline.h"
 #include "core/cost/LatencyFigures.h"
 #include "core/model/DataType.h"
 
@@ -62,7 +61,7 @@ std::string nodeInfoCsv(const Graph& g, const AnalysisResult& r) {
 nlohmann::json perfJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
                         const CostEstimate& e) {
     const LatencyFigures f = latencyFigures(e);
-    const std::vector<BpuLayer> layers = bpuLayers(g, r, e);
+    const std::vector<BpuLayer> layers = bpuLayers(g, r, e, t);
     const double bpuUs = f.bpuMs * 1000.0;
 
     std::map<int, double> bySegment;
@@ -77,19 +76,18 @@ nlohmann::json perfJson(const Graph& g, const TargetProfile& t, const AnalysisRe
             origin.push_back(g.node(m).name);
             macs += r.nodes[m.value].macs;
         }
-        const double loadUs = ddrUs(l.loadBytes, t), storeUs = ddrUs(l.storeBytes, t);
         details.push_back({{"layer name", g.node(l.head).name},
                            {"active period of time", costText(l.latencyUs, bpuUs)},
                            {"computing cost (no DDR)", costText(l.computeUs, bpuUs)},
-                           {"load cost", costText(loadUs, bpuUs)},
-                           {"store cost", costText(storeUs, bpuUs)},
+                           {"load cost", costText(l.loadUs, bpuUs)},
+                           {"store cost", costText(l.storeUs, bpuUs)},
                            {"origin ops", origin},
                            {"bpuscope",
                             {{"segment", l.segment},
                              {"latency_us", l.latencyUs},
                              {"computing_us", l.computeUs},
-                             {"load_us", loadUs},
-                             {"store_us", storeUs},
+                             {"load_us", l.loadUs},
+                             {"store_us", l.storeUs},
                              {"loaded_bytes", l.loadBytes},
                              {"stored_bytes", l.storeBytes}}}});
     }

@@ -182,8 +182,6 @@ nlohmann::json factsOf(const Context& c) {
         {"bpu_ms", c.c.bpuMs},
         {"latency_ms", c.c.latencyMs},
         {"fps_by_threads", {{"1", c.c.fpsByThreads[0]}, {"2", c.c.fpsByThreads[1]}}},
-        {"fps2_text", fmt::fps(c.c.fpsByThreads[1])},
-        {"deployment", describeDeploy(c.s.options().deploy, c.g)},
         {"per_image_ms", c.c.perImageMs},
         {"fps", c.c.fps},
         {"fps_text", fmt::fps(c.c.fps)},

@@ -124,20 +124,11 @@ Section graphSection(const Context& c, const GraphOverview& o) {
     sec.blocks.push_back(
         FigureBlock{FigureKind::GraphHotspot, "Neighbourhood of the top hotspot, by latency share."});
 
-    TableBlock near;
-    near.caption = "Nodes around the top hotspot";
-    near.table = makeTable({"Node", "Op", "Placement", "Latency (us)", "Share", "Waste"},
-                           {Align::Left, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right});
-    near.table.widths = {5, 1.6, 1, 1.1, 0.9, 0.9};
-    for (NodeId oid : o.focusNodes) {
-        const NodeId id = original(oid);
-        const double w = o.wasteRatio[oid.value];
-        near.table.rows.push_back(
-            {c.g.node(id).name, c.g.node(id).opType, placementName(c.r.nodes[id.value].placement),
-             fmt::us(c.c.nodes[id.value].latencyUs), fmt::percent(c.c.nodes[id.value].share),
-             std::isnan(w) ? "-" : fmt::percent(w)});
-    }
-    sec.blocks.push_back(near);
+    std::vector<NodeId> near;
+    near.reserve(o.focusNodes.size());
+    for (NodeId oid : o.focusNodes)
+        near.push_back(original(oid));
+    sec.blocks.push_back(nodeCostTable(c, near, "Nodes around the top hotspot", near.size(), true));
     return sec;
 }
 

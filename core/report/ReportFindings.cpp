@@ -15,34 +15,12 @@ namespace bpu::report::detail {
 
 namespace {
 
+/// Items of an edit's list spelled out before the rest are counted: a grouped finding's fix names every node
+/// of the group (114 for yolov8n's SiLU layers), which the node table below already lists.
+constexpr size_t kFixListItems = 3;
+
 /// The fix's edits as text. Long fixes (a placement override per CPU node: hundreds of edits) are summarised
 /// per kind of edit: "set_placement placement=BPU on 185 nodes: a, b, c, ... 182 more".
-/// One edit as `--edits` spells it, its long lists cut: a grouped finding's fix names every node of the
-/// group (114 for yolov8n's SiLU layers), which the node table below already lists.
-std::string shortEdit(const Edit& e) {
-    constexpr size_t kNames = 3;
-    const nlohmann::json j = e.toJson();
-    bool longList = false;
-    for (auto it = j.begin(); it != j.end(); ++it)
-        longList = longList || (it->is_array() && it->size() > kNames);
-    if (!longList)
-        return e.describe();
-    std::string out = j.value("op", std::string("edit"));
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        if (it.key() == "op")
-            continue;
-        if (!it->is_array() || it->size() <= kNames) {
-            out += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
-            continue;
-        }
-        out += " " + it.key() + "=[" + std::to_string(it->size()) + ": ";
-        for (size_t n = 0; n < kNames; ++n)
-            out += (n ? ", " : "") + ((*it)[n].is_string() ? (*it)[n].get<std::string>() : (*it)[n].dump());
-        out += ", ... " + std::to_string(it->size() - kNames) + " more (all in analyze --json)]";
-    }
-    return out;
-}
-
 std::string fixText(const EditList& edits) {
     if (edits.empty())
         return "no automatic what-if fix";
@@ -50,7 +28,7 @@ std::string fixText(const EditList& edits) {
     if (edits.size() <= kListed) {
         std::string out;
         for (const auto& e : edits)
-            out += (out.empty() ? "" : "; ") + shortEdit(*e);
+            out += (out.empty() ? "" : "; ") + e->describe(kFixListItems);
         return out;
     }
     // Group by the edit without its node: one line per kind, with the nodes it touches.
@@ -60,16 +38,16 @@ std::string fixText(const EditList& edits) {
     };
     std::vector<Kind> kinds;
     for (const auto& e : edits) {
-        nlohmann::json j = e->toJson();
+        // The kind is the edit's own text (Edit::describe) without its " node=NAME".
+        std::string text = e->describe(kFixListItems);
+        const nlohmann::json j = e->toJson();
         std::string node;
         if (j.contains("node") && j["node"].is_string()) {
             node = j["node"].get<std::string>();
-            j.erase("node");
+            const std::string part = " node=" + node;
+            if (const size_t at = text.find(part); at != std::string::npos)
+                text.erase(at, part.size());
         }
-        std::string text = j.value("op", std::string("edit"));
-        for (auto it = j.begin(); it != j.end(); ++it)
-            if (it.key() != "op")
-                text += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
         auto k = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) { return x.text == text; });
         if (k == kinds.end())
             k = kinds.insert(kinds.end(), Kind{text, {}});
@@ -84,10 +62,10 @@ std::string fixText(const EditList& edits) {
         if (k.nodes.empty())
             continue;
         out += " on " + std::to_string(k.nodes.size()) + (k.nodes.size() == 1 ? " node: " : " nodes: ");
-        for (size_t n = 0; n < k.nodes.size() && n < 3; ++n)
+        for (size_t n = 0; n < k.nodes.size() && n < kFixListItems; ++n)
             out += (n ? ", " : "") + k.nodes[n];
-        if (k.nodes.size() > 3)
-            out += ", ... " + std::to_string(k.nodes.size() - 3) + " more";
+        if (k.nodes.size() > kFixListItems)
+            out += ", ... " + std::to_string(k.nodes.size() - kFixListItems) + " more";
     }
     return out;
 }
@@ -104,32 +82,6 @@ std::vector<std::pair<std::string, std::string>> evidenceItems(const nlohmann::j
         out.emplace_back(evidenceLabel(it.key()), evidenceValue(it.key(), it.value()));
     }
     return out;
-}
-
-/// The nodes a finding covers with what each costs, so the reader sees where the finding sits; a very long
-/// list (a placement fix over hundreds of CPU nodes) stops at kNodeRows and says how many more there are.
-TableBlock nodeTable(const Context& c, const Finding& f) {
-    constexpr size_t kNodeRows = 25;
-    TableBlock tb;
-    tb.caption = "Nodes of finding: " + fmt::plural(int64_t(f.nodes.size()), "node");
-    tb.table = makeTable({"Node", "Op", "Placement", "Latency (us)", "Share"},
-                         {Align::Left, Align::Left, Align::Left, Align::Right, Align::Right});
-    tb.table.widths = {5.2, 1.6, 1, 1.4, 0.8};
-    for (size_t i = 0; i < f.nodes.size() && i < kNodeRows; ++i) {
-        const NodeId id = f.nodes[i];
-        tb.table.rows.push_back(
-            {c.g.node(id).name, c.g.node(id).opType, placementName(c.r.nodes[id.value].placement),
-             fmt::us(c.c.nodes[id.value].latencyUs), fmt::percent(c.c.nodes[id.value].share)});
-    }
-    if (f.nodes.size() > kNodeRows)
-        tb.table.rows.push_back({"... " + fmt::plural(int64_t(f.nodes.size() - kNodeRows), "more node") +
-                                     " (all in analyze --json)",
-                                 "", "", "", ""});
-    return tb;
-}
-
-std::string gainUs(const Finding& f) {
-    return f.estimatedGainMs ? fmt::us(*f.estimatedGainMs * 1000.0) : std::string("-");
 }
 
 std::string gainPercent(const Finding& f, double perImageMs) {
@@ -149,6 +101,43 @@ std::string ruleLabel(const GuideRules& rules, const std::string& id) {
 }
 
 } // namespace
+
+TableBlock nodeCostTable(const Context& c, std::span<const NodeId> nodes, std::string caption, size_t maxRows,
+                         bool waste) {
+    TableBlock tb;
+    tb.caption = std::move(caption);
+    std::vector<std::string> headers{"Node", "Op", "Placement", "Latency (us)", "Share"};
+    std::vector<Align> align{Align::Left, Align::Left, Align::Left, Align::Right, Align::Right};
+    if (waste) {
+        headers.push_back("Waste");
+        align.push_back(Align::Right);
+    }
+    tb.table = makeTable(std::move(headers), std::move(align));
+    tb.table.widths =
+        waste ? std::vector<double>{5, 1.6, 1, 1.1, 0.9, 0.9} : std::vector<double>{5.2, 1.6, 1, 1.4, 0.8};
+    for (size_t i = 0; i < nodes.size() && i < maxRows; ++i) {
+        const NodeId id = nodes[i];
+        std::vector<std::string> row{
+            c.g.node(id).name, c.g.node(id).opType, placementName(c.r.nodes[id.value].placement),
+            fmt::us(c.c.nodes[id.value].latencyUs), fmt::percent(c.c.nodes[id.value].share)};
+        if (waste) {
+            const double w = nodeWasteRatio(c.g, c.r, id);
+            row.push_back(std::isnan(w) ? "-" : fmt::percent(w));
+        }
+        tb.table.rows.push_back(std::move(row));
+    }
+    if (nodes.size() > maxRows) {
+        std::vector<std::string> more(tb.table.headers.size());
+        more[0] =
+            "... " + fmt::plural(int64_t(nodes.size() - maxRows), "more node") + " (all in analyze --json)";
+        tb.table.rows.push_back(std::move(more));
+    }
+    return tb;
+}
+
+std::string findingGainUs(const Finding& f) {
+    return f.estimatedGainMs ? fmt::gainUs(*f.estimatedGainMs) : std::string("-");
+}
 
 Section findingsSection(const Context& c) {
     Section sec;
@@ -177,8 +166,9 @@ Section findingsSection(const Context& c) {
     ranked.table.widths = {0.45, 0.65, 0.85, 6, 1, 0.9, 0.7};
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
-        ranked.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), severityName(f.severity), fmt::prose(f.title),
-                                     gainUs(f), gainPercent(f, perImage), std::to_string(f.nodes.size())});
+        ranked.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), severityName(f.severity),
+                                     fmt::prose(f.title), findingGainUs(f), gainPercent(f, perImage),
+                                     std::to_string(f.nodes.size())});
     }
     sec.blocks.push_back(ranked);
     if (std::any_of(findings.begin(), findings.end(),
@@ -189,15 +179,15 @@ Section findingsSection(const Context& c) {
             "boundary adds a switch and Q/DQ passes, so such a fix pays off only together with the fixes "
             "for its neighbours."});
 
-    std::map<std::string, size_t> quotedAt; // rule id -> finding number whose block quotes its text
+    std::map<RuleId, size_t> quotedAt; // rule -> number of the finding whose block quotes its text
     // Details for the top findings, at most kPerRule of one rule (a model often has many alike padding
     // findings); the ranked table above lists them all.
     constexpr int kPerRule = 3;
-    std::map<std::string, int> perRule;
+    std::map<RuleId, int> perRule;
     size_t detailed = 0;
     for (size_t i = 0; i < findings.size() && detailed < c.in.detailedFindings; ++i) {
         const Finding& f = findings[i];
-        if (perRule[ruleName(f.rule)]++ >= kPerRule)
+        if (perRule[f.rule]++ >= kPerRule)
             continue;
         ++detailed;
         sec.blocks.push_back(
@@ -217,10 +207,12 @@ Section findingsSection(const Context& c) {
             kv.items.push_back({key, value});
         sec.blocks.push_back(kv);
         if (!f.nodes.empty())
-            sec.blocks.push_back(nodeTable(c, f));
-        auto q = quotedAt.find(ruleName(f.rule));
+            sec.blocks.push_back(
+                nodeCostTable(c, f.nodes, "Nodes of finding: " + fmt::plural(int64_t(f.nodes.size()), "node"),
+                              kNodeRows, false));
+        auto q = quotedAt.find(f.rule);
         if (q == quotedAt.end()) {
-            quotedAt[ruleName(f.rule)] = i + 1;
+            quotedAt[f.rule] = i + 1;
             if (const GuideRule* rule = c.rules.find(ruleName(f.rule)))
                 sec.blocks.push_back(RuleText{rule->id, rule->title, rule->text});
         } else {

@@ -39,14 +39,26 @@ std::string signedPercent(double ratio) {
     return printf1("%+.1f%%", ratio * 100.0);
 }
 
-std::string gainMs(double v) {
-    if (v == 0 || std::fabs(v) >= 0.01 || std::isnan(v))
-        return ms(v);
-    // %.2g would switch to exponent notation below 1e-4; print the two significant digits by hand.
-    const int decimals = std::min(9, 1 - int(std::floor(std::log10(std::fabs(v)))));
+namespace {
+
+/// `decimals` fixed decimals from `fixedFrom` up; below it two significant digits, so a small but real value
+/// never reads as zero. %.2g would switch to exponent notation below 1e-4: the digits are counted by hand.
+std::string twoSignificantBelow(double v, double fixedFrom, int decimals) {
+    if (v != 0 && std::fabs(v) < fixedFrom && !std::isnan(v))
+        decimals = std::min(9, 1 - int(std::floor(std::log10(std::fabs(v)))));
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;
+}
+
+} // namespace
+
+std::string gainMs(double v) {
+    return twoSignificantBelow(v, 0.01, 3);
+}
+
+std::string gainUs(double ms) {
+    return twoSignificantBelow(ms * 1000.0, 1.0, 1);
 }
 
 std::string signedMs(double v) {
@@ -118,7 +130,7 @@ std::string plural(int64_t n, const std::string& one, const std::string& many) {
 std::string duration(double ms) {
     if (std::isnan(ms))
         return "-";
-    return std::fabs(ms) < 1.0 ? us(ms * 1000.0) + " us" : fmt::ms(ms) + " ms";
+    return std::fabs(ms) < 1.0 ? gainUs(ms) + " us" : fmt::ms(ms) + " ms";
 }
 
 std::string kib(int64_t bytes) {

@@ -18,6 +18,9 @@ std::string signedMs(double v);          ///< "+0.125" / "-1.350"
 /// An estimated gain in ms: three decimals, or two significant digits below 0.01 ms so a small but real
 /// gain never reads "0.000" next to a non-zero percentage ("0.00042").
 std::string gainMs(double v);
+/// An estimated gain given in ms, printed in us by the same rule: one decimal, or two significant digits
+/// below 1 us ("0.042"), so a gain under 0.05 us never reads "0.0" next to a non-zero percentage.
+std::string gainUs(double ms);
 std::string count(int64_t v); ///< "1,234,567"
 std::string bytes(int64_t v); ///< "512 B", "12.5 KiB", "25.2 MiB", "1.10 GiB"
 std::string si(double v);     ///< "8.70 G", "512 M", "12.0 k"
@@ -27,7 +30,8 @@ std::string number(double v);
 /// A count with its noun, singular for exactly one: plural(1, "node") = "1 node", plural(3, "node") =
 /// "3 nodes"; `many` when the plural is not noun + "s".
 std::string plural(int64_t n, const std::string& one, const std::string& many = {});
-/// An estimated gain (or any small time) in the unit that reads best: "18.0 us" below 1 ms, "1.234 ms" above.
+/// An estimated gain (or any small time) in the unit that reads best: "18.0 us" below 1 ms (gainUs: "0.042
+/// us" for a tiny one), "1.234 ms" above.
 std::string duration(double ms);
 /// Kibibytes with one decimal and separators ("1,234.5"), for byte columns that must share one unit.
 std::string kib(int64_t bytes);

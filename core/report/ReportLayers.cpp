@@ -3,7 +3,6 @@
 // store cost) plus the DDR bytes behind the load and store costs, and the model's DDR traffic per frame.
 #include "ReportFormat.h"
 #include "ReportSections.h"
-#include "core/analysis/Roofline.h"
 #include "core/cost/LatencyFigures.h"
 
 #include <algorithm>
@@ -32,18 +31,19 @@ Section layersSection(const Context& c) {
     Section sec;
     sec.id = "layers";
     sec.title = "BPU layers";
-    const std::vector<BpuLayer> layers = bpuLayers(c.g, c.r, c.c);
+    const std::vector<BpuLayer> layers = bpuLayers(c.g, c.r, c.c, c.t);
     if (layers.empty()) {
         sec.blocks.push_back(Note{"No operator of this model runs on the BPU."});
         return sec;
     }
-    double timeUs = 0, computeUs = 0, loadUs = 0, storeUs = 0;
+    // The layers add up to the BPU (static) time (BpuLayer::latencyUs): the total is read, not re-summed.
+    const double timeUs = c.c.bpuUs;
+    double computeUs = 0, loadUs = 0, storeUs = 0;
     int64_t loaded = 0, stored = 0;
     for (const BpuLayer& l : layers) {
-        timeUs += l.latencyUs;
         computeUs += l.computeUs;
-        loadUs += ddrUs(l.loadBytes, c.t);
-        storeUs += ddrUs(l.storeBytes, c.t);
+        loadUs += l.loadUs;
+        storeUs += l.storeUs;
         loaded += l.loadBytes;
         stored += l.storeBytes;
     }
@@ -65,9 +65,12 @@ Section layersSection(const Context& c) {
         "(static) figure, " +
         fmt::ms(c.c.bpuMs) + " ms; the " + std::to_string(shown) + " slowest take " +
         fmt::percent(timeUs > 0 ? shownUs / timeUs : 0) +
-        " of it. Compute, load and store are the parts hbm_perf reports: the layer's time is the larger "
-        "of its compute and DDR time plus the part of the smaller one the hardware does not overlap, plus "
-        "a fixed cost per layer, so the three do not add up to it."});
+        " of it. Compute, load and store are the parts hbm_perf reports; they do not add up to the layer's "
+        "time, which is the larger of its compute and DDR time, plus (1 - load_compute_overlap) of the "
+        "smaller one, plus layer_fixed_cycles at the BPU clock. This profile sets load_compute_overlap = " +
+        fmt::number(c.t.loadComputeOverlap.value) +
+        " and layer_fixed_cycles = " + fmt::number(c.t.layerFixedCycles.value) + " (" +
+        fmt::us(c.t.layerFixedUs()) + " us at " + fmt::number(c.t.bpuClockGhz.value) + " GHz)."});
     KeyValues ddr{"DDR traffic " + perFrame, {}};
     ddr.items = {{"Loaded", fmt::bytes(loaded) + " (weights and spilled inputs)"},
                  {"Stored", fmt::bytes(stored) + " (spilled outputs)"},
@@ -85,8 +88,8 @@ Section layersSection(const Context& c) {
     for (size_t i = 0; i < shown; ++i) {
         const BpuLayer& l = layers[order[i]];
         tb.table.rows.push_back({std::to_string(i + 1), c.g.node(l.head).name, opsText(c.g, l),
-                                 fmt::us(l.latencyUs), fmt::us(l.computeUs), fmt::us(ddrUs(l.loadBytes, c.t)),
-                                 fmt::us(ddrUs(l.storeBytes, c.t)), fmt::kib(l.loadBytes + l.storeBytes)});
+                                 fmt::us(l.latencyUs), fmt::us(l.computeUs), fmt::us(l.loadUs),
+                                 fmt::us(l.storeUs), fmt::kib(l.loadBytes + l.storeBytes)});
     }
     // The total row is over every layer, not the rows shown: it is the BPU (static) figure.
     tb.table.rows.push_back({"", "All " + fmt::plural(int64_t(layers.size()), "layer"), "", fmt::us(timeUs),

@@ -3,6 +3,7 @@
 // profile's particulars, which open the method section at the end.
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/cost/LatencyFigures.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,11 @@
 namespace bpu::report::detail {
 
 namespace {
+
+/// Rows of the first page's top-findings table; section 2 ranks them all.
+constexpr size_t kTopFindings = 5;
+/// Import and analysis warnings printed on the first page; the rest are counted (all in `analyze --json`).
+constexpr size_t kWarnings = 8;
 
 std::string opsetsText(const Graph& g) {
     std::string out;
@@ -42,10 +48,6 @@ std::string timeParts(const CostEstimate& e) {
         if (us > 0)
             out += (out.empty() ? "" : ", ") + std::string(name) + " " + fmt::us(us) + " us";
     return out.empty() ? "-" : out;
-}
-
-std::string gainUs(const Finding& f) {
-    return f.estimatedGainMs ? fmt::us(*f.estimatedGainMs * 1000.0) : std::string("-");
 }
 
 std::string severityCounts(const std::vector<Finding>& findings) {
@@ -124,18 +126,19 @@ Section summarySection(const Context& c) {
     const auto& s = c.r.summary;
     const CostEstimate& e = c.c;
 
-    // One sentence of figures: the cards above name them, this says what each is comparable with.
-    std::string headline =
-        "Estimated on " + c.t.displayName + ": " + fmt::ms(e.latencyMs) + " ms per inference";
-    if (e.batch > 1)
-        headline += " of batch " + std::to_string(e.batch);
-    headline += " on the board with one thread (" + fmt::fps(e.fps) + " FPS, as hrt_model_exec perf " +
-                "measures it), " + fmt::fps(e.fpsByThreads[1]) + " FPS with two threads, and " +
-                fmt::ms(e.bpuMs) + " ms of BPU time alone (the figure hbm_perf reports).";
-    if (c.in.baseline)
+    // The cards above give the three figures with the tool that measures each; the sentence adds what they
+    // do not say: that it is an estimate for this target as deployed below, and the state before the edits.
+    const LatencyFigures fig = latencyFigures(e);
+    std::string headline = "Estimated on " + c.t.displayName +
+                           " as deployed below: " + fmt::ms(fig.latencyMs) + " ms per inference";
+    if (fig.batch > 1)
+        headline += " of batch " + std::to_string(fig.batch);
+    headline += " on the board with one thread.";
+    if (c.in.baseline) {
+        const LatencyFigures b = latencyFigures(c.in.baseline->cost());
         headline += " Before the " + fmt::plural(int64_t(c.in.edits.size()), "what-if edit") + ": " +
-                    fmt::ms(c.in.baseline->cost().latencyMs) + " ms, " + fmt::fps(c.in.baseline->cost().fps) +
-                    " FPS.";
+                    fmt::ms(b.latencyMs) + " ms, " + fmt::fps(b.fps) + " FPS.";
+    }
     sec.blocks.push_back(Paragraph{headline});
     // With edits the comparison is what the reader came for: it leads, before the model's details.
     if (c.in.baseline)
@@ -168,21 +171,22 @@ Section summarySection(const Context& c) {
             makeTable({"#", "Rule", "Finding", "Severity", "Gain (us)", "Nodes"},
                       {Align::Right, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right});
         top.table.widths = {0.4, 0.7, 6, 1, 1, 0.8};
-        for (size_t i = 0; i < c.r.findings.size() && i < 5; ++i) {
+        for (size_t i = 0; i < c.r.findings.size() && i < kTopFindings; ++i) {
             const Finding& f = c.r.findings[i];
-            top.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), fmt::prose(f.title), severityName(f.severity),
-                                      gainUs(f), std::to_string(f.nodes.size())});
+            top.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), fmt::prose(f.title),
+                                      severityName(f.severity), findingGainUs(f),
+                                      std::to_string(f.nodes.size())});
         }
         sec.blocks.push_back(top);
     }
 
     std::vector<std::string> warnings = c.g.warnings;
     warnings.insert(warnings.end(), c.r.warnings.begin(), c.r.warnings.end());
-    for (size_t i = 0; i < warnings.size() && i < 8; ++i)
+    for (size_t i = 0; i < warnings.size() && i < kWarnings; ++i)
         sec.blocks.push_back(Note{"Warning: " + fmt::prose(warnings[i])});
-    if (warnings.size() > 8)
+    if (warnings.size() > kWarnings)
         sec.blocks.push_back(
-            Note{std::to_string(warnings.size() - 8) + " more warnings in `analyze --json`."});
+            Note{std::to_string(warnings.size() - kWarnings) + " more warnings in `analyze --json`."});
     return sec;
 }
 

@@ -26,14 +26,29 @@ struct Change {
     double deltaUs;
 };
 
-/// An edit as JSON text with "op" first (nlohmann sorts keys), as people write it in an edit file.
+/// Items of an edit's list shown in the table before the rest are counted (Edit::describe's cap): a fix for
+/// a grouped finding names every node of the group, 114 for yolov8n's SiLU layers.
+constexpr size_t kEditListItems = 3;
+
+/// A JSON value with its long arrays cut the same way: ["a","b","c", ... 111 more].
+std::string cutJson(const nlohmann::json& v) {
+    if (!v.is_array() || v.size() <= kEditListItems)
+        return v.dump();
+    std::string out = "[";
+    for (size_t i = 0; i < kEditListItems; ++i)
+        out += (i ? "," : "") + v[i].dump();
+    return out + ", ... " + std::to_string(v.size() - kEditListItems) + " more]";
+}
+
+/// An edit as JSON text with "op" first (nlohmann sorts keys), as people write it in an edit file; a list
+/// longer than kEditListItems is cut (the edits file has it whole).
 std::string editJson(const nlohmann::json& e) {
     if (!e.is_object() || !e.contains("op"))
         return e.dump();
     std::string out = "{\"op\":" + e["op"].dump();
     for (auto it = e.begin(); it != e.end(); ++it)
         if (it.key() != "op")
-            out += ",\"" + it.key() + "\":" + it.value().dump();
+            out += ",\"" + it.key() + "\":" + cutJson(it.value());
     return out + "}";
 }
 
@@ -67,8 +82,8 @@ Section whatIfSection(const Context& c) {
     edits.table = makeTable({"#", "Edit", "JSON"}, {Align::Right, Align::Left, Align::Left});
     edits.table.widths = {0.4, 3, 4};
     for (size_t i = 0; i < c.in.edits.size(); ++i)
-        edits.table.rows.push_back(
-            {std::to_string(i + 1), c.in.edits[i]->describe(), editJson(c.in.edits[i]->toJson())});
+        edits.table.rows.push_back({std::to_string(i + 1), c.in.edits[i]->describe(kEditListItems),
+                                    editJson(c.in.edits[i]->toJson())});
     sec.blocks.push_back(edits);
 
     // With a batch edit a node's latency covers a different number of images before and after: compare per

@@ -571,6 +571,7 @@ private slots:
     void setGroupDividesMacs();
     void setBatchScalesActivations();
     void jsonRoundTrip();
+    void describeCapsLongLists();
     void incrementalEqualsFull_data();
     void incrementalEqualsFull();
     void editListIsAtomic();
@@ -877,6 +878,33 @@ void TestEdits::jsonRoundTrip() {
     } catch (const bpu::EditError& e) {
         QCOMPARE(QString(e.what()), QString("edit 2: unknown edit op 'nope'"));
     }
+}
+
+// describe(cap): a list longer than the cap prints its count, the first items and how many more (labels,
+// the report); the default prints every item (Session keys gain estimates by the text).
+void TestEdits::describeCapsLongLists() {
+    const auto edit = [](const char* text) {
+        return bpu::editFromJson(json::parse(text));
+    };
+    const auto removed = edit(R"({"op":"assume_removed","nodes":["n1","n2","n3","n4","n5"]})");
+    QCOMPARE(removed->describe(), std::string(R"(assume_removed nodes=["n1","n2","n3","n4","n5"])"));
+    QCOMPARE(removed->describe(5), removed->describe());
+    QCOMPARE(removed->describe(3), std::string("assume_removed nodes=[5: n1, n2, n3, ... 2 more]"));
+    QCOMPARE(removed->describe(0), std::string("assume_removed nodes=[5: ... 5 more]"));
+    // Only the long list is cut; scalars and short lists read as before, keys in JSON order.
+    const auto precision = edit(
+        R"({"op":"set_precision","precision":"int16","nodes":["a","b"],"op_types":["Conv","Mul","Add","Sigmoid"]})");
+    QCOMPARE(
+        precision->describe(3),
+        std::string(
+            R"(set_precision nodes=["a","b"] op_types=[4: Conv, Mul, Add, ... 1 more] precision=int16)"));
+    QCOMPARE(edit(R"({"op":"set_group","node":"conv5","group":4})")->describe(3),
+             std::string("set_group group=4 node=conv5"));
+    // cut_at has its own wording and honours the cap the same way.
+    const auto cut = edit(R"({"op":"cut_at","tensors":["t1","t2","t3","t4"]})");
+    QCOMPARE(cut->describe(), std::string("cut_at 4 tensors (t1, t2, t3, t4)"));
+    QCOMPARE(cut->describe(2), std::string("cut_at 4 tensors (t1, t2, ... 2 more)"));
+    QCOMPARE(edit(R"({"op":"cut_at","tensors":["out"]})")->describe(1), std::string("cut_at 1 tensor (out)"));
 }
 
 void TestEdits::incrementalEqualsFull_data() {

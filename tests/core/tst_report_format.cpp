@@ -38,8 +38,9 @@ private slots:
         for (double v : {1e-9, 3.3e-7, 4.2e15, -7.7e-12, 6.02e23, 0.0})
             QVERIFY2(!scientific(fmt::number(v)), fmt::number(v).c_str());
         // The other number formats are fixed-point by construction; spot-check the extremes.
-        for (const std::string& s : {fmt::us(1e-9), fmt::ms(4.2e9), fmt::gainMs(3e-9), fmt::duration(2e-8),
-                                     fmt::percent(1e-12), fmt::si(1e15), fmt::kib(int64_t(1) << 50)})
+        for (const std::string& s :
+             {fmt::us(1e-9), fmt::ms(4.2e9), fmt::gainMs(3e-9), fmt::gainUs(3e-9), fmt::duration(2e-8),
+              fmt::percent(1e-12), fmt::si(1e15), fmt::kib(int64_t(1) << 50)})
             QVERIFY2(!scientific(s), s.c_str());
     }
 
@@ -64,6 +65,15 @@ private slots:
         // A gain of 0.0176 ms reads 17.6 us; 1.5 ms stays in ms.
         QCOMPARE(fmt::duration(0.0176), std::string("17.6 us"));
         QCOMPARE(fmt::duration(1.5), std::string("1.500 ms"));
+        // Gains in us: one decimal, two significant digits below 1 us (never "0.0" for a real gain).
+        QCOMPARE(fmt::gainUs(0.0176), std::string("17.6"));
+        QCOMPARE(fmt::gainUs(1.5), std::string("1500.0"));
+        QCOMPARE(fmt::gainUs(0.001), std::string("1.0"));
+        QCOMPARE(fmt::gainUs(0.00042), std::string("0.42"));
+        QCOMPARE(fmt::gainUs(0.00003), std::string("0.030"));
+        QCOMPARE(fmt::gainUs(-0.00003), std::string("-0.030"));
+        QCOMPARE(fmt::gainUs(0), std::string("0.0"));
+        QCOMPARE(fmt::duration(0.00003), std::string("0.030 us"));
         // KiB with one decimal and separators: 1200 KiB + 410 B = 1200.40 KiB.
         QCOMPARE(fmt::kib(1200 * 1024 + 410), std::string("1,200.4"));
         QCOMPARE(fmt::kib(0), std::string("0.0"));

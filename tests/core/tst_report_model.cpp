@@ -273,9 +273,10 @@ private slots:
             const nlohmann::json& af = a["findings"][i];
             QCOMPARE(ranked.rows[i][1], af["rule"].get<std::string>());
             QCOMPARE(ranked.rows[i][3], bpu::report::fmt::prose(af["title"].get<std::string>()));
-            // Gains in one unit for the whole column: microseconds, one decimal.
+            // Gains in one unit for the whole column: microseconds, one decimal (two significant digits
+            // below 1 us).
             const std::string gain = af["estimated_gain_ms"].is_number()
-                                         ? bpu::report::fmt::us(af["estimated_gain_ms"].get<double>() * 1000)
+                                         ? bpu::report::fmt::gainUs(af["estimated_gain_ms"].get<double>())
                                          : std::string("-");
             QCOMPARE(ranked.rows[i][4], gain);
         }
@@ -475,7 +476,7 @@ private slots:
         const std::vector<std::string> headers{
             "#", "Layer", "Ops", "Time (us)", "Compute (us)", "Load (us)", "Store (us)", "DDR (KiB)"};
         QCOMPARE(table->headers, headers);
-        const auto layers = bpu::bpuLayers(s.graph(), s.analysis(), s.cost());
+        const auto layers = bpu::bpuLayers(s.graph(), s.analysis(), s.cost(), s.target());
         QCOMPARE(table->rows.size(), std::min<size_t>(20, layers.size()) + 1);
         const auto& total = table->rows.back();
         QCOMPARE(total[1], "All " + std::to_string(layers.size()) + " layers");

@@ -158,7 +158,7 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
     if (!f.fix.empty()) {
         h += QStringLiteral("<p><b>Fix (what-if):</b></p><ul>");
         for (size_t i = 0; i < f.fix.size() && i < 12; ++i)
-            h += QStringLiteral("<li><code>%1</code></li>").arg(esc(f.fix[i]->describe()));
+            h += QStringLiteral("<li><code>%1</code></li>").arg(esc(f.fix[i]->describe(8)));
         if (f.fix.size() > 12)
             h += QStringLiteral("<li>... %1 edits in all</li>").arg(f.fix.size());
         h += QStringLiteral("</ul>");

@@ -528,7 +528,7 @@ void SessionController::reportSources(std::function<void(std::shared_ptr<ReportS
                 src->baselineNote =
                     "the state set as baseline (" + std::to_string(base.size()) + " edit(s): ";
                 for (size_t i = 0; i < base.size(); ++i)
-                    src->baselineNote += (i ? "; " : "") + base[i]->describe();
+                    src->baselineNote += (i ? "; " : "") + base[i]->describe(3);
                 src->baselineNote += ")";
             } else {
                 src->edits = applied;

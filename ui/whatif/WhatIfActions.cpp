@@ -190,7 +190,7 @@ void WhatIfActions::updateEnabled() {
 
 void WhatIfActions::applyOne(EditPtr edit, QAction* from) {
     Q_UNUSED(from);
-    const QString label = QString::fromStdString(edit->describe());
+    const QString label = QString::fromStdString(edit->describe(3));
     apply({std::move(edit)}, label);
 }
 

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "PlanText.h"
+
+#include "ReportFormat.h"
+
+namespace bpu::report {
+
+std::string planSummary(const OptimizationPlan& plan) {
+    if (plan.steps.empty())
+        return "No fix is estimated to lower the latency, so there is no plan to apply.";
+    const PlanStep& last = plan.steps.back();
+    std::string out = "Applying the top " + fmt::plural(int64_t(plan.steps.size()), "fix", "fixes") +
+                      " together takes the board latency (1 thread) from " + fmt::ms(plan.latencyMsBefore) +
+                      " ms (" + fmt::fps(plan.fpsBefore) + " FPS) to " + fmt::ms(last.latencyMsAfter) +
+                      " ms (" + fmt::fps(last.fpsAfter) + " FPS).";
+    if (plan.steps.size() == 1)
+        return out;
+    // Compared as printed, so the sentence never calls two equal-looking numbers "less".
+    const std::string combined = fmt::gainUs(plan.combinedGainMs());
+    const std::string summed = fmt::gainUs(plan.sumOfStandaloneGainsMs());
+    const double diff = plan.combinedGainMs() - plan.sumOfStandaloneGainsMs();
+    out += " Each step is re-estimated on top of the steps before it: ";
+    if (combined == summed)
+        out += "the combined gain (" + combined +
+               " us per image) equals the findings' gains summed, so these "
+               "fixes do not overlap.";
+    else if (diff < 0)
+        out += "the gains overlap, so the combined gain (" + combined +
+               " us per image) is less than the findings' gains summed (" + summed + " us).";
+    else
+        out += "together the fixes save more than each alone, so the combined gain (" + combined +
+               " us per image) is more than the findings' gains summed (" + summed + " us).";
+    return out;
+}
+
+std::vector<std::string> planSkippedLines(const OptimizationPlan& plan) {
+    std::vector<std::string> out;
+    out.reserve(plan.skipped.size());
+    for (const PlanSkip& s : plan.skipped)
+        out.push_back(std::string(ruleName(s.rule)) + " " + s.title + ": " + s.reason);
+    return out;
+}
+
+} // namespace bpu::report
