@@ -107,12 +107,11 @@ void PlanPanel::setSnapshot(SnapshotPtr s) {
 void PlanPanel::compute() {
     if (!snapshot_)
         return;
-    const uint64_t generation = snapshot_->generation;
     setBusy(true);
     summary_->setText(tr("Computing the plan: one re-estimate per step..."));
-    controller_->plan(snapshot_->modelId, [this, generation](JobOutcome outcome,
-                                                             std::shared_ptr<const OptimizationPlan> plan,
-                                                             const QString& error) {
+    controller_->plan(snapshot_->modelId, [this](JobOutcome outcome,
+                                                 std::shared_ptr<const OptimizationPlan> plan, uint64_t state,
+                                                 const QString& error) {
         setBusy(false);
         if (outcome == JobOutcome::Cancelled) {
             summary_->setText(tr("Plan cancelled."));
@@ -122,9 +121,11 @@ void PlanPanel::compute() {
             summary_->setText(tr("The plan could not be computed: %1").arg(error));
             return;
         }
-        planFor_ = generation;
+        // The plan is for the state the engine copied, which may be newer than the one shown at the click
+        // (an edit queued before it) or older than the one shown now.
+        planFor_ = state;
         show(std::move(plan));
-        if (snapshot_ && snapshot_->generation != generation)
+        if (snapshot_ && snapshot_->generation != state)
             summary_->setText(
                 tr("The model changed since this plan was computed: compute it again to apply it."));
     });

@@ -47,7 +47,7 @@ private:
     QPushButton* apply_;
     QTableWidget* table_;
     SnapshotPtr snapshot_;
-    uint64_t planFor_ = 0; ///< the snapshot generation the shown plan was made for (0: none)
+    uint64_t planFor_ = 0; ///< the state (Snapshot::generation) the shown plan was made for
     std::shared_ptr<const OptimizationPlan> plan_;
 };
 
