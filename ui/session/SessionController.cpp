@@ -2,6 +2,7 @@
 #include "SessionController.h"
 
 #include "ProjectFile.h"
+#include "core/cost/Hotspots.h"
 #include "core/edit/EditHistory.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
@@ -123,6 +124,7 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->baselineNodeUs.reserve(base.cost().nodes.size());
     for (const auto& n : base.cost().nodes)
         snap->baselineNodeUs.push_back(n.latencyUs);
+    snap->baselineRowUs = matchingRowUs(snap->cost, snap->baseline);
     snap->baselineStep = live.baseline ? live.baselineStep : 0;
     for (size_t i = 0; i < live.history.size(); ++i) {
         snap->history << qs(live.history.step(i).label);
