@@ -2,6 +2,8 @@
 #include "Hotspots.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 namespace bpu {
 
@@ -20,6 +22,19 @@ std::vector<HotspotItem> hotspots(const Graph& g, const CostEstimate& c, size_t 
     if (limit > 0 && items.size() > limit)
         items.resize(limit);
     return items;
+}
+
+std::vector<double> matchingRowUs(const CostEstimate& c, const CostEstimate& baseline) {
+    std::map<std::pair<CostRowKind, std::string>, double> before;
+    for (const CostRow& b : baseline.rows)
+        before[{b.kind, b.label}] = b.us;
+    std::vector<double> out;
+    out.reserve(c.rows.size());
+    for (const CostRow& r : c.rows) {
+        const auto it = before.find({r.kind, r.label});
+        out.push_back(it == before.end() ? 0.0 : it->second);
+    }
+    return out;
 }
 
 std::string hotspotLabel(const Graph& g, const CostEstimate& c, const HotspotItem& item) {

@@ -22,6 +22,9 @@ struct HotspotItem {
 /// Nodes and rows by estimated latency, largest first, at most `limit` (0 = all); items of zero time left
 /// out.
 std::vector<HotspotItem> hotspots(const Graph& g, const CostEstimate& c, size_t limit = 0);
+/// For each of `c`'s rows, the time of the same row (same kind, same label) in `baseline`, 0 when the
+/// baseline lacks it (an edit made it): the per-row counterpart of comparing node latencies.
+std::vector<double> matchingRowUs(const CostEstimate& c, const CostEstimate& baseline);
 /// "quantize 'images' (model input)" for a row, the node's name for a node.
 std::string hotspotLabel(const Graph& g, const CostEstimate& c, const HotspotItem& item);
 /// "Conv" for a node, the row kind ("quantize", "runtime overhead") for a row.

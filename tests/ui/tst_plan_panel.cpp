@@ -8,6 +8,7 @@
 #include "core/edit/OptimizationPlan.h"
 #include "ui/whatif/PlanPanel.h"
 
+#include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
 
@@ -56,6 +57,19 @@ private slots:
             QCOMPARE(panel->table()->item(r, 0)->checkState(), Qt::Checked);
         // The table prints the plan's cumulative figures, not its own arithmetic.
         QCOMPARE(panel->table()->item(0, 3)->text(), QString::number(plan->steps[0].latencyMsAfter, 'f', 3));
+
+        // The ticks are a prefix ("latency after" assumes every earlier step): unticking a step unticks
+        // those below it, ticking one ticks those above it.
+        const int last = panel->table()->rowCount() - 1;
+        panel->table()->item(0, 0)->setCheckState(Qt::Unchecked);
+        for (int r = 0; r <= last; ++r)
+            QCOMPARE(panel->table()->item(r, 0)->checkState(), Qt::Unchecked);
+        QVERIFY(!panel->applyButton()->isEnabled());
+        panel->table()->item(last, 0)->setCheckState(Qt::Checked);
+        for (int r = 0; r <= last; ++r)
+            QCOMPARE(panel->table()->item(r, 0)->checkState(), Qt::Checked);
+        // The fixes left out are listed with why, when there are any.
+        QCOMPARE(panel->skippedLabel()->isVisibleTo(panel), !plan->skipped.empty());
 
         // Only the first step: the state lands on the plan's first cumulative latency.
         for (int r = 1; r < panel->table()->rowCount(); ++r)

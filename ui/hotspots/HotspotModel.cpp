@@ -17,51 +17,59 @@ HotspotModel::HotspotModel(QObject* parent)
 
 namespace {
 
-/// The table's rows for `s`: every node in topological order (a node of no time stays findable), then the
-/// cost rows core's hotspot list keeps (those with time), in the estimate's order.
-std::vector<HotspotItem> tableRows(const Snapshot& s) {
-    std::vector<HotspotItem> out;
-    out.reserve(s.graph->nodes.size() + s.cost.rows.size());
-    const double total = s.cost.totalUs > 0 ? s.cost.totalUs : 1.0;
-    for (NodeId id : s.graph->topoOrder)
-        out.push_back({id, -1, s.cost.nodes[id.value].latencyUs, s.cost.nodes[id.value].latencyUs / total});
-    std::vector<HotspotItem> rows;
-    for (const HotspotItem& item : hotspots(*s.graph, s.cost))
-        if (item.isRow())
-            rows.push_back(item);
-    std::sort(rows.begin(), rows.end(),
-              [](const HotspotItem& a, const HotspotItem& b) { return a.row < b.row; });
-    out.insert(out.end(), rows.begin(), rows.end());
-    return out;
+/// The graph's node rows stay as they are: the same graph object, or an edit that kept every node in place
+/// (a setting, a shape).
+bool sameNodes(const Graph* a, const Graph* b) {
+    return a == b || (a && b && a->nodes.size() == b->nodes.size() && a->topoOrder == b->topoOrder);
 }
 
-/// Same rows in the same order (only their numbers may differ): a refresh, not a reset.
-bool sameRows(const std::vector<HotspotItem>& a, const std::vector<HotspotItem>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const HotspotItem& x, const HotspotItem& y) {
-        return x.node == y.node && x.row == y.row;
-    });
+/// The cost rows core's hotspot list keeps (those with time, as hotspots() filters them), in the estimate's
+/// order.
+std::vector<HotspotItem> costRows(const CostEstimate& c) {
+    std::vector<HotspotItem> out;
+    const double total = c.totalUs > 0 ? c.totalUs : 1.0;
+    for (size_t i = 0; i < c.rows.size(); ++i)
+        if (c.rows[i].us > 0)
+            out.push_back({c.rows[i].node, static_cast<int>(i), c.rows[i].us, c.rows[i].us / total});
+    return out;
 }
 
 } // namespace
 
 void HotspotModel::setSnapshot(SnapshotPtr s) {
-    std::vector<HotspotItem> rows = s && s->graph ? tableRows(*s) : std::vector<HotspotItem>{};
-    if (snap_ && s && !rows.empty() && sameRows(rows, rows_)) {
+    const Graph* graph = s ? s->graph.get() : nullptr;
+    std::vector<HotspotItem> tail = graph ? costRows(s->cost) : std::vector<HotspotItem>{};
+    const bool nodesKept = snap_ && graph && sameNodes(snap_->graph.get(), graph);
+    // Same rows in the same order (only their numbers may differ): a refresh, not a reset (the view keeps its
+    // scroll position and selection). Only the cost-row tail can differ when the nodes are kept.
+    if (nodesKept && !rows_.empty() &&
+        std::equal(
+            tail.begin(), tail.end(), rows_.begin() + nodeRows_, rows_.end(),
+            [](const HotspotItem& x, const HotspotItem& y) { return x.node == y.node && x.row == y.row; })) {
         snap_ = std::move(s);
-        rows_ = std::move(rows);
+        std::copy(tail.begin(), tail.end(), rows_.begin() + nodeRows_);
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         return;
     }
     beginResetModel();
-    snap_ = std::move(s);
-    rows_ = std::move(rows);
-    rowOfNode_.clear();
-    if (snap_ && snap_->graph) {
-        rowOfNode_.assign(snap_->graph->nodes.size(), -1);
-        for (size_t r = 0; r < rows_.size(); ++r)
-            if (!rows_[r].isRow())
-                rowOfNode_[rows_[r].node.value] = static_cast<int>(r);
+    if (!nodesKept) {
+        // Every node in topological order (a node of no time stays findable); their numbers are read from
+        // the snapshot, so these rows change only with the graph.
+        rows_.clear();
+        rowOfNode_.clear();
+        if (graph) {
+            rows_.reserve(graph->nodes.size() + tail.size());
+            rowOfNode_.assign(graph->nodes.size(), -1);
+            for (NodeId id : graph->topoOrder) {
+                rowOfNode_[id.value] = static_cast<int>(rows_.size());
+                rows_.push_back({id, -1, 0, 0});
+            }
+        }
+        nodeRows_ = static_cast<long>(rows_.size());
     }
+    rows_.resize(size_t(nodeRows_));
+    rows_.insert(rows_.end(), tail.begin(), tail.end());
+    snap_ = std::move(s);
     endResetModel();
 }
 
@@ -181,11 +189,8 @@ QVariant HotspotModel::costRowData(const HotspotItem& item, int column, int role
     // The same pass in the baseline (same kind, same tensor): its delta. A pass the baseline lacks (an edit
     // made it) counts from zero.
     auto delta = [&] {
-        double before = 0;
-        for (const CostRow& b : snap_->baseline.rows)
-            if (b.kind == r.kind && b.label == r.label)
-                before = b.us;
-        return r.us - before;
+        const size_t i = size_t(item.row);
+        return r.us - (i < snap_->baselineRowUs.size() ? snap_->baselineRowUs[i] : 0.0);
     };
     const QString where = r.onBpu ? QStringLiteral("BPU") : QStringLiteral("CPU");
     if (role == NodeIdRole)

@@ -16,7 +16,20 @@ namespace bpu::ui {
 class HotspotModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Op, Latency, Share, Delta, Placement, Waste, Intensity, Bound, Macs, Bytes, ColumnCount };
+    enum Column {
+        Name,
+        Op,
+        Latency,
+        Share,
+        Delta,
+        Placement,
+        Waste,
+        Intensity,
+        Bound,
+        Macs,
+        Bytes,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int NodeIdRole = Qt::UserRole + 2;
 
@@ -26,7 +39,8 @@ public:
     int rowOf(NodeId id) const;
     /// The node a row stands for, or the node to select for a cost row (invalid for the runtime overhead).
     NodeId nodeAt(int row) const;
-    /// The row's item: a node, or a cost row (HotspotItem::isRow, its index into the estimate's rows).
+    /// The row's item: a node (its numbers are the snapshot's NodeCost, not the item's), or a cost row
+    /// (HotspotItem::isRow, its index into the estimate's rows).
     const HotspotItem& itemAt(int row) const { return rows_.at(size_t(row)); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -40,6 +54,7 @@ private:
 
     std::vector<HotspotItem> rows_;
     std::vector<int> rowOfNode_;
+    long nodeRows_ = 0; ///< rows_ starts with the graph's nodes, then the cost rows
 };
 
 } // namespace bpu::ui

@@ -2,6 +2,7 @@
 #include "SessionController.h"
 
 #include "ProjectFile.h"
+#include "core/cost/Hotspots.h"
 #include "core/edit/EditHistory.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
@@ -123,6 +124,7 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->baselineNodeUs.reserve(base.cost().nodes.size());
     for (const auto& n : base.cost().nodes)
         snap->baselineNodeUs.push_back(n.latencyUs);
+    snap->baselineRowUs = matchingRowUs(snap->cost, snap->baseline);
     snap->baselineStep = live.baseline ? live.baselineStep : 0;
     for (size_t i = 0; i < live.history.size(); ++i) {
         snap->history << qs(live.history.step(i).label);
@@ -432,78 +434,76 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
         Gains::Estimate);
 }
 
-void SessionController::sweep(uint64_t modelId, EditableDim dim, std::vector<int64_t> values,
-                              std::function<void(JobOutcome, const SweepResult&)> done) {
+void SessionController::runOnCopy(uint64_t modelId, JobLane lane, CopyWork work,
+                                  std::function<void(JobOutcome, const QString& error)> done) {
     auto live = live_;
     if (!live || live->modelId != modelId)
         return;
-    const JobTicket t = jobs_->begin(JobLane::Sweep);
-    runOnWorker([this, live, dim = std::move(dim), values = std::move(values), done = std::move(done), t] {
+    const JobTicket t = jobs_->begin(lane);
+    runOnWorker([this, live, work = std::move(work), done = std::move(done), t] {
         if (t.cancelled()) {
             finishOnGui(t, JobOutcome::Cancelled);
             return;
         }
-        // A copy of the session (its graph shared until the sweep's first point), swept off the worker so
-        // edits are not held up behind it.
+        // A copy of the session (its graph shared until the job's first edit), worked on off the worker so
+        // edits are not held up behind it; what the copy was taken at is read here, on the worker.
         auto copy = std::make_shared<Session>(live->session);
-        background_.start([this, copy, dim, values, done, t] {
+        const CopyState at{live->state, live->gainsFresh};
+        background_.start([this, copy, at, work, done, t] {
             JobOutcome outcome = JobOutcome::Done;
-            SweepResult result;
-            try {
-                result = bpu::sweep(std::move(*copy), dim, values, t.progress());
-            } catch (const Cancelled&) {
-                outcome = JobOutcome::Cancelled;
-            } catch (const std::exception& e) {
-                outcome = JobOutcome::Failed;
-                result.error = e.what();
-            }
-            QMetaObject::invokeMethod(this, [this, t, outcome, result, done] {
-                if (jobs_->finish(t, outcome) && !t.cancelled())
-                    done(outcome, result);
-            });
-        });
-    });
-}
-
-void SessionController::plan(
-    uint64_t modelId,
-    std::function<void(JobOutcome, std::shared_ptr<const OptimizationPlan>, const QString& error)> done) {
-    auto live = live_;
-    if (!live || live->modelId != modelId)
-        return;
-    const JobTicket t = jobs_->begin(JobLane::Plan);
-    runOnWorker([this, live, done = std::move(done), t] {
-        if (t.cancelled()) {
-            finishOnGui(t, JobOutcome::Cancelled);
-            return;
-        }
-        // Like a sweep: a copy (its graph shared until a step edits it) planned off the session's worker, so
-        // edits are not held up behind the plan's re-estimates.
-        auto copy = std::make_shared<Session>(live->session);
-        background_.start([this, copy, done, t] {
-            JobOutcome outcome = JobOutcome::Done;
-            std::shared_ptr<const OptimizationPlan> plan;
             QString error;
             try {
-                const auto& fs = copy->analysis().findings;
-                // The plan orders fixes by their standalone gains; a state published before its gains were
-                // estimated gets them here.
-                if (std::none_of(fs.begin(), fs.end(), [](const Finding& f) { return f.estimatedGainMs; }))
-                    copy->estimateFindingGains(1, t.progress());
-                plan =
-                    std::make_shared<OptimizationPlan>(buildOptimizationPlan(*copy, SIZE_MAX, t.progress()));
+                work(*copy, at, t.progress());
             } catch (const Cancelled&) {
                 outcome = JobOutcome::Cancelled;
             } catch (const std::exception& e) {
                 outcome = JobOutcome::Failed;
                 error = QString::fromStdString(e.what());
             }
-            QMetaObject::invokeMethod(this, [this, t, outcome, plan, error, done] {
+            QMetaObject::invokeMethod(this, [this, t, outcome, error, done] {
                 if (jobs_->finish(t, outcome) && !t.cancelled())
-                    done(outcome, plan, error);
+                    done(outcome, error);
             });
         });
     });
+}
+
+void SessionController::sweep(uint64_t modelId, EditableDim dim, std::vector<int64_t> values,
+                              std::function<void(JobOutcome, const SweepResult&)> done) {
+    auto result = std::make_shared<SweepResult>();
+    runOnCopy(
+        modelId, JobLane::Sweep,
+        [result, dim = std::move(dim), values = std::move(values)](Session& copy, const CopyState&,
+                                                                   const Progress& progress) {
+            *result = bpu::sweep(std::move(copy), dim, values, progress);
+        },
+        [result, done = std::move(done)](JobOutcome outcome, const QString& error) {
+            if (outcome == JobOutcome::Failed)
+                result->error = error.toStdString();
+            done(outcome, *result);
+        });
+}
+
+void SessionController::plan(uint64_t modelId, PlanDone done) {
+    struct Result {
+        std::shared_ptr<const OptimizationPlan> plan;
+        uint64_t state = 0;
+    };
+    auto result = std::make_shared<Result>();
+    runOnCopy(
+        modelId, JobLane::Plan,
+        [result](Session& copy, const CopyState& at, const Progress& progress) {
+            result->state = at.state;
+            // The plan orders fixes by their standalone gains; a state published before its gains were
+            // estimated gets them here.
+            if (!at.gainsFresh)
+                copy.estimateFindingGains(1, progress);
+            result->plan =
+                std::make_shared<OptimizationPlan>(buildOptimizationPlan(copy, SIZE_MAX, progress));
+        },
+        [result, done = std::move(done)](JobOutcome outcome, const QString& error) {
+            done(outcome, outcome == JobOutcome::Done ? result->plan : nullptr, result->state, error);
+        });
 }
 
 void SessionController::reportSources(std::function<void(std::shared_ptr<ReportSources>)> done) {

@@ -110,13 +110,14 @@ public:
     /// sweep wins (an older one is cancelled). `done` runs on the GUI thread for the current sweep only.
     void sweep(uint64_t modelId, EditableDim dim, std::vector<int64_t> values,
                std::function<void(JobOutcome, const SweepResult&)> done);
+    /// Builds the optimization plan of model `modelId`'s current state on a copy of the session (Plan lane:
+    /// a newer request cancels the older), then calls `done` on the GUI thread unless superseded. `state` is
+    /// the Snapshot::generation of the state the copy was taken at: the plan is that state's.
+    using PlanDone = std::function<void(JobOutcome, std::shared_ptr<const OptimizationPlan>, uint64_t state,
+                                        const QString& error)>;
+    void plan(uint64_t modelId, PlanDone done);
     /// Copies what a report needs off the worker's session and hands it to `done` on the GUI thread (null
     /// sources without a model).
-    /// Builds the optimization plan of model `modelId`'s current state on a copy of the session (Plan lane:
-    /// a newer request cancels the older), then calls `done` on the GUI thread unless superseded.
-    void
-    plan(uint64_t modelId,
-         std::function<void(JobOutcome, std::shared_ptr<const OptimizationPlan>, const QString& error)> done);
     void reportSources(std::function<void(std::shared_ptr<ReportSources>)> done);
 
     SnapshotPtr snapshot() const { return snapshot_; }
@@ -149,6 +150,18 @@ private:
     /// Worker side: snapshots `live` for `ticket` and hands it to the GUI thread.
     void publish(const std::shared_ptr<Live>& live, const JobTicket& ticket, Gains gains);
     void runOnWorker(std::function<void()> job);
+    /// What a copy of the session was taken at: the state counter (Snapshot::generation) and whether the
+    /// findings' gains were estimated for it.
+    struct CopyState {
+        uint64_t state = 0;
+        bool gainsFresh = false;
+    };
+    using CopyWork = std::function<void(Session& copy, const CopyState& at, const Progress& progress)>;
+    /// A job in `lane` on a copy of model `modelId`'s session, taken on the worker in the queue's order and
+    /// worked on in the background (a newer job in the lane cancels it); `done` runs on the GUI thread unless
+    /// superseded, with the error of a failed `work`.
+    void runOnCopy(uint64_t modelId, JobLane lane, CopyWork work,
+                   std::function<void(JobOutcome, const QString& error)> done);
     void finishOnGui(const JobTicket& t, JobOutcome outcome);
     /// Worker side: the snapshot of `live` as it is now.
     static std::shared_ptr<Snapshot> makeSnapshot(Live& live);
@@ -158,7 +171,7 @@ private:
 
     JobTracker* jobs_;
     QThreadPool worker_;         ///< the session's own thread: every operation on it, in order
-    QThreadPool background_;     ///< sweeps, on copies of the session
+    QThreadPool background_;     ///< sweeps and plans, on copies of the session
     std::shared_ptr<Live> live_; ///< the pointer is GUI-thread state; the Live it points to, worker state
     SnapshotPtr snapshot_;
     QString target_;

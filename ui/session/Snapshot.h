@@ -36,6 +36,7 @@ struct Snapshot {
     CostEstimate baseline;
     AnalysisSummary baselineSummary;
     std::vector<double> baselineNodeUs; ///< per node, for per-node deltas
+    std::vector<double> baselineRowUs;  ///< per cost row of `cost` (matchingRowUs), for per-row deltas
     size_t baselineStep = 0;            ///< history steps in the baseline (0: as loaded)
 
     // The undo history.

@@ -2,6 +2,7 @@
 #include "PlanPanel.h"
 
 #include "core/analysis/FindingKinds.h"
+#include "core/report/ReportFormat.h"
 #include "ui/session/SessionController.h"
 
 #include <QHBoxLayout>
@@ -25,6 +26,19 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignLeft 
     return it;
 }
 
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// What the panel says before any plan (a new model too), and over a plan made for an older state.
+QString introText() {
+    return PlanPanel::tr("The top fixes applied together, each re-estimated on top of the ones before it. "
+                         "Compute the plan for the current state.");
+}
+QString staleText() {
+    return PlanPanel::tr("The model changed since this plan was computed: compute it again to apply it.");
+}
+
 } // namespace
 
 PlanPanel::PlanPanel(SessionController* controller, QWidget* parent)
@@ -34,10 +48,10 @@ PlanPanel::PlanPanel(SessionController* controller, QWidget* parent)
     , compute_(new QPushButton(tr("&Compute plan"), this))
     , cancel_(new QPushButton(tr("Cancel"), this))
     , apply_(new QPushButton(tr("&Apply ticked steps"), this))
-    , table_(new QTableWidget(0, Columns, this)) {
+    , table_(new QTableWidget(0, Columns, this))
+    , skipped_(new QLabel(this)) {
     summary_->setWordWrap(true);
-    summary_->setText(tr("The top fixes applied together, each re-estimated on top of the ones before it. "
-                         "Compute the plan for the current state."));
+    summary_->setText(introText());
     table_->setHorizontalHeaderLabels(
         {QString(), tr("Rule"), tr("Saves (us)"), tr("Latency after (ms)"), tr("FPS after"), tr("Fix")});
     table_->verticalHeader()->setVisible(true);
@@ -50,6 +64,9 @@ PlanPanel::PlanPanel(SessionController* controller, QWidget* parent)
     table_->setToolTip(tr("Latency after a step assumes every earlier step is applied too."));
     cancel_->setVisible(false);
     apply_->setEnabled(false);
+    skipped_->setWordWrap(true);
+    skipped_->setForegroundRole(QPalette::PlaceholderText); // greyed: fixes that are not part of the plan
+    skipped_->setVisible(false);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(compute_);
@@ -60,12 +77,15 @@ PlanPanel::PlanPanel(SessionController* controller, QWidget* parent)
     lay->addWidget(summary_);
     lay->addLayout(buttons);
     lay->addWidget(table_, 1);
+    lay->addWidget(skipped_);
 
     connect(compute_, &QPushButton::clicked, this, &PlanPanel::compute);
     connect(cancel_, &QPushButton::clicked, this, [this] { controller_->jobs()->cancel(JobLane::Plan); });
     connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* it) {
-        if (it->column() == Tick)
-            updateApply();
+        if (it->column() != Tick)
+            return;
+        tickAsPrefix(it->row());
+        updateApply();
     });
     connect(apply_, &QPushButton::clicked, this, [this] {
         if (!plan_ || !snapshot_ || planFor_ != snapshot_->generation)
@@ -93,13 +113,13 @@ void PlanPanel::setSnapshot(SnapshotPtr s) {
         plan_.reset();
         planFor_ = 0;
         table_->setRowCount(0);
-        summary_->setText(tr("The top fixes applied together, each re-estimated on top of the ones before "
-                             "it. Compute the plan for the current state."));
+        skipped_->clear();
+        skipped_->setVisible(false);
+        summary_->setText(introText());
         setBusy(false);
     } else if (plan_ && planFor_ != snapshot_->generation) {
         // An edit since: the plan stays readable but is no longer the state's, so it cannot be applied.
-        summary_->setText(
-            tr("The model changed since this plan was computed: compute it again to apply it."));
+        summary_->setText(staleText());
     }
     updateApply();
 }
@@ -107,33 +127,35 @@ void PlanPanel::setSnapshot(SnapshotPtr s) {
 void PlanPanel::compute() {
     if (!snapshot_)
         return;
-    const uint64_t generation = snapshot_->generation;
     setBusy(true);
     summary_->setText(tr("Computing the plan: one re-estimate per step..."));
-    controller_->plan(snapshot_->modelId, [this, generation](JobOutcome outcome,
-                                                             std::shared_ptr<const OptimizationPlan> plan,
-                                                             const QString& error) {
-        setBusy(false);
-        if (outcome == JobOutcome::Cancelled) {
-            summary_->setText(tr("Plan cancelled."));
-            return;
-        }
-        if (outcome == JobOutcome::Failed || !plan) {
-            summary_->setText(tr("The plan could not be computed: %1").arg(error));
-            return;
-        }
-        planFor_ = generation;
-        show(std::move(plan));
-        if (snapshot_ && snapshot_->generation != generation)
-            summary_->setText(
-                tr("The model changed since this plan was computed: compute it again to apply it."));
-    });
+    controller_->plan(snapshot_->modelId,
+                      [this](JobOutcome outcome, std::shared_ptr<const OptimizationPlan> plan, uint64_t state,
+                             const QString& error) {
+                          setBusy(false);
+                          if (outcome == JobOutcome::Cancelled) {
+                              summary_->setText(tr("Plan cancelled."));
+                              return;
+                          }
+                          if (outcome == JobOutcome::Failed || !plan) {
+                              summary_->setText(tr("The plan could not be computed: %1").arg(error));
+                              return;
+                          }
+                          // The plan is for the state the engine copied, which may be newer than the one
+                          // shown at the click (an edit queued before it) or older than the one shown now.
+                          planFor_ = state;
+                          show(std::move(plan));
+                          if (snapshot_ && snapshot_->generation != state)
+                              summary_->setText(staleText());
+                      });
 }
 
 void PlanPanel::show(std::shared_ptr<const OptimizationPlan> plan) {
+    using namespace report;
     plan_ = std::move(plan);
     const QSignalBlocker block(table_);
     table_->setRowCount(int(plan_->steps.size()));
+    const auto right = Qt::AlignRight | Qt::AlignVCenter;
     for (size_t i = 0; i < plan_->steps.size(); ++i) {
         const PlanStep& st = plan_->steps[i];
         const int r = int(i);
@@ -142,31 +164,50 @@ void PlanPanel::show(std::shared_ptr<const OptimizationPlan> plan) {
         tick->setCheckState(Qt::Checked);
         table_->setItem(r, Tick, tick);
         table_->setItem(r, Rule, cell(QString::fromLatin1(ruleName(st.rule))));
-        auto* fix = cell(QString::fromStdString(st.title));
-        fix->setToolTip(tr("Saves %1 us alone; %2 us on top of the steps above")
-                            .arg(st.standaloneGainMs * 1000.0, 0, 'f', 1)
-                            .arg(st.gainMs * 1000.0, 0, 'f', 1));
+        auto* fix = cell(text(st.title));
+        fix->setToolTip(
+            tr("Saves %1 us alone; %2 us on top of the steps above")
+                .arg(text(fmt::us(st.standaloneGainMs * 1000.0)), text(fmt::us(st.gainMs * 1000.0))));
         table_->setItem(r, Fix, fix);
-        const auto right = Qt::AlignRight | Qt::AlignVCenter;
-        table_->setItem(r, Saves, cell(QString::number(st.gainMs * 1000.0, 'f', 1), right));
-        table_->setItem(r, LatencyAfter, cell(QString::number(st.latencyMsAfter, 'f', 3), right));
-        table_->setItem(r, FpsAfter, cell(QString::number(st.fpsAfter, 'f', 1), right));
+        table_->setItem(r, Saves, cell(text(fmt::us(st.gainMs * 1000.0)), right));
+        table_->setItem(r, LatencyAfter, cell(text(fmt::ms(st.latencyMsAfter)), right));
+        table_->setItem(r, FpsAfter, cell(text(fmt::fps(st.fpsAfter)), right));
     }
     if (plan_->steps.empty()) {
         summary_->setText(tr("No fix the engine estimates as a latency gain."));
     } else {
         const int n = int(plan_->steps.size());
-        summary_->setText(tr("%7 together: %1 ms (%2 FPS) -> %3 ms (%4 FPS). Gains overlap: %5 us combined "
-                             "against %6 us summed alone.")
-                              .arg(plan_->latencyMsBefore, 0, 'f', 3)
-                              .arg(plan_->fpsBefore, 0, 'f', 1)
-                              .arg(plan_->steps.back().latencyMsAfter, 0, 'f', 3)
-                              .arg(plan_->steps.back().fpsAfter, 0, 'f', 1)
-                              .arg(plan_->combinedGainMs() * 1000.0, 0, 'f', 1)
-                              .arg(plan_->sumOfStandaloneGainsMs() * 1000.0, 0, 'f', 1)
-                              .arg(n == 1 ? tr("The one step") : tr("All %1 steps").arg(n)));
+        summary_->setText(tr("%1 together: %2 ms (%3 FPS) -> %4 ms (%5 FPS). Gains overlap: %6 us combined "
+                             "against %7 us summed alone.")
+                              .arg(n == 1 ? tr("The one step") : tr("All %1 steps").arg(n),
+                                   text(fmt::ms(plan_->latencyMsBefore)), text(fmt::fps(plan_->fpsBefore)),
+                                   text(fmt::ms(plan_->steps.back().latencyMsAfter)),
+                                   text(fmt::fps(plan_->steps.back().fpsAfter)),
+                                   text(fmt::us(plan_->combinedGainMs() * 1000.0)),
+                                   text(fmt::us(plan_->sumOfStandaloneGainsMs() * 1000.0))));
     }
+    // The fixes the plan tried and left out, each with why: one line, the list in the tooltip.
+    QStringList left;
+    for (const PlanSkip& k : plan_->skipped)
+        left << tr("%1 %2: %3").arg(QString::fromLatin1(ruleName(k.rule)), text(k.title), text(k.reason));
+    skipped_->setVisible(!left.isEmpty());
+    skipped_->setText(
+        left.size() == 1 ? tr("1 fix left out: %1").arg(left.front())
+                         : tr("%1 fixes left out: %2").arg(left.size()).arg(left.join(QStringLiteral("; "))));
+    skipped_->setToolTip(left.join(QLatin1Char('\n')));
     updateApply();
+}
+
+void PlanPanel::tickAsPrefix(int row) {
+    // "Latency after" assumes every earlier step: the ticked steps are always the first k. Ticking a step
+    // ticks those above it, unticking one unticks those below.
+    const bool on = table_->item(row, Tick)->checkState() == Qt::Checked;
+    const QSignalBlocker block(table_);
+    for (int r = 0; r < table_->rowCount(); ++r) {
+        if ((on && r < row) || (!on && r > row))
+            if (QTableWidgetItem* it = table_->item(r, Tick))
+                it->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
 }
 
 void PlanPanel::setBusy(bool busy) {

@@ -29,6 +29,7 @@ public:
     QTableWidget* table() const { return table_; }
     QPushButton* applyButton() const { return apply_; }
     QLabel* summary() const { return summary_; }
+    QLabel* skippedLabel() const { return skipped_; }
     std::shared_ptr<const OptimizationPlan> plan() const { return plan_; }
 
 signals:
@@ -39,6 +40,7 @@ private:
     void show(std::shared_ptr<const OptimizationPlan> plan);
     void setBusy(bool busy);
     void updateApply();
+    void tickAsPrefix(int row);
 
     SessionController* controller_;
     QLabel* summary_;
@@ -46,8 +48,9 @@ private:
     QPushButton* cancel_;
     QPushButton* apply_;
     QTableWidget* table_;
+    QLabel* skipped_; ///< the fixes the plan left out, with why
     SnapshotPtr snapshot_;
-    uint64_t planFor_ = 0; ///< the snapshot generation the shown plan was made for (0: none)
+    uint64_t planFor_ = 0; ///< the state (Snapshot::generation) the shown plan was made for
     std::shared_ptr<const OptimizationPlan> plan_;
 };
 
