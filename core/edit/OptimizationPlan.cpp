@@ -33,8 +33,8 @@ OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const 
         progress.checkCancel();
         progress(double(i) / double(order.size()), "optimization plan");
         const Finding& f = *order[i];
-        auto skip = [&](std::string why) {
-            plan.skipped.push_back({f.rule, f.cause, f.title, std::move(why)});
+        auto skip = [&](std::string why, std::string detail = {}) {
+            plan.skipped.push_back({f.rule, f.cause, f.title, std::move(why), std::move(detail)});
         };
         if (f.evidence.contains("trade_off")) {
             skip("a throughput trade-off (batching raises the latency per frame), not a latency gain");
@@ -44,7 +44,7 @@ OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const 
         try {
             applyEditList(next, f.fix);
         } catch (const EditError& e) {
-            skip(std::string("does not apply after the earlier steps: ") + e.what());
+            skip("does not apply after the earlier steps (one of them removed or changed what it edits)", e.what());
             continue;
         }
         const double before = current.cost().perImageMs;

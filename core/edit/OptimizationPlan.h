@@ -30,6 +30,9 @@ struct PlanStep {
 struct PlanSkip {
     RuleId rule = RuleId::G1_1;
     std::string cause, title, reason;
+    /// The engine's own words when the fix failed to apply (which node or tensor an earlier step removed):
+    /// for a tooltip or the JSON, too long for the report's first page, which prints `reason`.
+    std::string detail;
 };
 
 /// The combined effect of the top fixes: applied greedily in order of their standalone gain, each one

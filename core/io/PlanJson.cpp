@@ -21,7 +21,7 @@ nlohmann::json planSummaryJson(const OptimizationPlan& plan) {
     nlohmann::json skipped = nlohmann::json::array();
     for (const auto& s : plan.skipped)
         skipped.push_back(
-            {{"rule", ruleName(s.rule)}, {"cause", s.cause}, {"title", s.title}, {"reason", s.reason}});
+            {{"rule", ruleName(s.rule)}, {"cause", s.cause}, {"title", s.title}, {"reason", s.reason}, {"detail", s.detail}});
     return {{"latency_ms_before", plan.latencyMsBefore},
             {"fps_before", plan.fpsBefore},
             {"steps", plan.steps.size()},

@@ -2,6 +2,7 @@
 #include "PlanPanel.h"
 
 #include "core/analysis/FindingKinds.h"
+#include "core/report/PlanText.h"
 #include "core/report/ReportFormat.h"
 #include "ui/session/SessionController.h"
 
@@ -167,34 +168,29 @@ void PlanPanel::show(std::shared_ptr<const OptimizationPlan> plan) {
         auto* fix = cell(text(st.title));
         fix->setToolTip(
             tr("Saves %1 us alone; %2 us on top of the steps above")
-                .arg(text(fmt::us(st.standaloneGainMs * 1000.0)), text(fmt::us(st.gainMs * 1000.0))));
+                .arg(text(fmt::gainUs(st.standaloneGainMs)), text(fmt::gainUs(st.gainMs))));
         table_->setItem(r, Fix, fix);
-        table_->setItem(r, Saves, cell(text(fmt::us(st.gainMs * 1000.0)), right));
+        table_->setItem(r, Saves, cell(text(fmt::gainUs(st.gainMs)), right));
         table_->setItem(r, LatencyAfter, cell(text(fmt::ms(st.latencyMsAfter)), right));
         table_->setItem(r, FpsAfter, cell(text(fmt::fps(st.fpsAfter)), right));
     }
-    if (plan_->steps.empty()) {
-        summary_->setText(tr("No fix the engine estimates as a latency gain."));
-    } else {
-        const int n = int(plan_->steps.size());
-        summary_->setText(tr("%1 together: %2 ms (%3 FPS) -> %4 ms (%5 FPS). Gains overlap: %6 us combined "
-                             "against %7 us summed alone.")
-                              .arg(n == 1 ? tr("The one step") : tr("All %1 steps").arg(n),
-                                   text(fmt::ms(plan_->latencyMsBefore)), text(fmt::fps(plan_->fpsBefore)),
-                                   text(fmt::ms(plan_->steps.back().latencyMsAfter)),
-                                   text(fmt::fps(plan_->steps.back().fpsAfter)),
-                                   text(fmt::us(plan_->combinedGainMs() * 1000.0)),
-                                   text(fmt::us(plan_->sumOfStandaloneGainsMs() * 1000.0))));
-    }
+    // The report's sentence (core/report/PlanText), so the dock and the PDF never word the plan differently.
+    summary_->setText(text(planSummary(*plan_)));
     // The fixes the plan tried and left out, each with why: one line, the list in the tooltip.
     QStringList left;
-    for (const PlanSkip& k : plan_->skipped)
-        left << tr("%1 %2: %3").arg(QString::fromLatin1(ruleName(k.rule)), text(k.title), text(k.reason));
+    for (const std::string& line : planSkippedLines(*plan_))
+        left << text(line);
     skipped_->setVisible(!left.isEmpty());
     skipped_->setText(
         left.size() == 1 ? tr("1 fix left out: %1").arg(left.front())
                          : tr("%1 fixes left out: %2").arg(left.size()).arg(left.join(QStringLiteral("; "))));
-    skipped_->setToolTip(left.join(QLatin1Char('\n')));
+    // The tooltip adds the engine's own words (which node an earlier step removed) where there are any.
+    QStringList tip;
+    for (size_t i = 0; i < plan_->skipped.size() && i < size_t(left.size()); ++i)
+        tip << (plan_->skipped[i].detail.empty() ? left[int(i)]
+                                                 : left[int(i)] + QStringLiteral(" (") +
+                                                       text(plan_->skipped[i].detail) + QLatin1Char(')'));
+    skipped_->setToolTip(tip.join(QLatin1Char('\n')));
     updateApply();
 }
 
