@@ -83,6 +83,7 @@ struct TargetProfile {
     // where weight loads are a material share of the BPU time; the separate-activation finding's threshold;
     // how many fixes the optimization plan applies
     Param severityHighShare, severityMediumShare, batchWeightShareMin, activationShareMin, planMaxSteps;
+    Param findingMinGainUs; ///< a fix saving less is not listed (below the estimate's resolution)
 
     AlignmentRules alignment;
     std::map<std::string, OpRule> operators;
