@@ -125,11 +125,14 @@ int runAnalyze(const CliArgs& args) {
     }
     session.estimateFindingGains();
     const OptimizationPlan plan = buildOptimizationPlan(session);
-    nlohmann::json doc = sessionJson(session, baseline, edits);
-    doc["plan"] = planJson(plan);
-    doc["plan_summary"] = planSummaryJson(plan);
-    if (auto json = args.get("json"))
-        writeOutput(*json, doc.dump(2) + "\n");
+    session.findings(); // as the summary below reads them, whether or not the JSON is written
+    if (auto json = args.get("json")) {
+        const nlohmann::json planMembers = {{"plan", planJson(plan)},
+                                            {"plan_summary", planSummaryJson(plan)}};
+        writeOutput(*json, [&](const TextSink& append) {
+            writeSessionJson(append, session, baseline, edits, planMembers);
+        });
+    }
     if (auto csv = args.get("csv"))
         writeOutput(*csv, analysisCsv(session.graph(), session.analysis(), &session.cost()));
     if (auto file = args.get("node-info"))

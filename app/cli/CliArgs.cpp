@@ -99,6 +99,16 @@ void writeOutput(const std::string& target, const std::string& text) {
     writeFileAtomically(target, text);
 }
 
+void writeOutput(const std::string& target,
+                 const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
+    if (target == "-") {
+        produce([](std::string_view piece) { std::cout << piece; });
+        std::cout.flush();
+        return;
+    }
+    writeFileAtomically(target, produce);
+}
+
 void CliArgs::refuseInputsAsOutputs() const {
     std::vector<std::string> inputs = positional;
     for (const char* key : {"edits", "deploy"})

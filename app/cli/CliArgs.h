@@ -3,10 +3,12 @@
 
 #include "core/model/ImportOptions.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bpu::cli {
@@ -41,5 +43,8 @@ struct CliArgs {
 
 /// Writes text to a file or to stdout for "-"; throws std::runtime_error naming the file on failure.
 void writeOutput(const std::string& target, const std::string& text);
+/// The same for a text made piece by piece (writeFileAtomically's streaming form).
+void writeOutput(const std::string& target,
+                 const std::function<void(const std::function<void(std::string_view)>&)>& produce);
 
 } // namespace bpu::cli

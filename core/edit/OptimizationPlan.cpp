@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace bpu {
 
@@ -28,7 +29,10 @@ OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const 
     for (const Finding& f : s.analysis().findings)
         if (!f.fix.empty() && f.estimatedGainMs.value_or(0) > kGainNoiseMs)
             order.push_back(&f);
-    Session current = s;
+    // The state after the steps so far: `s` itself until a step lands. A session copy holds the whole
+    // analysis (~1 KB a node), so none is made for the model as it is, and no more than one beside `next`.
+    std::optional<Session> stepped;
+    const Session* current = &s;
     for (size_t i = 0; i < order.size() && plan.steps.size() < maxSteps; ++i) {
         progress.checkCancel();
         progress(double(i) / double(order.size()), "optimization plan");
@@ -40,14 +44,14 @@ OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const 
             skip("a throughput trade-off (batching raises the latency per frame), not a latency gain");
             continue;
         }
-        Session next = current;
+        Session next = *current;
         try {
             applyEditList(next, f.fix);
         } catch (const EditError& e) {
             skip("does not apply after the earlier steps (one of them removed or changed what it edits)", e.what());
             continue;
         }
-        const double before = current.cost().perImageMs;
+        const double before = current->cost().perImageMs;
         const double after = next.cost().perImageMs;
         if (before - after <= kGainNoiseMs) {
             skip("saves nothing on top of the earlier steps");
@@ -55,7 +59,8 @@ OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const 
         }
         plan.steps.push_back({f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, before - after,
                               next.cost().latencyMs, next.cost().fps, after});
-        current = std::move(next);
+        stepped = std::move(next);
+        current = &*stepped;
     }
     progress(1.0, "optimization plan");
     return plan;

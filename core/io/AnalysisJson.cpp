@@ -151,7 +151,66 @@ nlohmann::json costRowsJson(const Graph& g, const CostEstimate& c) {
     return rows;
 }
 
-nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
+namespace {
+
+nlohmann::json nodeJson(const Graph& g, const AnalysisResult& r, const CostEstimate* cost, NodeId id) {
+    const Node& n = g.node(id);
+    const NodeAnalysis& a = r.nodes[id.value];
+    Row row = rowOf(g, r, cost, n);
+    TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
+    nlohmann::json padRules = nlohmann::json::array();
+    if (out.valid())
+        for (const auto& d : r.tensors[out.value].padded.dimRules)
+            if (!d.empty())
+                padRules.push_back(d);
+    nlohmann::json j = {
+        {"name", row.name},
+        {"op", row.op},
+        {"placement", row.placement},
+        {"placement_reason", row.reason},
+        {"op_class", a.opClass},
+        {"precision", precisionName(a.precision)},
+        {"segment", a.segment},
+        {"macs", row.macs},
+        {"padded_macs", row.paddedMacs},
+        {"ops", a.ops},
+        {"input_bytes", row.inBytes},
+        {"output_bytes", row.outBytes},
+        {"weight_bytes", row.weightBytes},
+        {"ddr_bytes", a.ddrBytes},
+        {"output_shape", out.valid() ? dimsJson(g.tensor(out).shape.dims) : nlohmann::json(nullptr)},
+        {"padded_output_shape", out.valid() && r.tensors[out.value].padded.applies
+                                    ? dimsJson(r.tensors[out.value].padded.dims)
+                                    : nlohmann::json(nullptr)},
+        {"padding_rule", out.valid() && r.tensors[out.value].padded.applies
+                             ? nlohmann::json(padRuleName(r.tensors[out.value].padded.rule))
+                             : nlohmann::json(nullptr)},
+        {"padded_dims", padRules},
+        {"padding_waste_bytes", row.waste},
+        {"intensity", a.intensity},
+        {"compute_us", a.computeUs},
+        {"memory_us", a.memoryUs},
+        {"bound", row.bound},
+        {"fusion_group",
+         a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr)},
+        {"saturated", r.metrics[id.value].saturated}};
+    if (cost) {
+        j["latency_us"] = row.latencyUs;
+        j["latency_share"] = row.share;
+    }
+    return j;
+}
+
+nlohmann::json groupJson(const Graph& g, const FusedGroup& grp) {
+    return {{"id", grp.id.value},
+            {"pattern", grp.pattern},
+            {"fused", grp.fused},
+            {"nodes", nodeNames(g, grp.nodes)}};
+}
+
+/// analysisJson without its two tables of one entry per node or group (`nodes`, `fusion_groups`), which
+/// hold null: the caller fills them, or streams them (writeSessionJson).
+nlohmann::json analysisHead(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
                             const CostEstimate* cost, const DeploySettings* deploy) {
     const auto& s = r.summary;
     nlohmann::json summary = {{"bpu_nodes", s.bpuNodes},
@@ -176,64 +235,14 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
             summary[it.key()] = it.value();
         summary["ridge_macs_per_byte"] = r.ridgeIntensity;
     }
-    nlohmann::json nodes = nlohmann::json::array();
-    for (NodeId id : g.topoOrder) {
-        const Node& n = g.node(id);
-        const NodeAnalysis& a = r.nodes[id.value];
-        Row row = rowOf(g, r, cost, n);
-        TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
-        nlohmann::json padRules = nlohmann::json::array();
-        if (out.valid())
-            for (const auto& d : r.tensors[out.value].padded.dimRules)
-                if (!d.empty())
-                    padRules.push_back(d);
-        nlohmann::json j = {
-            {"name", row.name},
-            {"op", row.op},
-            {"placement", row.placement},
-            {"placement_reason", row.reason},
-            {"op_class", a.opClass},
-            {"precision", precisionName(a.precision)},
-            {"segment", a.segment},
-            {"macs", row.macs},
-            {"padded_macs", row.paddedMacs},
-            {"ops", a.ops},
-            {"input_bytes", row.inBytes},
-            {"output_bytes", row.outBytes},
-            {"weight_bytes", row.weightBytes},
-            {"ddr_bytes", a.ddrBytes},
-            {"output_shape", out.valid() ? dimsJson(g.tensor(out).shape.dims) : nlohmann::json(nullptr)},
-            {"padded_output_shape", out.valid() && r.tensors[out.value].padded.applies
-                                        ? dimsJson(r.tensors[out.value].padded.dims)
-                                        : nlohmann::json(nullptr)},
-            {"padding_rule", out.valid() && r.tensors[out.value].padded.applies
-                                 ? nlohmann::json(padRuleName(r.tensors[out.value].padded.rule))
-                                 : nlohmann::json(nullptr)},
-            {"padded_dims", padRules},
-            {"padding_waste_bytes", row.waste},
-            {"intensity", a.intensity},
-            {"compute_us", a.computeUs},
-            {"memory_us", a.memoryUs},
-            {"bound", row.bound},
-            {"fusion_group",
-             a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr)},
-            {"saturated", r.metrics[id.value].saturated}};
-        if (cost) {
-            j["latency_us"] = row.latencyUs;
-            j["latency_share"] = row.share;
-        }
-        nodes.push_back(std::move(j));
-    }
     nlohmann::json qdq = nlohmann::json::array();
     for (const auto& p : r.qdq)
-        qdq.push_back({{"tensor", g.tensor(p.tensor).name},
-                       {"node", p.node.valid() ? nlohmann::json(g.node(p.node).name) : nlohmann::json(nullptr)},
-                       {"kind", p.kind},
-                       {"where", p.where},
-                       {"elements", p.elements}});
-    nlohmann::json groups = nlohmann::json::array();
-    for (const auto& grp : r.groups)
-        groups.push_back({{"id", grp.id.value}, {"pattern", grp.pattern}, {"fused", grp.fused}, {"nodes", nodeNames(g, grp.nodes)}});
+        qdq.push_back(
+            {{"tensor", g.tensor(p.tensor).name},
+             {"node", p.node.valid() ? nlohmann::json(g.node(p.node).name) : nlohmann::json(nullptr)},
+             {"kind", p.kind},
+             {"where", p.where},
+             {"elements", p.elements}});
     nlohmann::json missed = nlohmann::json::array();
     for (const auto& m : r.missed)
         missed.push_back({{"nodes", nodeNames(g, m.nodes)}, {"reason", m.reason}});
@@ -243,16 +252,15 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
     nlohmann::json warnings = g.warnings;
     for (const auto& w : r.warnings)
         warnings.push_back(w);
-    // Moved in, not listed in an initializer list: that copies each value, and at 100k nodes the node
-    // table is hundreds of MB of json.
+    // Moved in, not listed in an initializer list: that copies each value.
     nlohmann::json doc = nlohmann::json::object();
     doc["schema"] = "bpuscope.analysis/1";
     doc["model"] = modelJson(g, r.totals);
     doc["target"] = targetJson(t);
     doc["summary"] = std::move(summary);
-    doc["nodes"] = std::move(nodes);
+    doc["nodes"] = nullptr;
     doc["qdq"] = std::move(qdq);
-    doc["fusion_groups"] = std::move(groups);
+    doc["fusion_groups"] = nullptr;
     doc["missed_fusions"] = std::move(missed);
     doc["findings"] = std::move(findings);
     doc["warnings"] = std::move(warnings);
@@ -263,16 +271,98 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
     return doc;
 }
 
-nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const EditList& edits) {
-    s.findings();
-    nlohmann::json doc = analysisJson(s.graph(), s.target(), s.analysis(), &s.cost(), &s.options().deploy);
+/// sessionJson's members beside the analysis: `baseline` and `edits`.
+void addSessionMembers(nlohmann::json& doc, const CostEstimate& baseline, const EditList& edits) {
     doc["baseline"] = {{"bpu_ms", baseline.bpuMs},
                        {"latency_ms", baseline.latencyMs},
                        {"fps", baseline.fps},
                        {"fps_by_threads", {{"1", baseline.fpsByThreads[0]}, {"2", baseline.fpsByThreads[1]}}},
                        {"batch", baseline.batch}};
     doc["edits"] = editListToJson(edits)["edits"];
+}
+
+/// Appends `text` (a dump at indent 0) to `out` as it reads nested `indent` spaces deeper: after each line
+/// break. A dump holds no raw line break but its own (control characters in strings are escaped).
+void appendIndented(std::string& out, const std::string& text, size_t indent) {
+    size_t from = 0;
+    for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+        out.append(text, from, nl + 1 - from);
+        out.append(indent, ' ');
+    }
+    out.append(text, from, std::string::npos);
+}
+
+} // namespace
+
+nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
+                            const CostEstimate* cost, const DeploySettings* deploy) {
+    nlohmann::json doc = analysisHead(g, t, r, cost, deploy);
+    nlohmann::json nodes = nlohmann::json::array();
+    for (NodeId id : g.topoOrder)
+        nodes.push_back(nodeJson(g, r, cost, id));
+    nlohmann::json groups = nlohmann::json::array();
+    for (const auto& grp : r.groups)
+        groups.push_back(groupJson(g, grp));
+    doc["nodes"] = std::move(nodes);
+    doc["fusion_groups"] = std::move(groups);
     return doc;
+}
+
+nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const EditList& edits) {
+    s.findings();
+    nlohmann::json doc = analysisJson(s.graph(), s.target(), s.analysis(), &s.cost(), &s.options().deploy);
+    addSessionMembers(doc, baseline, edits);
+    return doc;
+}
+
+void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& baseline, const EditList& edits,
+                      const nlohmann::json& extra) {
+    s.findings();
+    const Graph& g = s.graph();
+    const AnalysisResult& r = s.analysis();
+    nlohmann::json doc = analysisHead(g, s.target(), r, &s.cost(), &s.options().deploy);
+    addSessionMembers(doc, baseline, edits);
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        doc[it.key()] = it.value();
+    // The document as doc.dump(2) + "\n" writes it: the members in the object's (sorted) order, each at one
+    // level of indent; the two tables one entry at a time at two levels, so that only one entry is ever
+    // held as json (the whole node table is ~4 KB of json per node, 0.4 GB at 100k nodes).
+    std::string buf;
+    auto flush = [&](bool always) {
+        if (always || buf.size() >= (size_t{1} << 16)) {
+            sink(buf);
+            buf.clear();
+        }
+    };
+    auto table = [&](size_t count, const auto& entry) {
+        if (count == 0) {
+            buf += "[]";
+            return;
+        }
+        buf += "[\n";
+        for (size_t i = 0; i < count; ++i) {
+            buf += i ? ",\n    " : "    ";
+            appendIndented(buf, entry(i).dump(2), 4);
+            flush(false);
+        }
+        buf += "\n  ]";
+    };
+    buf += "{\n";
+    bool first = true;
+    for (auto it = doc.begin(); it != doc.end(); ++it, first = false) {
+        buf += first ? "  " : ",\n  ";
+        buf += nlohmann::json(it.key()).dump();
+        buf += ": ";
+        if (it.key() == "nodes")
+            table(g.topoOrder.size(), [&](size_t i) { return nodeJson(g, r, &s.cost(), g.topoOrder[i]); });
+        else if (it.key() == "fusion_groups")
+            table(r.groups.size(), [&](size_t i) { return groupJson(g, r.groups[i]); });
+        else
+            appendIndented(buf, it.value().dump(2), 2);
+        flush(false);
+    }
+    buf += "\n}\n";
+    flush(true);
 }
 
 std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstimate* cost) {

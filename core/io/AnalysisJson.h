@@ -7,8 +7,10 @@
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace bpu {
 
@@ -30,6 +32,14 @@ nlohmann::json targetJson(const TargetProfile& t);
 /// The analysis of a what-if session: analysisJson of its current state plus `baseline` {latency_ms, fps}
 /// (the estimate before the edits) and `edits` (the applied edit list).
 nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const EditList& edits);
+/// Receives a document's text piece by piece, in order.
+using TextSink = std::function<void(std::string_view)>;
+/// Writes sessionJson(s, baseline, edits) with `extra`'s members added at its top level, as dump(2) + "\n"
+/// would write it, to `sink` in pieces: the node table and the fusion groups are made into json one entry at
+/// a time rather than whole (at 100k nodes the document in memory would be ~0.4 GB, the model's analysis
+/// three times over).
+void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& baseline, const EditList& edits,
+                      const nlohmann::json& extra = nlohmann::json::object());
 /// One CSV row per node with the same columns as nodes[] in the JSON.
 std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstimate* cost = nullptr);
 

@@ -122,6 +122,11 @@ std::string readUserFile(const std::string& path, const FileKind& kind) {
 }
 
 void writeFileAtomically(const std::string& path, const std::string& text) {
+    writeFileAtomically(path, [&](const std::function<void(std::string_view)>& append) { append(text); });
+}
+
+void writeFileAtomically(const std::string& path,
+                         const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
         throw FileError(path, "cannot write: is a directory");
@@ -132,17 +137,22 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
     Fd f{::mkstemp(tmp.data())};
     if (f.fd < 0)
         throw FileError(path, std::string("cannot write: ") + std::strerror(errno));
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(f.fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int err = errno;
-            ::unlink(tmp.c_str());
-            throw FileError(path, std::string("write failed: ") + std::strerror(err));
+    auto append = [&](std::string_view text) {
+        size_t done = 0;
+        while (done < text.size()) {
+            const ssize_t n = ::write(f.fd, text.data() + done, text.size() - done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                throw FileError(path, std::string("write failed: ") + std::strerror(errno));
+            done += static_cast<size_t>(n);
         }
-        done += static_cast<size_t>(n);
+    };
+    try {
+        produce(append);
+    } catch (...) {
+        ::unlink(tmp.c_str());
+        throw;
     }
     // mkstemp makes the file 0600; a report or profile is an ordinary shareable file (umask() cannot be
     // read without changing it, which would race with other threads).

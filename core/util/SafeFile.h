@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace bpu {
 
@@ -49,6 +51,11 @@ uint64_t checkUserFile(const std::string& path, const FileKind& kind);
 /// complete: a failed run never leaves a half-written file, and no existing file (or FIFO) but `path`
 /// itself is touched. Throws FileError ("cannot write: ...").
 void writeFileAtomically(const std::string& path, const std::string& text);
+/// The same for a text made piece by piece: `produce` is called once with a function that appends a piece
+/// to the file, so a large document need not be held whole. If `produce` throws, the temporary file is
+/// removed and the exception passes on; `path` is untouched.
+void writeFileAtomically(const std::string& path,
+                         const std::function<void(const std::function<void(std::string_view)>&)>& produce);
 
 /// True if `a` and `b` name the same existing file (same device and inode): an output path that is an input.
 bool sameFile(const std::string& a, const std::string& b);

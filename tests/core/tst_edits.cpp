@@ -578,6 +578,8 @@ private slots:
     void editListEqualsOneByOne_data();
     void editListEqualsOneByOne();
     void editKindsAreRegisteredOnce();
+    void streamedJsonEqualsDocument_data();
+    void streamedJsonEqualsDocument();
 };
 
 void TestEdits::revertRestoresExactly_data() {
@@ -1026,6 +1028,44 @@ void TestEdits::editKindsAreRegisteredOnce() {
     QCOMPARE(ops.size(), kEditKinds.size());
     QVERIFY(bpu::findEditKind("set_batch"));
     QVERIFY(!bpu::findEditKind("set_batc"));
+}
+
+void TestEdits::streamedJsonEqualsDocument_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* file : {"resnet50.onnx", "mobilenet_v2.onnx", "yolov8n.onnx"})
+        QTest::addRow("%s", file) << QString(file);
+}
+
+// analyze --json streams the document (writeSessionJson): the text, piece by piece, is exactly the dump of
+// the document sessionJson builds whole, with the extra members, after an edit and with estimated gains.
+void TestEdits::streamedJsonEqualsDocument() {
+    QFETCH(QString, file);
+    bpu::Session s(sampleGraph(file.toStdString()), s100());
+    const bpu::CostEstimate baseline = s.cost();
+    bpu::EditList edits;
+    for (const auto& f : s.findings())
+        if (!f.fix.empty()) {
+            edits = f.fix;
+            break;
+        }
+    QVERIFY(!edits.empty());
+    bpu::applyEditList(s, edits);
+    s.estimateFindingGains(1);
+    const json extra = {{"plan", json::array({1, "two"})}, {"plan_summary", {{"text", "a\nb"}}}};
+    std::string streamed;
+    size_t pieces = 0;
+    bpu::writeSessionJson(
+        [&](std::string_view piece) {
+            streamed += piece;
+            ++pieces;
+        },
+        s, baseline, edits, extra);
+    json whole = bpu::sessionJson(s, baseline, edits);
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        whole[it.key()] = it.value();
+    QVERIFY(!whole["nodes"].empty());
+    QVERIFY(pieces >= 1);
+    QCOMPARE(streamed, whole.dump(2) + "\n");
 }
 
 QTEST_GUILESS_MAIN(TestEdits)
