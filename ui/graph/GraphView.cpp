@@ -16,8 +16,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QContextMenuEvent>
 #include <QFutureWatcher>
 #include <QHelpEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QToolTip>
@@ -32,7 +34,6 @@ namespace bpu::ui {
 namespace {
 constexpr double kMaxZoom = 4.0;
 constexpr double kReadableZoom = 1.0;
-constexpr double kMinInitialZoom = 0.3; // a first view below this fits the width and starts at the top
 constexpr double kAntialiasZoom = 0.35;
 
 /// Height of the strip along the top or bottom edge of the viewport `vp` (in the view's coordinates) that the
@@ -82,6 +83,9 @@ GraphView::GraphView(QWidget* parent)
     addShortcut(QKeySequence::ZoomOut, [this] { zoomBy(0.8); });
     addShortcut(QKeySequence(Qt::Key_F), [this] { fitToView(); });
     addShortcut(QKeySequence(Qt::Key_1), [this] { setZoom(1.0); });
+    // Backspace goes back up, as in a file manager: the scope the selected node was opened from closes.
+    collapseAction_ = addShortcut(QKeySequence(Qt::Key_Backspace), [this] { collapseScopeOf(selected_); });
+    collapseAction_->setText(tr("&Collapse Scope"));
     const std::pair<Step, QString> steps[] = {{Step::Down, tr("Next Node &Down (consumer)")},
                                               {Step::Up, tr("Next Node &Up (producer)")},
                                               {Step::Next, tr("Next &Sibling")},
@@ -121,6 +125,7 @@ void GraphView::setModel(std::shared_ptr<const Graph> graph, std::vector<int> gr
     matches_.clear();
     matchIndex_ = -1;
     selected_ = NodeId{};
+    hottest_ = NodeId{};
     fresh_ = true;
     scopes_->reset(graph_.get());
     if (defaultColoring_)
@@ -155,6 +160,7 @@ void GraphView::clearModel() {
     groupOf_.clear();
     expanded_.clear();
     scopes_->reset(nullptr);
+    hottest_ = NodeId{};
     matches_.clear();
     selected_ = NodeId{};
     scene_->clearGraph();
@@ -218,25 +224,59 @@ void GraphView::adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos) {
     scene_->setMarkedTensors(marked_);
     scene_->setMatches(matches_);
     scene_->setCurrentNode(selected_);
+    applyScopeNotes();
     if (fresh_) {
         fresh_ = false;
-        const QRectF r = sceneRect();
-        const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
-        if (fit >= kMinInitialZoom) {
-            fitToView();
-        } else {
-            setZoom(std::clamp(viewport()->width() / r.width(), kMinInitialZoom, kReadableZoom));
-            centerOn(r.center().x(), r.top() + viewport()->height() / zoom() / 2);
-        }
-        // Selected while the layout ran (a selection hub, a command line): show it.
-        if (NodeItem* item = scene_->itemForNode(selected_))
-            centerOn(item);
+        initialView();
     } else if (NodeItem* item = scene_->itemForNode(anchor)) {
         const QPointF offset = (anchorViewPos - QPointF(viewport()->rect().center())) / zoom();
         centerOn(item->sceneBoundingRect().center() - offset);
     }
     minimap_->rebuild();
     emit layoutReady();
+}
+
+void GraphView::initialView() {
+    const QRectF r = sceneRect();
+    // Whole when every box shows its op type at that scale; else a readable zoom on the top hotspot (a
+    // model's start is as arbitrary a patch as any).
+    if (fitScale() >= NodeItem::kTitleLod) {
+        fitToView();
+    } else {
+        setZoom(std::clamp(viewport()->width() / r.width(), NodeItem::kDetailLod, kReadableZoom));
+        if (NodeItem* hot = scene_->itemForNode(hottest_)) {
+            centerOn(hot);
+            keepClearOfOverlays(hot);
+        } else {
+            centerOn(r.center().x(), r.top() + viewport()->height() / zoom() / 2);
+        }
+    }
+    // Selected while the layout ran (a selection hub, a command line): show it.
+    if (NodeItem* item = scene_->itemForNode(selected_)) {
+        centerOn(item);
+        keepClearOfOverlays(item);
+    }
+}
+
+void GraphView::setNodeFigures(const std::vector<NodeFigures>& figures) {
+    hottest_ = NodeId{};
+    double hottestUs = 0;
+    for (size_t n = 0; n < figures.size(); ++n)
+        if (figures[n].latencyUs > hottestUs) {
+            hottestUs = figures[n].latencyUs;
+            hottest_ = NodeId(static_cast<uint32_t>(n));
+        }
+    scopes_->setFigures(figures);
+    applyScopeNotes();
+}
+
+void GraphView::applyScopeNotes() {
+    // A few hundred scope boxes at most (ScopeCollapse::kDefaultUnits): cheap per snapshot.
+    for (NodeItem* item : scene_->nodeItems())
+        if (ScopeCollapse::isScopeGroup(item->data().group)) {
+            const ScopeFigures* f = scopes_->figures(item->data().group);
+            item->setNote(f ? ScopeCollapse::note(*f) : QString());
+        }
 }
 
 void GraphView::setColoring(std::shared_ptr<const NodeColoring> coloring) {
@@ -272,7 +312,24 @@ void GraphView::setMarkedTensors(std::vector<TensorId> tensors) {
 void GraphView::setGroupExpanded(int group, bool expanded) {
     if (ScopeCollapse::isScopeGroup(group)) {
         // A name scope opens into its sub-scopes and nodes (its own boxes, no frame).
-        if (const NodeId anchor = expanded ? scopes_->open(group) : NodeId{}; anchor.valid())
+        if (expanded) {
+            if (const NodeId anchor = scopes_->open(group); anchor.valid())
+                requestLayout(anchor);
+            return;
+        }
+        // Closed again: its box lands where the selected node (else the node in the middle of the view)
+        // inside it was.
+        auto inside = [this, group](NodeId n) {
+            const auto open = scopes_->openScopesOf(n);
+            return std::find(open.begin(), open.end(), group) != open.end();
+        };
+        NodeId anchor = selected_;
+        if (!inside(anchor)) {
+            const NodeItem* middle = nodeAt(viewport()->rect().center());
+            anchor =
+                middle && inside(middle->data().members.front()) ? middle->data().members.front() : NodeId{};
+        }
+        if (scopes_->collapse(group))
             requestLayout(anchor);
         return;
     }
@@ -287,6 +344,14 @@ void GraphView::setGroupExpanded(int group, bool expanded) {
     else
         expanded_.erase(group);
     requestLayout(anchor);
+}
+
+bool GraphView::collapseScopeOf(NodeId node) {
+    const auto open = scopes_->openScopesOf(node);
+    if (open.empty() || !scopes_->collapse(open.front()))
+        return false;
+    requestLayout(node);
+    return true;
 }
 
 int GraphView::search(const QString& text) {
@@ -395,19 +460,26 @@ void GraphView::selectNode(NodeId id) {
     minimap_->update();
 }
 
+double GraphView::fitScale() const {
+    const QRectF r = sceneRect();
+    if (r.isEmpty())
+        return 1;
+    // At most a quarter of the height each: the drawing keeps half the view whatever the overlays.
+    const int band =
+        std::min(overlayBand(viewport()->geometry(), legend_, minimap_), viewport()->height() / 4);
+    // A fitted drawing is centred: a free band of the overlays' height above and below it keeps the legend
+    // (top left) and the minimap (bottom right) off every node, whatever the drawing's aspect.
+    return std::min((viewport()->width() - 4) / r.width(),
+                    std::max(1.0, double(viewport()->height() - 2 * band - 4)) / r.height());
+}
+
 void GraphView::fitToView() {
     if (sceneRect().isEmpty())
         return;
     const auto anchor = transformationAnchor();
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
     const QRectF r = sceneRect();
-    // At most a quarter of the height each: the drawing keeps half the view whatever the overlays.
-    const int band =
-        std::min(overlayBand(viewport()->geometry(), legend_, minimap_), viewport()->height() / 4);
-    // A fitted drawing is centred: a free band of the overlays' height above and below it keeps the legend
-    // (top left) and the minimap (bottom right) off every node, whatever the drawing's aspect.
-    const double s = std::min((viewport()->width() - 4) / r.width(),
-                              std::max(1.0, double(viewport()->height() - 2 * band - 4)) / r.height());
+    const double s = fitScale();
     setTransform(QTransform::fromScale(s, s));
     centerOn(r.center());
     setTransformationAnchor(anchor);
@@ -532,6 +604,32 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
     QGraphicsView::mouseDoubleClickEvent(e);
 }
 
+void GraphView::contextMenuEvent(QContextMenuEvent* e) {
+    NodeItem* item = nodeAt(e->pos());
+    if (!item || !scopes_->active()) {
+        QGraphicsView::contextMenuEvent(e);
+        return;
+    }
+    QMenu menu(this);
+    const int group = item->data().group;
+    if (ScopeCollapse::isScopeGroup(group))
+        menu.addAction(tr("Open Scope %1").arg(scopes_->path(group)), this,
+                       [this, group] { setGroupExpanded(group, true); });
+    // The open scopes around the node, innermost first: each collapses back into its box.
+    const NodeId node = item->data().members.front();
+    for (int s : scopes_->openScopesOf(node)) {
+        menu.addAction(tr("Collapse Scope %1").arg(scopes_->path(s)), this, [this, s, node] {
+            if (scopes_->collapse(s))
+                requestLayout(node);
+        });
+    }
+    if (menu.actions().isEmpty()) {
+        QGraphicsView::contextMenuEvent(e);
+        return;
+    }
+    menu.exec(e->globalPos());
+}
+
 void GraphView::resizeEvent(QResizeEvent* e) {
     QGraphicsView::resizeEvent(e);
     placeOverlays();
@@ -607,7 +705,22 @@ QString GraphView::toolTipFor(const NodeItem& item) const {
         return out.join(QStringLiteral(", "));
     };
     QString html;
-    if (members.size() > 1)
+    if (const int group = item.data().group; ScopeCollapse::isScopeGroup(group)) {
+        html += tr("<b>%1</b> (%2 nodes, double-click to open)<br>")
+                    .arg(scopes_->path(group).toHtmlEscaped())
+                    .arg(members.size());
+        if (const ScopeFigures* f = scopes_->figures(group)) {
+            html += ScopeCollapse::toolTip(*f);
+            if (f->hottest.valid()) {
+                const Node& hot = graph_->node(f->hottest);
+                html +=
+                    tr("hottest: <b>%1</b> %2 (%3)<br>")
+                        .arg(QString::fromStdString(hot.opType).toHtmlEscaped(),
+                             QString::fromStdString(hot.name).toHtmlEscaped(), formatLatencyUs(f->hottestUs));
+            }
+        }
+        html += QStringLiteral("<hr>");
+    } else if (members.size() > 1)
         html += tr("<b>Group %1</b> (%2 nodes, double-click to expand)<br>")
                     .arg(item.data().group)
                     .arg(members.size());
