@@ -127,7 +127,9 @@ void GraphView::setModel(std::shared_ptr<const Graph> graph, std::vector<int> gr
     selected_ = NodeId{};
     hottest_ = NodeId{};
     fresh_ = true;
-    scopes_->reset(graph_.get());
+    scopes_->reset(nullptr);
+    // The scope tree is built by the layout job (off the GUI thread), which collapses with it.
+    scopesPending_ = graph_ && graph_->nodes.size() >= ScopeCollapse::kMinNodes;
     if (defaultColoring_)
         setColoring(nullptr); // the default colouring is derived from the graph
     requestLayout(NodeId{});
@@ -160,6 +162,7 @@ void GraphView::clearModel() {
     groupOf_.clear();
     expanded_.clear();
     scopes_->reset(nullptr);
+    scopesPending_ = false;
     hottest_ = NodeId{};
     matches_.clear();
     selected_ = NodeId{};
@@ -173,7 +176,9 @@ void GraphView::requestLayout(NodeId anchor) {
         return;
     // One job of the Layout lane: a newer layout raises this one's cancel flag and the core layout stops.
     const JobTicket ticket = jobs_ ? jobs_->begin(JobLane::Layout) : JobTicket{};
-    SceneRequest request{graph_, scopes_->groupOf(groupOf_), expanded_, ticket.progress(), scopes_->labels()};
+    const bool buildScopes = scopesPending_;
+    SceneRequest request{graph_, buildScopes ? groupOf_ : scopes_->groupOf(groupOf_), expanded_,
+                         ticket.progress(), buildScopes ? std::map<int, QString>{} : scopes_->labels()};
     QPointF anchorPos;
     if (NodeItem* item = scene_->itemForNode(anchor))
         anchorPos = mapFromScene(item->sceneBoundingRect().center());
@@ -183,18 +188,27 @@ void GraphView::requestLayout(NodeId anchor) {
         std::shared_ptr<SceneItems> items;
         QString error;
         bool cancelled = false;
+        std::shared_ptr<const layout::ScopeTree> scopes; ///< built by this job (buildScopes)
     };
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this,
-            [this, watcher, generation, anchor, anchorPos, ticket] {
+            [this, watcher, generation, anchor, anchorPos, ticket, buildScopes] {
                 --pending_;
                 const Outcome out = watcher->result();
                 watcher->deleteLater();
                 const bool newest =
                     generation == generation_; // the newest request wins; older results are dropped
-                if (newest && out.items)
+                if (newest && out.items) {
+                    if (buildScopes) {
+                        scopes_->adopt(out.scopes);
+                        scopesPending_ = false;
+                    }
                     adopt(*out.items, anchor, anchorPos);
-                else if (newest && !out.cancelled)
+                    // Selected while the tree was being built (the top hotspot, a command line): open the
+                    // scopes down to it now.
+                    if (buildScopes && scopes_->reveal(selected_))
+                        requestLayout(selected_);
+                } else if (newest && !out.cancelled)
                     emit layoutFailed(out.error);
                 // Finished last, after the scene shows the result, so "settled" means the drawing is there.
                 if (jobs_)
@@ -205,14 +219,23 @@ void GraphView::requestLayout(NodeId anchor) {
     // Layout and item construction both run on the worker; the GUI thread only adds the finished items.
     // The job holds its ticket: the cancel flag its Progress points at lives as long as the job, even when
     // the window (and its tracker) goes first, as on quit or an exit mid-layout.
-    watcher->setFuture(QtConcurrent::run([request, ticket]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run([request, ticket, buildScopes]() mutable -> Outcome {
         (void)ticket;
         try {
-            return {std::make_shared<SceneItems>(buildSceneData(request)), {}, false};
+            std::shared_ptr<const layout::ScopeTree> tree;
+            if (buildScopes) {
+                // A new big model: its scopes, collapsed by the default expansion, then the layout of that.
+                ScopeCollapse scopes;
+                scopes.adopt(ScopeCollapse::buildTree(request.graph.get()));
+                request.groupOf = scopes.groupOf(request.groupOf);
+                request.groupLabels = scopes.labels();
+                tree = scopes.tree();
+            }
+            return {std::make_shared<SceneItems>(buildSceneData(request)), {}, false, std::move(tree)};
         } catch (const Cancelled&) {
-            return {nullptr, {}, true};
+            return {nullptr, {}, true, {}};
         } catch (const std::exception& e) {
-            return {nullptr, QString::fromUtf8(e.what()), false};
+            return {nullptr, QString::fromUtf8(e.what()), false, {}};
         }
     }));
 }
@@ -281,8 +304,10 @@ void GraphView::applyScopeNotes() {
 
 void GraphView::setColoring(std::shared_ptr<const NodeColoring> coloring) {
     defaultColoring_ = !coloring;
+    static const Graph kNoGraph;
+    // Both arms lvalues: a prvalue arm would copy the whole graph on the GUI thread (every new model).
     if (!coloring)
-        coloring = std::make_shared<OpCategoryColoring>(graph_ ? *graph_ : Graph{});
+        coloring = std::make_shared<OpCategoryColoring>(graph_ ? *graph_ : kNoGraph);
     coloring_ = std::move(coloring);
     scene_->setColoring(coloring_);
     legend_->setColoring(coloring_.get());

@@ -182,6 +182,7 @@ private:
     std::set<int> expanded_;
     std::unique_ptr<ScopeCollapse> scopes_; ///< name scopes drawn collapsed (big models)
     NodeId hottest_;                        ///< of the last figures: the first view frames it
+    bool scopesPending_ = false; ///< a big new model: the next layout job builds its scope tree first
     std::shared_ptr<const NodeColoring> coloring_;
     bool defaultColoring_ = true;
     std::vector<TensorId> marked_;

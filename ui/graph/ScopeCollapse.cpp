@@ -28,16 +28,25 @@ QString formatLatencyUs(double us) {
 }
 
 void ScopeCollapse::reset(const Graph* graph) {
-    tree_.reset();
-    open_.clear();
-    figures_.clear();
+    nodeFigures_.clear();
+    adopt(buildTree(graph));
+}
+
+std::shared_ptr<const layout::ScopeTree> ScopeCollapse::buildTree(const Graph* graph) {
     if (!graph || graph->nodes.size() < kMinNodes)
-        return;
+        return nullptr;
     auto tree = std::make_shared<layout::ScopeTree>(layout::ScopeTree::build(*graph));
     if (tree->scopes().size() < 2)
-        return; // no scoped names: nothing to collapse
-    open_ = tree->defaultExpansion(kDefaultUnits);
+        return nullptr; // no scoped names: nothing to collapse
+    return tree;
+}
+
+void ScopeCollapse::adopt(std::shared_ptr<const layout::ScopeTree> tree) {
     tree_ = std::move(tree);
+    open_ = tree_ ? tree_->defaultExpansion(kDefaultUnits) : std::vector<bool>{};
+    figures_.clear();
+    if (tree_ && nodeFigures_.size() == tree_->nodeCount())
+        figures_ = scopeFigures(*tree_, nodeFigures_);
 }
 
 int ScopeCollapse::scopeOfGroup(int group) const {
@@ -147,11 +156,10 @@ QString ScopeCollapse::path(int group) const {
 }
 
 void ScopeCollapse::setFigures(const std::vector<NodeFigures>& nodes) {
-    if (!tree_ || nodes.size() != tree_->nodeCount()) {
-        figures_.clear();
-        return;
-    }
-    figures_ = scopeFigures(*tree_, nodes);
+    nodeFigures_ = nodes;
+    figures_.clear();
+    if (tree_ && nodes.size() == tree_->nodeCount())
+        figures_ = scopeFigures(*tree_, nodes);
 }
 
 const ScopeFigures* ScopeCollapse::figures(int group) const {

@@ -28,6 +28,14 @@ public:
 
     /// A new model (null: none): builds its scope tree and the default expansion when it is big.
     void reset(const Graph* graph);
+    /// The scope tree of `graph` when it is big enough to collapse and has scoped names, else null.
+    /// Thread-safe: a layout worker builds it (a 100k-node model's takes ~0.2 s, too long for the GUI
+    /// thread).
+    static std::shared_ptr<const layout::ScopeTree> buildTree(const Graph* graph);
+    /// Takes a tree from buildTree() (null: nothing to collapse) for the same model, with its default
+    /// expansion; figures set meanwhile are summed over it.
+    void adopt(std::shared_ptr<const layout::ScopeTree> tree);
+    std::shared_ptr<const layout::ScopeTree> tree() const { return tree_; }
     bool active() const { return tree_ != nullptr; }
     static bool isScopeGroup(int group) { return group >= kGroupBase; }
     /// Opens the scope behind a scope group's box; the node to keep in place on screen, or invalid if the
@@ -63,6 +71,7 @@ private:
 
     std::shared_ptr<const layout::ScopeTree> tree_;
     std::vector<bool> open_;
+    std::vector<NodeFigures> nodeFigures_; ///< kept for a tree that lands after them
     std::vector<ScopeFigures> figures_;
 };
 
