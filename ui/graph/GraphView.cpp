@@ -16,8 +16,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QContextMenuEvent>
 #include <QFutureWatcher>
 #include <QHelpEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QToolTip>
@@ -32,7 +34,6 @@ namespace bpu::ui {
 namespace {
 constexpr double kMaxZoom = 4.0;
 constexpr double kReadableZoom = 1.0;
-constexpr double kMinInitialZoom = 0.3; // a first view below this fits the width and starts at the top
 constexpr double kAntialiasZoom = 0.35;
 
 /// Height of the strip along the top or bottom edge of the viewport `vp` (in the view's coordinates) that the
@@ -82,6 +83,9 @@ GraphView::GraphView(QWidget* parent)
     addShortcut(QKeySequence::ZoomOut, [this] { zoomBy(0.8); });
     addShortcut(QKeySequence(Qt::Key_F), [this] { fitToView(); });
     addShortcut(QKeySequence(Qt::Key_1), [this] { setZoom(1.0); });
+    // Backspace goes back up, as in a file manager: the scope the selected node was opened from closes.
+    collapseAction_ = addShortcut(QKeySequence(Qt::Key_Backspace), [this] { collapseScopeOf(selected_); });
+    collapseAction_->setText(tr("&Collapse Scope"));
     const std::pair<Step, QString> steps[] = {{Step::Down, tr("Next Node &Down (consumer)")},
                                               {Step::Up, tr("Next Node &Up (producer)")},
                                               {Step::Next, tr("Next &Sibling")},
@@ -121,8 +125,11 @@ void GraphView::setModel(std::shared_ptr<const Graph> graph, std::vector<int> gr
     matches_.clear();
     matchIndex_ = -1;
     selected_ = NodeId{};
+    hottest_ = NodeId{};
     fresh_ = true;
-    scopes_->reset(graph_.get());
+    scopes_->reset(nullptr);
+    // The scope tree is built by the layout job (off the GUI thread), which collapses with it.
+    scopesPending_ = graph_ && graph_->nodes.size() >= ScopeCollapse::kMinNodes;
     if (defaultColoring_)
         setColoring(nullptr); // the default colouring is derived from the graph
     requestLayout(NodeId{});
@@ -155,6 +162,8 @@ void GraphView::clearModel() {
     groupOf_.clear();
     expanded_.clear();
     scopes_->reset(nullptr);
+    scopesPending_ = false;
+    hottest_ = NodeId{};
     matches_.clear();
     selected_ = NodeId{};
     scene_->clearGraph();
@@ -167,7 +176,9 @@ void GraphView::requestLayout(NodeId anchor) {
         return;
     // One job of the Layout lane: a newer layout raises this one's cancel flag and the core layout stops.
     const JobTicket ticket = jobs_ ? jobs_->begin(JobLane::Layout) : JobTicket{};
-    SceneRequest request{graph_, scopes_->groupOf(groupOf_), expanded_, ticket.progress(), scopes_->labels()};
+    const bool buildScopes = scopesPending_;
+    SceneRequest request{graph_, buildScopes ? groupOf_ : scopes_->groupOf(groupOf_), expanded_,
+                         ticket.progress(), buildScopes ? std::map<int, QString>{} : scopes_->labels()};
     QPointF anchorPos;
     if (NodeItem* item = scene_->itemForNode(anchor))
         anchorPos = mapFromScene(item->sceneBoundingRect().center());
@@ -177,18 +188,27 @@ void GraphView::requestLayout(NodeId anchor) {
         std::shared_ptr<SceneItems> items;
         QString error;
         bool cancelled = false;
+        std::shared_ptr<const layout::ScopeTree> scopes; ///< built by this job (buildScopes)
     };
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this,
-            [this, watcher, generation, anchor, anchorPos, ticket] {
+            [this, watcher, generation, anchor, anchorPos, ticket, buildScopes] {
                 --pending_;
                 const Outcome out = watcher->result();
                 watcher->deleteLater();
                 const bool newest =
                     generation == generation_; // the newest request wins; older results are dropped
-                if (newest && out.items)
+                if (newest && out.items) {
+                    if (buildScopes) {
+                        scopes_->adopt(out.scopes);
+                        scopesPending_ = false;
+                    }
                     adopt(*out.items, anchor, anchorPos);
-                else if (newest && !out.cancelled)
+                    // Selected while the tree was being built (the top hotspot, a command line): open the
+                    // scopes down to it now.
+                    if (buildScopes && scopes_->reveal(selected_))
+                        requestLayout(selected_);
+                } else if (newest && !out.cancelled)
                     emit layoutFailed(out.error);
                 // Finished last, after the scene shows the result, so "settled" means the drawing is there.
                 if (jobs_)
@@ -199,14 +219,23 @@ void GraphView::requestLayout(NodeId anchor) {
     // Layout and item construction both run on the worker; the GUI thread only adds the finished items.
     // The job holds its ticket: the cancel flag its Progress points at lives as long as the job, even when
     // the window (and its tracker) goes first, as on quit or an exit mid-layout.
-    watcher->setFuture(QtConcurrent::run([request, ticket]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run([request, ticket, buildScopes]() mutable -> Outcome {
         (void)ticket;
         try {
-            return {std::make_shared<SceneItems>(buildSceneData(request)), {}, false};
+            std::shared_ptr<const layout::ScopeTree> tree;
+            if (buildScopes) {
+                // A new big model: its scopes, collapsed by the default expansion, then the layout of that.
+                ScopeCollapse scopes;
+                scopes.adopt(ScopeCollapse::buildTree(request.graph.get()));
+                request.groupOf = scopes.groupOf(request.groupOf);
+                request.groupLabels = scopes.labels();
+                tree = scopes.tree();
+            }
+            return {std::make_shared<SceneItems>(buildSceneData(request)), {}, false, std::move(tree)};
         } catch (const Cancelled&) {
-            return {nullptr, {}, true};
+            return {nullptr, {}, true, {}};
         } catch (const std::exception& e) {
-            return {nullptr, QString::fromUtf8(e.what()), false};
+            return {nullptr, QString::fromUtf8(e.what()), false, {}};
         }
     }));
 }
@@ -218,19 +247,10 @@ void GraphView::adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos) {
     scene_->setMarkedTensors(marked_);
     scene_->setMatches(matches_);
     scene_->setCurrentNode(selected_);
+    applyScopeNotes();
     if (fresh_) {
         fresh_ = false;
-        const QRectF r = sceneRect();
-        const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
-        if (fit >= kMinInitialZoom) {
-            fitToView();
-        } else {
-            setZoom(std::clamp(viewport()->width() / r.width(), kMinInitialZoom, kReadableZoom));
-            centerOn(r.center().x(), r.top() + viewport()->height() / zoom() / 2);
-        }
-        // Selected while the layout ran (a selection hub, a command line): show it.
-        if (NodeItem* item = scene_->itemForNode(selected_))
-            centerOn(item);
+        initialView();
     } else if (NodeItem* item = scene_->itemForNode(anchor)) {
         const QPointF offset = (anchorViewPos - QPointF(viewport()->rect().center())) / zoom();
         centerOn(item->sceneBoundingRect().center() - offset);
@@ -239,10 +259,55 @@ void GraphView::adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos) {
     emit layoutReady();
 }
 
+void GraphView::initialView() {
+    const QRectF r = sceneRect();
+    // Whole when every box shows its op type at that scale; else a readable zoom on the top hotspot (a
+    // model's start is as arbitrary a patch as any).
+    if (fitScale() >= NodeItem::kTitleLod) {
+        fitToView();
+    } else {
+        setZoom(std::clamp(viewport()->width() / r.width(), NodeItem::kDetailLod, kReadableZoom));
+        if (NodeItem* hot = scene_->itemForNode(hottest_)) {
+            centerOn(hot);
+            keepClearOfOverlays(hot);
+        } else {
+            centerOn(r.center().x(), r.top() + viewport()->height() / zoom() / 2);
+        }
+    }
+    // Selected while the layout ran (a selection hub, a command line): show it.
+    if (NodeItem* item = scene_->itemForNode(selected_)) {
+        centerOn(item);
+        keepClearOfOverlays(item);
+    }
+}
+
+void GraphView::setNodeFigures(const std::vector<NodeFigures>& figures) {
+    hottest_ = NodeId{};
+    double hottestUs = 0;
+    for (size_t n = 0; n < figures.size(); ++n)
+        if (figures[n].latencyUs > hottestUs) {
+            hottestUs = figures[n].latencyUs;
+            hottest_ = NodeId(static_cast<uint32_t>(n));
+        }
+    scopes_->setFigures(figures);
+    applyScopeNotes();
+}
+
+void GraphView::applyScopeNotes() {
+    // A few hundred scope boxes at most (ScopeCollapse::kDefaultUnits): cheap per snapshot.
+    for (NodeItem* item : scene_->nodeItems())
+        if (ScopeCollapse::isScopeGroup(item->data().group)) {
+            const ScopeFigures* f = scopes_->figures(item->data().group);
+            item->setNote(f ? ScopeCollapse::note(*f) : QString());
+        }
+}
+
 void GraphView::setColoring(std::shared_ptr<const NodeColoring> coloring) {
     defaultColoring_ = !coloring;
+    static const Graph kNoGraph;
+    // Both arms lvalues: a prvalue arm would copy the whole graph on the GUI thread (every new model).
     if (!coloring)
-        coloring = std::make_shared<OpCategoryColoring>(graph_ ? *graph_ : Graph{});
+        coloring = std::make_shared<OpCategoryColoring>(graph_ ? *graph_ : kNoGraph);
     coloring_ = std::move(coloring);
     scene_->setColoring(coloring_);
     legend_->setColoring(coloring_.get());
@@ -272,7 +337,24 @@ void GraphView::setMarkedTensors(std::vector<TensorId> tensors) {
 void GraphView::setGroupExpanded(int group, bool expanded) {
     if (ScopeCollapse::isScopeGroup(group)) {
         // A name scope opens into its sub-scopes and nodes (its own boxes, no frame).
-        if (const NodeId anchor = expanded ? scopes_->open(group) : NodeId{}; anchor.valid())
+        if (expanded) {
+            if (const NodeId anchor = scopes_->open(group); anchor.valid())
+                requestLayout(anchor);
+            return;
+        }
+        // Closed again: its box lands where the selected node (else the node in the middle of the view)
+        // inside it was.
+        auto inside = [this, group](NodeId n) {
+            const auto open = scopes_->openScopesOf(n);
+            return std::find(open.begin(), open.end(), group) != open.end();
+        };
+        NodeId anchor = selected_;
+        if (!inside(anchor)) {
+            const NodeItem* middle = nodeAt(viewport()->rect().center());
+            anchor =
+                middle && inside(middle->data().members.front()) ? middle->data().members.front() : NodeId{};
+        }
+        if (scopes_->collapse(group))
             requestLayout(anchor);
         return;
     }
@@ -287,6 +369,14 @@ void GraphView::setGroupExpanded(int group, bool expanded) {
     else
         expanded_.erase(group);
     requestLayout(anchor);
+}
+
+bool GraphView::collapseScopeOf(NodeId node) {
+    const auto open = scopes_->openScopesOf(node);
+    if (open.empty() || !scopes_->collapse(open.front()))
+        return false;
+    requestLayout(node);
+    return true;
 }
 
 int GraphView::search(const QString& text) {
@@ -395,19 +485,26 @@ void GraphView::selectNode(NodeId id) {
     minimap_->update();
 }
 
+double GraphView::fitScale() const {
+    const QRectF r = sceneRect();
+    if (r.isEmpty())
+        return 1;
+    // At most a quarter of the height each: the drawing keeps half the view whatever the overlays.
+    const int band =
+        std::min(overlayBand(viewport()->geometry(), legend_, minimap_), viewport()->height() / 4);
+    // A fitted drawing is centred: a free band of the overlays' height above and below it keeps the legend
+    // (top left) and the minimap (bottom right) off every node, whatever the drawing's aspect.
+    return std::min((viewport()->width() - 4) / r.width(),
+                    std::max(1.0, double(viewport()->height() - 2 * band - 4)) / r.height());
+}
+
 void GraphView::fitToView() {
     if (sceneRect().isEmpty())
         return;
     const auto anchor = transformationAnchor();
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
     const QRectF r = sceneRect();
-    // At most a quarter of the height each: the drawing keeps half the view whatever the overlays.
-    const int band =
-        std::min(overlayBand(viewport()->geometry(), legend_, minimap_), viewport()->height() / 4);
-    // A fitted drawing is centred: a free band of the overlays' height above and below it keeps the legend
-    // (top left) and the minimap (bottom right) off every node, whatever the drawing's aspect.
-    const double s = std::min((viewport()->width() - 4) / r.width(),
-                              std::max(1.0, double(viewport()->height() - 2 * band - 4)) / r.height());
+    const double s = fitScale();
     setTransform(QTransform::fromScale(s, s));
     centerOn(r.center());
     setTransformationAnchor(anchor);
@@ -532,6 +629,32 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
     QGraphicsView::mouseDoubleClickEvent(e);
 }
 
+void GraphView::contextMenuEvent(QContextMenuEvent* e) {
+    NodeItem* item = nodeAt(e->pos());
+    if (!item || !scopes_->active()) {
+        QGraphicsView::contextMenuEvent(e);
+        return;
+    }
+    QMenu menu(this);
+    const int group = item->data().group;
+    if (ScopeCollapse::isScopeGroup(group))
+        menu.addAction(tr("Open Scope %1").arg(scopes_->path(group)), this,
+                       [this, group] { setGroupExpanded(group, true); });
+    // The open scopes around the node, innermost first: each collapses back into its box.
+    const NodeId node = item->data().members.front();
+    for (int s : scopes_->openScopesOf(node)) {
+        menu.addAction(tr("Collapse Scope %1").arg(scopes_->path(s)), this, [this, s, node] {
+            if (scopes_->collapse(s))
+                requestLayout(node);
+        });
+    }
+    if (menu.actions().isEmpty()) {
+        QGraphicsView::contextMenuEvent(e);
+        return;
+    }
+    menu.exec(e->globalPos());
+}
+
 void GraphView::resizeEvent(QResizeEvent* e) {
     QGraphicsView::resizeEvent(e);
     placeOverlays();
@@ -607,7 +730,22 @@ QString GraphView::toolTipFor(const NodeItem& item) const {
         return out.join(QStringLiteral(", "));
     };
     QString html;
-    if (members.size() > 1)
+    if (const int group = item.data().group; ScopeCollapse::isScopeGroup(group)) {
+        html += tr("<b>%1</b> (%2 nodes, double-click to open)<br>")
+                    .arg(scopes_->path(group).toHtmlEscaped())
+                    .arg(members.size());
+        if (const ScopeFigures* f = scopes_->figures(group)) {
+            html += ScopeCollapse::toolTip(*f);
+            if (f->hottest.valid()) {
+                const Node& hot = graph_->node(f->hottest);
+                html +=
+                    tr("hottest: <b>%1</b> %2 (%3)<br>")
+                        .arg(QString::fromStdString(hot.opType).toHtmlEscaped(),
+                             QString::fromStdString(hot.name).toHtmlEscaped(), formatLatencyUs(f->hottestUs));
+            }
+        }
+        html += QStringLiteral("<hr>");
+    } else if (members.size() > 1)
         html += tr("<b>Group %1</b> (%2 nodes, double-click to expand)<br>")
                     .arg(item.data().group)
                     .arg(members.size());

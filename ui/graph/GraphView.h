@@ -2,6 +2,7 @@
 #pragma once
 
 #include "GraphNavigation.h"
+#include "core/cost/ScopeFigures.h"
 #include "core/model/Graph.h"
 
 #include <QGraphicsView>
@@ -26,10 +27,11 @@ struct SceneItems;
 
 /// The model graph, laid out top to bottom (core/layout) off the GUI thread and drawn with level of detail.
 /// Wheel zooms about the cursor, dragging pans, a click selects, double-click expands a fused group (and
-/// collapses it from its frame), Ctrl+F searches by name or op type (`op:If` for exactly that op type),
-/// F3 / Shift+F3 step through matches, Alt+arrows walk the edges from the selected node. Overlays: legend
-/// (top left, folds on a click), search bar (top right, on demand), minimap (bottom right); in a small view
-/// the legend folds and the minimap hides so they do not cover the graph.
+/// collapses it from its frame) or opens a collapsed name scope (big models; Backspace or the context menu
+/// collapses the scope around the selected node again), Ctrl+F searches by name or op type (`op:If` for
+/// exactly that op type), F3 / Shift+F3 step through matches, Alt+arrows walk the edges from the selected
+/// node. Overlays: legend (top left, folds on a click), search bar (top right, on demand), minimap (bottom
+/// right); in a small view the legend folds and the minimap hides so they do not cover the graph.
 ///
 /// Selection: `nodeSelected` is emitted once per user action that changes the selection (click, search
 /// step); `selectNode()` selects and centres without emitting, so a selection hub can call it freely.
@@ -63,11 +65,21 @@ public:
     std::shared_ptr<const NodeColoring> coloring() const;
     /// Edges carrying any of these tensors get a marker (Q/DQ boundaries).
     void setMarkedTensors(std::vector<TensorId> tensors);
+    /// Per-node figures of the shown state (one per node; empty: none): collapsed name scopes show their
+    /// sums (latency, share, CPU nodes, padding waste), and a new model's first view frames the top hotspot.
+    void setNodeFigures(const std::vector<NodeFigures>& figures);
+    /// The node with the most latency in the figures last set (invalid without figures).
+    NodeId hottestNode() const { return hottest_; }
 
     /// Expands a collapsed group into its members inside a frame (or collapses it again); re-lays out and
     /// keeps the group where it was on screen.
     void setGroupExpanded(int group, bool expanded);
     bool isGroupExpanded(int group) const { return expanded_.count(group) != 0; }
+    /// Collapses the innermost open name scope holding `node` (one drawn with more than one node) back into
+    /// its box, kept where the node was on screen; false if there is none.
+    bool collapseScopeOf(NodeId node);
+    /// Backspace: collapseScopeOf(selectedNode()).
+    QAction* collapseScopeAction() const { return collapseAction_; }
 
     /// Highlights every node whose name or op type contains `text` (case-insensitive); `op:Type` matches
     /// the op type exactly (case-insensitive) and nothing else. Returns the count; an empty text clears the
@@ -131,6 +143,7 @@ protected:
     void mousePressEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
     bool viewportEvent(QEvent* e) override;
@@ -145,6 +158,11 @@ private:
     /// Scrolls so `item` is not under the legend or the minimap.
     void keepClearOfOverlays(const NodeItem* item);
     void updateSceneRect();
+    /// The scale fitToView() would set.
+    double fitScale() const;
+    /// The first view of a new model: all of it when its op types are legible so, else the top hotspot.
+    void initialView();
+    void applyScopeNotes();
     void zoomChangedInternal();
     double clampZoom(double s) const;
     QString toolTipFor(const NodeItem& item) const;
@@ -158,10 +176,13 @@ private:
     Minimap* minimap_;
     GraphSearchBar* searchBar_;
     QAction* findAction_ = nullptr;
+    QAction* collapseAction_ = nullptr;
     std::shared_ptr<const Graph> graph_;
     std::vector<int> groupOf_;
     std::set<int> expanded_;
     std::unique_ptr<ScopeCollapse> scopes_; ///< name scopes drawn collapsed (big models)
+    NodeId hottest_;                        ///< of the last figures: the first view frames it
+    bool scopesPending_ = false; ///< a big new model: the next layout job builds its scope tree first
     std::shared_ptr<const NodeColoring> coloring_;
     bool defaultColoring_ = true;
     std::vector<TensorId> marked_;

@@ -26,7 +26,7 @@ QStaticText staticText(const QString& s, const QFont& font, double width, Qt::Te
 } // namespace
 
 struct NodeItem::Text {
-    QStaticText title, name, detail;
+    QStaticText title, name, detail, note;
 };
 
 NodeItem::NodeItem(int box, const SceneBox* data)
@@ -57,6 +57,14 @@ void NodeItem::setMatched(bool matched) {
     }
 }
 
+void NodeItem::setNote(const QString& note) {
+    if (note_ != note) {
+        note_ = note;
+        text_.reset(); // laid out again on the next paint
+        update();
+    }
+}
+
 void NodeItem::setCurrent(bool current) {
     if (current_ != current) {
         current_ = current;
@@ -72,6 +80,7 @@ const NodeItem::Text& NodeItem::text() const {
         text_->title = staticText(data_->title, pc.titleFont(), w, Qt::ElideRight);
         text_->name = staticText(data_->name, pc.detailFont(), w, Qt::ElideMiddle);
         text_->detail = staticText(data_->detail, pc.detailFont(), w, Qt::ElideRight);
+        text_->note = staticText(note_, pc.detailFont(), w, Qt::ElideRight);
     }
     return *text_;
 }
@@ -140,7 +149,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawStaticText(QPointF(inset, (size_.height() - ts.height()) / 2), t.title);
         return;
     }
-    const double lineGap = (size_.height() - 2 * 3 - 16 - 2 * 14) / 2;
+    // The note only where the box has room for a fourth line (scope boxes are laid out taller for it).
+    const int lines = !note_.isEmpty() && size_.height() >= 2 * 3 + 16 + 3 * 14 ? 3 : 2;
+    const double lineGap = (size_.height() - 2 * 3 - 16 - lines * 14) / 2;
     double y = 3 + std::max(0.0, lineGap);
     painter->setFont(pc.titleFont());
     painter->drawStaticText(QPointF(inset, y), t.title);
@@ -149,6 +160,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->drawStaticText(QPointF(inset, y), t.name);
     y += 14;
     painter->drawStaticText(QPointF(inset, y), t.detail);
+    if (lines == 3)
+        painter->drawStaticText(QPointF(inset, y + 14), t.note);
 }
 
 } // namespace bpu::ui

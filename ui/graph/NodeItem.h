@@ -35,6 +35,10 @@ public:
     bool isMatched() const { return matched_; }
     void setCurrent(bool current);
     bool isCurrent() const { return current_; }
+    /// A fourth line under the detail (a collapsed scope's figures: they change per snapshot, the layout's
+    /// text does not); drawn when the box is tall enough.
+    void setNote(const QString& note);
+    const QString& note() const { return note_; }
 
     /// Zoom thresholds (view scale) at which text appears.
     static constexpr double kTitleLod = 0.6;
@@ -51,6 +55,7 @@ private:
     QColor ink_ = Qt::black;
     bool matched_ = false;
     bool current_ = false;
+    QString note_;
     mutable std::unique_ptr<Text> text_;
 };
 

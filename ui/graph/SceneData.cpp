@@ -14,6 +14,7 @@ namespace {
 constexpr double kMargin = 40;
 constexpr double kNodeW = 168, kNodeH = 48;
 constexpr double kGroupW = 184, kGroupH = 60;
+constexpr double kScopeW = 200, kScopeH = 76; // a collapsed scope: path, op types, count, then its figures
 constexpr double kConstW = 112, kConstH = 28;
 
 /// A node computing a constant: no inputs, or only initializers (Constant, an Identity sharing a bias).
@@ -86,12 +87,15 @@ std::shared_ptr<const SceneData> buildSceneData(const SceneRequest& request) {
         if (grp >= 0 && request.expanded.count(grp))
             grp = -1;
 
-    const layout::GraphLayoutInput in = layout::buildGraphLayoutInput(g, groupOf, [&g](const auto& members) {
-        if (members.size() > 1)
-            return layout::Size{kGroupW, kGroupH};
-        return isConstantLike(g, g.node(members.front())) ? layout::Size{kConstW, kConstH}
-                                                          : layout::Size{kNodeW, kNodeH};
-    });
+    const layout::GraphLayoutInput in =
+        layout::buildGraphLayoutInput(g, groupOf, [&g, &groupOf, &request](const auto& members) {
+            if (members.size() > 1)
+                return request.groupLabels.count(groupOf[members.front().value])
+                           ? layout::Size{kScopeW, kScopeH}
+                           : layout::Size{kGroupW, kGroupH};
+            return isConstantLike(g, g.node(members.front())) ? layout::Size{kConstW, kConstH}
+                                                              : layout::Size{kNodeW, kNodeH};
+        });
     layout::Options options;
     options.progress = request.progress;
     const layout::Result r = layout::layeredLayout(in.input, options);

@@ -427,6 +427,8 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
         marked.push_back(q.tensor);
     graph_->setMarkedTensors(marked);
     graph_->setColoring(coloring(*s));
+    // The scope boxes' sums and the first view's hotspot (the layout of a new model lands after this).
+    graph_->setNodeFigures(nodeFigures(*s->graph, s->analysis, s->cost));
     hotspots_->setSnapshot(s);
     findings_->setSnapshot(s);
     inspector_->setSnapshot(s);

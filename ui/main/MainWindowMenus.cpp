@@ -99,6 +99,7 @@ void MainWindow::buildMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit Graph"), graph_, &GraphView::fitToView);
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addAction(graph_->collapseScopeAction()); // Backspace, while the graph has the focus
     view->addSeparator();
     const ColorMode modes[] = {ColorMode::Placement, ColorMode::Padding, ColorMode::Intensity,
                                ColorMode::Latency, ColorMode::Delta};
