@@ -67,6 +67,7 @@ const ParamKey kParamKeys[] = {
     {"batch_weight_share_min", &TargetProfile::batchWeightShareMin, 0, 1},
     {"activation_share_min", &TargetProfile::activationShareMin, 0, 1},
     {"plan_max_steps", &TargetProfile::planMaxSteps, 0, 1000},
+    {"sweep_node_budget", &TargetProfile::sweepNodeBudget, 0, 1e12},
 };
 
 // Alignment units in elements: a tensor dim is rounded up to a multiple of one.

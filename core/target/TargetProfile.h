@@ -83,6 +83,9 @@ struct TargetProfile {
     // where weight loads are a material share of the BPU time; the separate-activation finding's threshold;
     // how many fixes the optimization plan applies
     Param severityHighShare, severityMediumShare, batchWeightShareMin, activationShareMin, planMaxSteps;
+    // What-if work bounds (not chip properties): the node re-estimates one drag-editor curve may cost
+    // (points x nodes; Sweep.h sweepPointLimit)
+    Param sweepNodeBudget;
 
     AlignmentRules alignment;
     std::map<std::string, OpRule> operators;
