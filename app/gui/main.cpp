@@ -123,9 +123,11 @@ int main(int argc, char** argv) {
             });
     }
     if (!shotPath.isEmpty()) {
-        // Shoot once everything asked of the window has landed: the model, the edits, the finding gains, the
-        // graph layout and the inspector's curve (the job tracker's one "settled" signal), and a comparison
-        // (its own worker: its "updated" signal asks again).
+        // Shoot once everything asked of the window has landed: the model, the edits, the finding gains and
+        // the graph layout (the job tracker's "shown" signal), and a comparison (its own worker: its
+        // "updated" signal asks again). Not the inspector's curve: on a big model each of its points
+        // re-estimates the whole model, so it is an extra that fills in when it lands, and the window is
+        // painted without it.
         auto shoot = std::make_shared<std::function<void()>>();
         *shoot = [&w, shotPath, done = false, comparing = parser.isSet(compare)]() mutable {
             // An --edits list applies with the load, before its first snapshot.
@@ -142,7 +144,7 @@ int main(int argc, char** argv) {
                 QApplication::exit(ok ? 0 : 3);
             });
         };
-        QObject::connect(&w, &bpu::ui::MainWindow::settled, &w, [shoot] { (*shoot)(); });
+        QObject::connect(&w, &bpu::ui::MainWindow::shown, &w, [shoot] { (*shoot)(); });
         QObject::connect(w.comparer(), &bpu::ui::ModelComparer::updated, &w, [shoot] { (*shoot)(); });
         // Likewise a comparison that fails (the other file cannot be read) never lands.
         QObject::connect(w.comparer(), &bpu::ui::ModelComparer::failed, &w, [](const QString& why) {

@@ -4,8 +4,11 @@
 #include "Edit.h"
 #include "EditError.h"
 #include "Session.h"
+#include "core/model/Graph.h"
+#include "core/target/TargetProfile.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace bpu {
 
@@ -36,6 +39,32 @@ std::vector<int64_t> sweepValues(const EditableDim& dim, int64_t lo, int64_t hi,
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
     return values;
+}
+
+size_t sweepPointLimit(const TargetProfile& t, const Graph& g) {
+    const double budget = std::max(0.0, t.sweepNodeBudget.value);
+    const double perNodes = budget / double(std::max<size_t>(1, g.nodes.size()));
+    // A budget beyond any count of values is no limit (and must not overflow the conversion).
+    if (perNodes >= double(SIZE_MAX / 2))
+        return SIZE_MAX;
+    return std::max(kSweepMinPoints, static_cast<size_t>(std::floor(perNodes)));
+}
+
+std::vector<int64_t> limitSweepValues(const std::vector<int64_t>& values, int64_t current, size_t maxPoints) {
+    maxPoints = std::max(maxPoints, kSweepMinPoints);
+    if (values.size() <= maxPoints)
+        return values;
+    std::vector<int64_t> out;
+    out.reserve(maxPoints + 1);
+    // maxPoints - 1 evenly spread picks by index (the first and the last included), then the current value.
+    const size_t picks = maxPoints - 1;
+    for (size_t k = 0; k < picks; ++k)
+        out.push_back(values[k * (values.size() - 1) / (picks - 1)]);
+    if (std::binary_search(values.begin(), values.end(), current))
+        out.push_back(current);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 SweepResult sweep(Session s, const EditableDim& dim, const std::vector<int64_t>& values,

@@ -10,7 +10,12 @@
 
 namespace bpu {
 
+class Graph;
 class Session;
+struct TargetProfile;
+
+/// The fewest points a bounded curve keeps: its two ends and the current value.
+inline constexpr size_t kSweepMinPoints = 3;
 
 /// The estimate at one value of a swept dim.
 struct SweepPoint {
@@ -34,6 +39,15 @@ struct SweepResult {
 /// the dim's step, plus every alignment boundary and one step either side of it (where the padding jumps),
 /// plus the current value.
 std::vector<int64_t> sweepValues(const EditableDim& dim, int64_t lo, int64_t hi, int samples = 40);
+
+/// How many points a curve over `g` may have: every point re-estimates the model (its passes run over every
+/// node, and an input's H/W re-infers every shape), so the profile's sweep_node_budget (points x nodes)
+/// bounds the curve's work on a big model; never fewer than kSweepMinPoints.
+size_t sweepPointLimit(const TargetProfile& t, const Graph& g);
+
+/// `values` (ascending, from sweepValues) thinned to at most `maxPoints`: both ends, the current value and
+/// the rest evenly spread by index. Unchanged when they already fit.
+std::vector<int64_t> limitSweepValues(const std::vector<int64_t>& values, int64_t current, size_t maxPoints);
 
 /// Estimates the session with the dim set to each of `values`. The points are applied and reverted one
 /// after the other on `s`, the caller's copy (an incremental re-estimate each way), so the graph is copied at

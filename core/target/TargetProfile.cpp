@@ -68,6 +68,7 @@ const ParamKey kParamKeys[] = {
     {"activation_share_min", &TargetProfile::activationShareMin, 0, 1},
     {"plan_max_steps", &TargetProfile::planMaxSteps, 0, 1000},
     {"finding_min_gain_us", &TargetProfile::findingMinGainUs, 0, 1e6},
+    {"sweep_node_budget", &TargetProfile::sweepNodeBudget, 0, 1e12},
 };
 
 // Alignment units in elements: a tensor dim is rounded up to a multiple of one.

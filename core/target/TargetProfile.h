@@ -84,6 +84,9 @@ struct TargetProfile {
     // how many fixes the optimization plan applies
     Param severityHighShare, severityMediumShare, batchWeightShareMin, activationShareMin, planMaxSteps;
     Param findingMinGainUs; ///< a fix saving less is not listed (below the estimate's resolution)
+    // What-if work bounds (not chip properties): the node re-estimates one drag-editor curve may cost
+    // (points x nodes; Sweep.h sweepPointLimit)
+    Param sweepNodeBudget;
 
     AlignmentRules alignment;
     std::map<std::string, OpRule> operators;

@@ -340,6 +340,25 @@ std::string chainModel() {
     return b.save("edits_chain.onnx");
 }
 
+// The bench's scale "chain" in small (app/bench/gen_scale_models.py): x[1,32,28,28] -> `blocks` x (Conv 3x3
+// pad 1, 32 -> 32 -> Relu -> Add with the block's input), scoped /stage<s>/block<b>/..., 16 blocks a stage.
+std::string scaleChainModel(int blocks) {
+    ModelBuilder b;
+    b.input("x", {1, 32, 28, 28});
+    std::string cur = "x";
+    for (int i = 0; i < blocks; ++i) {
+        const std::string p = "/stage" + std::to_string(i / 16) + "/block" + std::to_string(i);
+        b.weight(p + "/conv.weight", {32, 32, 3, 3});
+        auto& conv = b.node("Conv", {cur, p + "/conv.weight"}, {p + "/conv/Conv_output_0"}, p + "/conv/Conv");
+        fixtures::setInts(conv, "pads", {1, 1, 1, 1});
+        b.node("Relu", {p + "/conv/Conv_output_0"}, {p + "/relu/Relu_output_0"}, p + "/relu/Relu");
+        b.node("Add", {p + "/relu/Relu_output_0", cur}, {p + "/Add_output_0"}, p + "/Add");
+        cur = p + "/Add_output_0";
+    }
+    b.output(cur);
+    return b.save("edits_scale_chain_" + std::to_string(blocks) + ".onnx");
+}
+
 // x[1,3,8,8] -> conv (1x1, 3 -> 4) -> Reshape to the constant [1, 256] -> y
 std::string reshapeModel() {
     ModelBuilder b;
@@ -577,6 +596,8 @@ private slots:
     void editListIsAtomic();
     void editListEqualsOneByOne_data();
     void editListEqualsOneByOne();
+    void optionEditsEqualFull_data();
+    void optionEditsEqualFull();
     void editKindsAreRegisteredOnce();
     void streamedJsonEqualsDocument_data();
     void streamedJsonEqualsDocument();
@@ -1016,6 +1037,68 @@ void TestEdits::editListEqualsOneByOne() {
     QVERIFY2(compareWithFull(all).empty(), compareWithFull(all).c_str());
     token.revert(all);
     QVERIFY2(dump(all) == original, firstDiff(original, dump(all)).c_str());
+}
+
+void TestEdits::optionEditsEqualFull_data() {
+    QTest::addColumn<QString>("path");
+    const auto files = sampleFiles();
+    QVERIFY(files.size() >= 10);
+    for (const auto& f : files)
+        QTest::addRow("%s", f.c_str()) << QString::fromStdString(samplePath(f));
+    // A generated model like the bench's scale chain (placement edits in the middle of a long chain split
+    // its segment and move every segment index after it).
+    QTest::addRow("generated chain") << QString::fromStdString(scaleChainModel(40));
+}
+
+// The option edits the what-if loop re-estimates most (a node's placement, a node's or an op type's
+// precision: what a drag of the placement / precision controls and most finding fixes are) keep every
+// node's analysis and cost and the totals equal to a fresh full analysis of the same edited model, one edit
+// at a time and after each revert, so a faster incremental re-estimate can never drift from the full one.
+void TestEdits::optionEditsEqualFull() {
+    QFETCH(QString, path);
+    bpu::Session s = session(path.toStdString());
+    const json original = dump(s);
+    const bpu::Graph& g = s.graph();
+    std::mt19937 rng(20261203u);
+    auto pick = [&](size_t n) {
+        return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+    };
+    const char* placements[] = {"CPU", "BPU", "folded"};
+    std::vector<bpu::UndoToken> applied;
+    std::string history;
+    for (int step = 0; step < 8; ++step) {
+        const bpu::Node& n = g.node(g.topoOrder[pick(g.topoOrder.size())]);
+        json e;
+        switch (pick(3)) {
+        case 0:
+            e = {{"op", "set_placement"}, {"node", n.name}, {"placement", placements[pick(3)]}};
+            break;
+        case 1:
+            e = {{"op", "set_precision"}, {"precision", pick(2) ? "int16" : "int8"}, {"nodes", {n.name}}};
+            break;
+        default:
+            e = {
+                {"op", "set_precision"}, {"precision", pick(2) ? "int16" : "int8"}, {"op_types", {n.opType}}};
+            break;
+        }
+        try {
+            applied.push_back(bpu::editFromJson(e)->apply(s));
+        } catch (const bpu::EditError&) {
+            continue;
+        }
+        history += "\n  " + e.dump();
+        const std::string diff = compareWithFull(s);
+        QVERIFY2(diff.empty(), (path.toStdString() + " after:" + history + "\n" + diff).c_str());
+    }
+    QVERIFY2(applied.size() >= 4, ("only " + std::to_string(applied.size()) + " edits applied").c_str());
+    for (auto it = applied.rbegin(); it != applied.rend(); ++it) {
+        it->revert(s);
+        const std::string diff = compareWithFull(s);
+        QVERIFY2(diff.empty(), (path.toStdString() + " reverting:" + history + "\n" + diff).c_str());
+    }
+    const json after = dump(s);
+    QVERIFY2(after == original,
+             (path.toStdString() + ":" + history + "\nreverted: " + firstDiff(original, after)).c_str());
 }
 
 // One registry: every op of the vocabulary (docs/edits.md) parses through it, once, and writes itself back.

@@ -216,6 +216,38 @@ private slots:
         QCOMPARE(reported, 3);
     }
 
+    // On a big model the curve's points are bounded by the profile's sweep_node_budget (points x nodes):
+    // thinned evenly by index, both ends and the current value kept, never fewer than kSweepMinPoints; a
+    // small model's curve is left whole.
+    void sweepPointsAreBoundedBySize() {
+        bpu::Session s = sessionOf("yolov8n.onnx");
+        const bpu::TargetProfile& t = s.target();
+        const double budget = t.sweepNodeBudget.value;
+        QVERIFY(budget > 0);
+        const size_t limit = bpu::sweepPointLimit(t, s.graph());
+        QCOMPARE(limit, std::max(bpu::kSweepMinPoints, size_t(budget / double(s.graph().nodes.size()))));
+        const auto dims = bpu::editableDims(s, s.graph().findNode("/model.0/conv/Conv"));
+        const bpu::EditableDim& c = *find(dims, bpu::DimKind::OutputChannels);
+        const std::vector<int64_t> all = bpu::sweepValues(c, c.lo, c.hi);
+        QVERIFY(all.size() < limit); // a sample's curve is not thinned
+        QCOMPARE(bpu::limitSweepValues(all, c.current, limit), all);
+        for (size_t cap : {size_t(1), size_t(3), size_t(5), all.size() / 2}) {
+            const std::vector<int64_t> few = bpu::limitSweepValues(all, c.current, cap);
+            const size_t want = std::max(cap, bpu::kSweepMinPoints);
+            QVERIFY2(few.size() <= want && few.size() >= want - 1, std::to_string(few.size()).c_str());
+            QVERIFY(std::is_sorted(few.begin(), few.end()));
+            QCOMPARE(few.front(), all.front());
+            QCOMPARE(few.back(), all.back());
+            QVERIFY(std::find(few.begin(), few.end(), c.current) != few.end());
+            for (int64_t v : few)
+                QVERIFY(std::binary_search(all.begin(), all.end(), v));
+        }
+        // The limit at 100k nodes: the budget's share, floored at the minimum.
+        bpu::Graph big;
+        big.nodes.resize(100000);
+        QCOMPARE(bpu::sweepPointLimit(t, big), std::max(bpu::kSweepMinPoints, size_t(budget / 100000)));
+    }
+
     // The undo history: steps apply, undo and redo exactly; a drag's steps are one step; a rejected edit and
     // an edit that changes nothing are no step; goTo walks both ways; the clean mark follows the position.
     void historyUndoRedoAndDrags() {

@@ -192,7 +192,11 @@ void ShapeEditor::requestSweep() {
         return;
     sweptKey_ = key;
     const EditableDim dim = *d;
-    controller_->sweep(snap_->modelId, dim, sweepValues(dim, dim.lo, dim.hi),
+    // Each point re-estimates the whole model: on a big one the profile's sweep_node_budget thins the curve
+    // (core/edit/Sweep.h), so it costs about as much as a few re-estimates whatever the model's size.
+    const std::vector<int64_t> values = limitSweepValues(sweepValues(dim, dim.lo, dim.hi), dim.current,
+                                                         sweepPointLimit(*snap_->target, *snap_->graph));
+    controller_->sweep(snap_->modelId, dim, values,
                        [this, dim, key](JobOutcome outcome, const SweepResult& r) {
                            if (outcome != JobOutcome::Done || key != sweptKey_)
                                return; // another dim or state was asked for meanwhile

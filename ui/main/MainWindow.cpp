@@ -58,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     connectSession();
     connect(jobs_, &JobTracker::settled, this, &MainWindow::settled);
+    connect(jobs_, &JobTracker::shown, this, &MainWindow::shown);
     // The tracker becomes the window's last child, so it is deleted after every object that reports to it.
     jobs_->setParent(this);
     QSettings s;

@@ -105,6 +105,9 @@ signals:
     void updated();
     /// Every background job (load, re-estimate, sweep, layout, export) has finished.
     void settled();
+    /// Every background job but a drag editor's curve has finished (JobTracker::shown): the window shows the
+    /// model, its findings and its drawing; the curve is an extra that may still be computing.
+    void shown();
     /// An export ended: `error` empty on success, "cancelled", or the problem.
     void reportFinished(const QString& path, const QString& error);
     /// An error or warning box was shown with `text`.

@@ -46,6 +46,8 @@ bool JobTracker::finish(const JobTicket& t, JobOutcome outcome) {
     emit jobFinished(t.lane_, outcome);
     if (--running_[l] == 0)
         emit laneBusyChanged(t.lane_, false);
+    if (isShown())
+        emit shown();
     if (isSettled())
         emit settled();
     return current;
@@ -62,6 +64,13 @@ bool JobTracker::isCurrent(const JobTicket& t) const {
 
 bool JobTracker::isSettled() const {
     return std::all_of(running_.begin(), running_.end(), [](int n) { return n == 0; });
+}
+
+bool JobTracker::isShown() const {
+    for (size_t l = 0; l < running_.size(); ++l)
+        if (running_[l] > 0 && JobLane(l) != JobLane::Sweep)
+            return false;
+    return true;
 }
 
 } // namespace bpu::ui

@@ -73,10 +73,16 @@ public:
     bool isBusy(JobLane lane) const { return running_[size_t(lane)] > 0; }
     /// No job runs in any lane.
     bool isSettled() const;
+    /// No job runs in any lane but the Sweep lane: the window shows everything asked of it except, maybe, a
+    /// drag editor's curve, an extra that fills in when it lands (on a big model each of its points is a
+    /// whole re-estimate).
+    bool isShown() const;
 
 signals:
     /// Every lane is idle: the window shows the outcome of everything asked of it.
     void settled();
+    /// Every lane but the Sweep lane is idle (isShown): what a screenshot waits for.
+    void shown();
     /// A lane went from idle to busy or back.
     void laneBusyChanged(bpu::ui::JobLane lane, bool busy);
     /// A job ended with `outcome` (for logs and tests).
