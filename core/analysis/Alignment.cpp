@@ -47,4 +47,31 @@ DimAlignment dimAlignment(PadRule rule, size_t rank, size_t axis, const Alignmen
     return {};
 }
 
+std::string dimPadRule(const PaddedShape& p, const std::vector<int64_t>& original, size_t d,
+                       const AlignmentRules& al) {
+    if (!p.applies || d >= p.dims.size() || d >= original.size() || p.dims[d] == original[d])
+        return {};
+    const DimAlignment da = dimAlignment(p.rule, p.dims.size(), d, al);
+    std::string s = da.dimName;
+    s += ' ';
+    s += std::to_string(original[d]);
+    s += "->";
+    s += std::to_string(p.dims[d]);
+    s += da.powerOfTwo ? " (pow2/x" : " (x";
+    s += std::to_string(da.unit);
+    s += ", ";
+    s += p.rule == PadRule::Input ? "model input" : padRuleName(p.rule);
+    s += ')';
+    return s;
+}
+
+std::vector<std::string> dimPadRules(const PaddedShape& p, const std::vector<int64_t>& original,
+                                     const AlignmentRules& al) {
+    std::vector<std::string> out;
+    for (size_t d = 0; d < p.dims.size(); ++d)
+        if (std::string s = dimPadRule(p, original, d, al); !s.empty())
+            out.push_back(std::move(s));
+    return out;
+}
+
 } // namespace bpu

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace bpu {
 
@@ -25,5 +27,15 @@ struct DimAlignment {
 /// a conv-like NCHW / NCW tensor pads C, H, W to the conv units (batch kept); any other tensor pads each
 /// dim but the first to a power of two up to the general unit, then to multiples of it.
 DimAlignment dimAlignment(PadRule rule, size_t rank, size_t axis, const AlignmentRules& al);
+
+/// How dim `d` of a padded tensor was padded, for people: "C 33->64 (x32, G4.2)", "d2 5->8 (pow2/x16,
+/// G4.1)", "W 50->64 (x32, model input)"; empty where the dim is unchanged. `original` is the tensor's shape
+/// in the graph. Written on demand (inspector, findings, JSON) from the padded dims and the rule: the
+/// padding pass runs on every edit over every tensor and stores no text.
+std::string dimPadRule(const PaddedShape& p, const std::vector<int64_t>& original, size_t d,
+                       const AlignmentRules& al);
+/// The non-empty dimPadRule() of every dim, in dim order.
+std::vector<std::string> dimPadRules(const PaddedShape& p, const std::vector<int64_t>& original,
+                                     const AlignmentRules& al);
 
 } // namespace bpu

@@ -27,6 +27,7 @@ OpKind kindOf(const Node& n) {
         {"Concat", OpKind::Concat},
         {"Gemm", OpKind::Gemm},
         {"MatMul", OpKind::MatMul},
+        {"Einsum", OpKind::Einsum},
     };
     auto it = kinds.find(n.opType);
     return it == kinds.end() ? OpKind::Other : it->second;
@@ -94,9 +95,13 @@ std::shared_ptr<const OpTable> OpTable::build(const Graph& g, const TargetProfil
     for (const auto& p : t.fusionPatterns)
         o.stageBits = o.stageBits && p.then.size() <= 8;
     o.keepsLayout.resize(nodes);
+    o.selectsAtRunTime.resize(nodes);
     for (const auto& n : g.nodes) {
         const uint32_t i = n.id.value;
         o.kind[i] = kindOf(n);
+        const std::string& op = n.opType;
+        o.selectsAtRunTime[i] = op == "NonMaxSuppression" || op == "TopK" || op == "NonZero" || op == "If" ||
+                                op == "Loop" || op == "Scan";
         auto [it, fresh] = byType.try_emplace(n.opType, nullptr);
         if (fresh)
             it->second = t.rule(n.opType);
@@ -115,10 +120,11 @@ std::shared_ptr<const OpTable> OpTable::build(const Graph& g, const TargetProfil
         o.alignsConv[i] = it->second && it->second->align == "conv";
         o.ruleText[i] = rule ? textOf.at(rule) : 0;
         o.readsGroups[i] = o.kind[i] == OpKind::Conv || o.kind[i] == OpKind::ConvTranspose ||
-                           (rule && rule->opClass == "conv");
+                           (rule && rule->opClass == OpClass::Conv);
         if (rule) {
-            const std::string& k = rule->opClass;
-            o.keepsLayout[i] = k == "elementwise" || k == "lut" || k == "data" || k == "folded" || k == "qdq";
+            const OpClass k = rule->opClass;
+            o.keepsLayout[i] = k == OpClass::Elementwise || k == OpClass::Lut || k == OpClass::Data ||
+                               k == OpClass::Folded || k == OpClass::Qdq;
         }
         o.headPattern[i] = -1;
         for (size_t p = 0; p < t.fusionPatterns.size(); ++p) {

@@ -30,6 +30,7 @@ enum class OpKind : uint8_t {
     Concat,
     Gemm,
     MatMul,
+    Einsum,
 };
 
 /// What the operator table and the graph's wiring say about each node and tensor, in flat arrays. None of it
@@ -53,6 +54,9 @@ struct OpTable {
     std::vector<uint32_t> stageMask;
     bool stageBits = false;           ///< every pattern's stages fit the mask (4 patterns of 8 stages)
     std::vector<uint8_t> keepsLayout; ///< its row's class keeps a conv layout (elementwise, lut, data, ...)
+    /// Its op type selects or loops at run time (NonMaxSuppression, TopK, NonZero, If, Loop, Scan): where a
+    /// detector's post-processing tail starts (runPostProcessing).
+    std::vector<uint8_t> selectsAtRunTime;
     // By tensor.
     enum : uint8_t { kInitializer = 1, kGraphInput = 2, kGraphOutput = 4 };
     std::vector<uint8_t> flags;

@@ -3,15 +3,6 @@
 
 namespace bpu {
 
-const char* placementName(Placement p) {
-    switch (p) {
-    case Placement::BPU: return "BPU";
-    case Placement::CPU: return "CPU";
-    case Placement::Folded: return "folded";
-    }
-    return "BPU";
-}
-
 const char* boundName(Bound b) {
     switch (b) {
     case Bound::None: return "-";
@@ -42,16 +33,6 @@ const char* padRuleName(PadRule r) {
         return "G4.1";
     }
     return "";
-}
-
-std::optional<Placement> parsePlacement(const std::string& s) {
-    if (s == "BPU" || s == "bpu")
-        return Placement::BPU;
-    if (s == "CPU" || s == "cpu")
-        return Placement::CPU;
-    if (s == "folded")
-        return Placement::Folded;
-    return std::nullopt;
 }
 
 } // namespace bpu

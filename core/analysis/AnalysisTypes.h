@@ -4,6 +4,8 @@
 #include "FindingKinds.h"
 #include "core/edit/EditFwd.h"
 #include "core/model/Ids.h"
+#include "core/target/OpClass.h"
+#include "core/target/Placement.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +17,6 @@
 
 namespace bpu {
 
-enum class Placement { BPU, CPU, Folded };
 enum class Bound { None, Compute, Memory };
 enum class Precision { Int8, Int16, Float };
 /// Which alignment rule pads a tensor on the BPU (guide G4).
@@ -26,18 +27,16 @@ enum class PadRule {
     General,  ///< G4.1: every other tensor, each dim to a power of two up to the general unit
 };
 
-const char* placementName(Placement p); ///< "BPU", "CPU", "folded"
 const char* boundName(Bound b);         ///< "-", "compute", "memory"
 const char* precisionName(Precision p); ///< "int8", "int16", "float"
 const char* padRuleName(PadRule r);     ///< "input", "G4.2", "G4.1"; "" for None
-std::optional<Placement> parsePlacement(const std::string& s);
 
 /// A tensor's shape after BPU alignment (guide G4) and which rule padded which dim.
 struct PaddedShape {
     bool applies = false;           ///< false: not on the BPU, unknown shape, or a compile-time constant
     PadRule rule = PadRule::None;
     std::vector<int64_t> dims;      ///< padded dims
-    std::vector<std::string> dimRules; ///< per dim, e.g. "C 33->64 (x32)"; empty where unchanged
+    // Which rule padded each dim is text made on demand: dimPadRule() (Alignment.h).
     int64_t elements = 0, paddedElements = 0;
     int64_t wasteBytes = 0;         ///< (padded - real) x bytes at the BPU precision
     double wasteRatio() const { return paddedElements ? 1.0 - double(elements) / double(paddedElements) : 0; }
@@ -49,13 +48,17 @@ struct TensorAnalysis {
     int64_t paddedBytes = 0;
     int liveSteps = 0;        ///< topological steps between producer and last consumer
     bool spillsToDdr = false; ///< does not stay resident in the SRAM budget (G6.4)
+    /// The padding pass' memo (0: not computed): what decided `padded`, `bytes` and `paddedBytes` besides
+    /// the shape, so a re-analysis after an edit recomputes only the tensors where it or the shape changed.
+    uint8_t paddingKey = 0;
 };
 
 struct NodeAnalysis {
     Placement placement = Placement::BPU;
     std::string placementReason;
     bool placementOverridden = false;
-    std::string opClass;      ///< operator-table class (conv, matmul, lut, ...), "unknown" if not in the table
+    /// Operator-table class (conv, matmul, lut, ...), Unknown if not in the table
+    OpClass opClass = OpClass::Unknown;
     Precision precision = Precision::Int8;
     int segment = -1;         ///< BPU segment index, -1 off the BPU
     GroupId fusionGroup;      ///< valid when the node is part of a fused group

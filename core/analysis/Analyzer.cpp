@@ -31,7 +31,7 @@ const Pass kFindings[] = {findPlacementIssues, findQdqIssues,   findFusionIssues
 /// Every fact pass over `r`, whose metrics are already set. The model-level lists start empty; the per-node
 /// and per-tensor tables are overwritten in place (their storage is reused across re-analyses).
 void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions& options, AnalysisIndex& ix,
-              AnalysisResult& r, const Progress& progress) {
+              AnalysisResult& r, const Progress& progress, const std::vector<NodeId>* dirty) {
     r.qdq.clear();
     r.crossings.clear();
     r.transitions.clear();
@@ -49,7 +49,7 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
         for (const auto& [name, p] : options.deploy.nodePlacement)
             merged->placementOverrides.emplace(name, p);
     }
-    AnalysisContext c{g, target, merged ? *merged : options, r, &ix};
+    AnalysisContext c{g, target, merged ? *merged : options, r, &ix, dirty};
     const size_t count = std::size(kFacts) + 1;
     for (size_t i = 0; i < std::size(kFacts); ++i) {
         progress.checkCancel();
@@ -133,7 +133,7 @@ AnalysisResult Analyzer::analyze(const Graph& g, const TargetProfile& target, co
     }
     std::optional<AnalysisIndex> own;
     AnalysisIndex* ix = reuse.index && reuse.index->fits(*ops) ? reuse.index : &own.emplace(g, *ops);
-    runFacts(g, target, options, *ix, r, progress);
+    runFacts(g, target, options, *ix, r, progress, nullptr);
     const size_t count = std::size(kFacts) + 1;
     if (reuse.findings) {
         progress(double(count - 1) / double(count), "findings");
@@ -184,7 +184,7 @@ void Analyzer::reanalyze(const Graph& g, const TargetProfile& target, const Anal
         t.weightBytes += bytes;
     }
     t.params += t.paramsFromConstants;
-    runFacts(g, target, options, ix, r, progress);
+    runFacts(g, target, options, ix, r, progress, &dirty);
     progress(1.0, "analysis done");
 }
 

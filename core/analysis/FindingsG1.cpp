@@ -29,7 +29,7 @@ bool isQdqOp(const Node& n) {
 // moving it there (a set_placement BPU what-if would estimate something the chip cannot do).
 bool cpuByTable(const AnalysisContext& c, const Node& n) {
     const OpRule* rule = n.domain.empty() ? c.target.rule(n.opType) : nullptr;
-    return rule && rule->placement == "CPU" && !c.r.nodes[n.id.value].placementOverridden;
+    return rule && rule->placement == Placement::CPU && !c.r.nodes[n.id.value].placementOverridden;
 }
 
 bool floatKept(const NodeAnalysis& a) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // G4.1 / G4.2 / G4.3: alignment padding that wastes compute and bytes.
+#include "Alignment.h"
 #include "FindingUtil.h"
 #include "InputNormalization.h"
 #include "core/edit/OptionEdits.h"
@@ -27,9 +28,8 @@ Finding imageInputFinding(const AnalysisContext& c, const Tensor& t, const Padde
     for (NodeId cns : t.consumers)
         f.nodes.push_back(cns);
     nlohmann::json rules = nlohmann::json::array();
-    for (const auto& d : p.dimRules)
-        if (!d.empty())
-            rules.push_back(d);
+    for (auto& d : dimPadRules(p, t.shape.dims, al))
+        rules.push_back(std::move(d));
     f.title = "Model input '" + t.name + "' " + t.shape.toString() + " is laid out as " + dimsText(p.dims) +
               " by the runtime (" + std::to_string(int(p.wasteRatio() * 100)) + "% padding)";
     f.evidence = {{"tensor", t.name},
@@ -145,9 +145,8 @@ void findPaddingIssues(AnalysisContext& c) {
         f.rule = grp.rule;
         f.cause = first.shape.toString() + " -> " + dimsText(p.dims);
         nlohmann::json rules = nlohmann::json::array();
-        for (const auto& d : p.dimRules)
-            if (!d.empty())
-                rules.push_back(d);
+        for (auto& d : dimPadRules(p, first.shape.dims, c.target.alignment))
+            rules.push_back(std::move(d));
         nlohmann::json perTensor = nlohmann::json::array();
         std::vector<std::string> names;
         std::vector<std::string> convsToWiden;

@@ -284,7 +284,7 @@ void runFusion(AnalysisContext& c) {
             for (NodeId n : chain)
                 if (r.nodes[n.value].placement == Placement::Folded && !isAnnotation(c, n)) {
                     r.nodes[n.value].placement = Placement::BPU;
-                    r.nodes[n.value].opClass = "elementwise";
+                    r.nodes[n.value].opClass = OpClass::Elementwise;
                     r.nodes[n.value].placementReason =
                         "runs as its own BPU layer: its fusion group is kept apart (G3)";
                 }

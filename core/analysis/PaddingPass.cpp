@@ -9,7 +9,6 @@
 #include "core/util/CheckedMath.h"
 
 #include <algorithm>
-#include <charconv>
 
 namespace bpu {
 
@@ -23,35 +22,7 @@ int64_t roundUp(int64_t v, int64_t unit) {
     return (v + unit - 1) / unit * unit;
 }
 
-// "C 33->64 (x32, G4.2)", "d2 5->8 (pow2/x16, G4.1)", "W 50->64 (x32, model input)", written into `s` in one
-// assignment (its storage reused).
-void writeDimRule(std::string& s, const char* dim, int64_t before, int64_t after, int64_t unit, bool general,
-                  const char* rule) {
-    char buf[96];
-    char* p = buf;
-    char* const end = buf + sizeof buf;
-    auto text = [&](const char* t) {
-        while (*t && p < end)
-            *p++ = *t++;
-    };
-    auto number = [&](int64_t v) {
-        p = std::to_chars(p, end, v).ptr;
-    };
-    text(dim);
-    text(" ");
-    number(before);
-    text("->");
-    number(after);
-    text(general ? " (pow2/x" : " (x");
-    number(unit);
-    text(", ");
-    text(rule);
-    text(")");
-    s.assign(buf, p);
-}
-
-/// The padded shape back to "does not apply", keeping the storage of its vectors (dimRules is emptied by the
-/// caller only when the tensor stays unpadded, so a padded one reuses the strings it had).
+/// The padded shape back to "does not apply", keeping the storage of its dims.
 void clearPadded(PaddedShape& p) {
     p.applies = false;
     p.rule = PadRule::None;
@@ -91,7 +62,7 @@ void runPadding(AnalysisContext& c) {
         if (!ix.onBpu[id.value])
             continue;
         // The row's class, or "elementwise" where fusion made a BN/Relu of an unfused group a layer.
-        if (!ops.keepsLayout[id.value] && r.nodes[id.value].opClass != "elementwise")
+        if (!ops.keepsLayout[id.value] && r.nodes[id.value].opClass != OpClass::Elementwise)
             continue;
         size_t rank = 0;
         for (TensorId in : ops.inputs(id))
@@ -106,7 +77,29 @@ void runPadding(AnalysisContext& c) {
     // The image after in-graph preprocessing (normalisation, resize, batching: InputNormalization.h).
     const std::vector<uint8_t> imageLike = InputNormalization::imageTensors(g, inputCMax);
 
-    const bool anyAligned = !c.options.assumeAligned.empty();
+    // What-if: tensors the user reshaped to fit (AnalysisOptions::assumeAligned), one name lookup each.
+    std::vector<uint8_t> alignedByUser;
+    if (!c.options.assumeAligned.empty()) {
+        alignedByUser.assign(g.tensors.size(), 0);
+        for (const std::string& name : c.options.assumeAligned)
+            if (const TensorId t = g.findTensor(name); t.valid())
+                alignedByUser[t.value] = 1;
+    }
+    // A re-analysis after an edit keeps the padding of every tensor whose shape the edit did not re-derive
+    // and whose key (below) is unchanged: an edit at 100k nodes touches a handful of tensors, and this pass
+    // was the largest share of its re-estimate.
+    std::vector<uint8_t> reshaped;
+    if (c.dirty) {
+        reshaped.assign(g.tensors.size(), 0);
+        for (NodeId id : *c.dirty) {
+            for (TensorId t : ops.inputs(id))
+                if (t.valid())
+                    reshaped[t.value] = 1;
+            for (TensorId t : ops.outputs(id))
+                if (t.valid())
+                    reshaped[t.value] = 1;
+        }
+    }
     int64_t wasteTotal = 0, paddedTotal = 0;
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorId id{static_cast<uint32_t>(i)};
@@ -114,8 +107,6 @@ void runPadding(AnalysisContext& c) {
         ta.liveSteps = 0;
         ta.spillsToDdr = false;
         PaddedShape& p = ta.padded;
-        clearPadded(p);
-        const int64_t dtypeBytes = ix.dtypeBytes[i];
         bool onBpu = false, conv = convLike[i];
         Precision prec = c.options.defaultPrecision;
         if (const NodeId producer = ops.producer[i]; producer.valid() && ix.onBpu[producer.value]) {
@@ -125,43 +116,46 @@ void runPadding(AnalysisContext& c) {
         if (!onBpu)
             for (NodeId cns : ops.consumers(id))
                 onBpu |= ix.onBpu[cns.value] != 0;
+        const bool image = (ops.graphInput(id) || imageLike[i]) && ix.rank[i] == 4;
+        const bool aligned = !alignedByUser.empty() && alignedByUser[i];
+        // Everything below reads besides the shape and the index's per-tensor facts (which change only with
+        // the shape): 1 + 7 bits.
+        const uint8_t key = static_cast<uint8_t>(0x80 | onBpu | conv << 1 | static_cast<int>(prec) << 2 |
+                                                 image << 4 | aligned << 5);
+        if (c.dirty && ta.paddingKey == key && !reshaped[i]) {
+            if (p.applies && ix.alias[i] == id) {
+                wasteTotal = satAdd(wasteTotal, p.wasteBytes);
+                paddedTotal = satAdd(paddedTotal, ta.paddedBytes);
+            }
+            continue;
+        }
+        ta.paddingKey = key;
+        clearPadded(p);
+        const int64_t dtypeBytes = ix.dtypeBytes[i];
         const int64_t elemBytes =
             onBpu ? bytesAtPrecision(prec, dtypeBytes) : std::max<int64_t>(dtypeBytes, 1);
         const int64_t elements = ix.elements[i];
         ta.bytes = satMul(std::max<int64_t>(elements, 0), elemBytes);
         ta.paddedBytes = ta.bytes;
         // Weights (initializers, or dequantized ones in a QDQ model) are not feature maps.
-        if (!onBpu || ops.weight[i].valid() || ix.hasValue[i] || elements < 0 || !ix.fullyKnown[i]) {
-            p.dimRules.clear();
+        if (!onBpu || ops.weight[i].valid() || ix.hasValue[i] || elements < 0 || !ix.fullyKnown[i])
             continue;
-        }
 
         const Tensor& t = g.tensors[i];
         p.applies = true;
         p.dims = t.shape.dims;
         const size_t rank = p.dims.size();
-        // resize keeps the strings already there (and their storage); each is rewritten or cleared below.
-        p.dimRules.resize(rank);
         conv = conv && (rank == 4 || rank == 3);
         // An image input (rank 4, at most input_c_max channels) is laid out by the runtime, not by the conv
         // that reads it: C stays as it is, H and W align to the input units. So is the image after in-graph
         // preprocessing (Sub mean / Div std, resize, batching): it is still the input, in that layout.
-        const bool image = (ops.graphInput(id) || imageLike[i]) && rank == 4 && p.dims[1] <= inputCMax;
-        p.rule = image ? PadRule::Input : conv ? PadRule::ConvLike : PadRule::General;
-        const bool aligned = anyAligned && c.options.assumeAligned.count(t.name) > 0; // what-if: reshaped
-        const char* ruleText = image ? "model input" : padRuleName(p.rule);
-        // Each dim by the rule's unit (Alignment.h: the what-if editor steps by the same units).
-        for (size_t d = 0; d < rank; ++d) {
-            const DimAlignment da = dimAlignment(p.rule, rank, d, al);
-            const int64_t before = p.dims[d];
-            const int64_t after = aligned ? before : da.align(before);
-            if (after != before) {
-                writeDimRule(p.dimRules[d], da.dimName, before, after, da.unit, da.powerOfTwo, ruleText);
-                p.dims[d] = after;
-            } else {
-                p.dimRules[d].clear();
-            }
-        }
+        const bool imageLayout = image && p.dims[1] <= inputCMax;
+        p.rule = imageLayout ? PadRule::Input : conv ? PadRule::ConvLike : PadRule::General;
+        // Each dim by the rule's unit (Alignment.h: the what-if editor steps by the same units; dimPadRule
+        // says it in words).
+        if (!aligned)
+            for (size_t d = 0; d < rank; ++d)
+                p.dims[d] = dimAlignment(p.rule, rank, d, al).align(p.dims[d]);
         p.elements = elements;
         int64_t padded = 1;
         bool overflow = false;
@@ -198,8 +192,8 @@ void runPadding(AnalysisContext& c) {
         const auto inputs = ops.inputs(nid);
         // Vector work scales with the padding of the tensor it sweeps: the input for reductions/pools.
         const PaddedShape* swept = &po;
-        if ((a.opClass == "pool" || a.opClass == "reduce") && !inputs.empty() && inputs[0].valid() &&
-            r.tensors[inputs[0].value].padded.applies)
+        if ((a.opClass == OpClass::Pool || a.opClass == OpClass::Reduce) && !inputs.empty() &&
+            inputs[0].valid() && r.tensors[inputs[0].value].padded.applies)
             swept = &r.tensors[inputs[0].value].padded;
         if (swept->elements > 0)
             a.ops = clampToInt64(double(m.ops) * double(swept->paddedElements) / double(swept->elements));
@@ -238,7 +232,7 @@ void runPadding(AnalysisContext& c) {
             double outGrowth = double(po.paddedElements) / double(po.elements);
             int64_t k = 1;
             const Node& n = g.nodes[i];
-            if (n.opType == "Einsum") {
+            if (kind == OpKind::Einsum) {
                 k = std::max<int64_t>(1, lowerEinsum(g, n).contracted); // the lowered MatMul's K
             } else if (!n.inputs.empty() && n.inputs[0].valid() && g.tensor(n.inputs[0]).shape.rank() > 0) {
                 const auto& xs = g.tensor(n.inputs[0]).shape;

@@ -21,6 +21,9 @@ struct AnalysisContext {
     AnalysisResult& r;
     /// Shared per-run tables; the fact passes need it, the finding passes use the helpers below.
     AnalysisIndex* ix = nullptr;
+    /// A re-analysis of `r` after an edit: the nodes whose shapes it re-derived (Analyzer::reanalyze); null
+    /// when `r` is new. A pass may keep what it stored in `r` for anything the edit cannot have changed.
+    const std::vector<NodeId>* dirty = nullptr;
 };
 
 void runPlacement(AnalysisContext& c); ///< G1.2: BPU / CPU / folded with the reason, and precision

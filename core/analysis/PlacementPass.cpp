@@ -118,9 +118,7 @@ void runPlacement(AnalysisContext& c) {
 
     // A QDQ-format model has activation DQ nodes fed by Q nodes (pairs around the quantized ops, possibly
     // with an integer Clip between them); scales carry across pooling and layout ops.
-    bool anyDQ = false;
-    for (const auto& n : g.nodes)
-        anyDQ |= isDQ(n.id);
+    const bool anyDQ = std::find(ops.kind.begin(), ops.kind.end(), OpKind::Dequantize) != ops.kind.end();
     const QdqAnnotations qa = QdqAnnotations::find(g, *c.ix);
     r.qdqFormat = qa.qdqFormat;
     c.ix->qdqMember = qa.member;
@@ -139,7 +137,7 @@ void runPlacement(AnalysisContext& c) {
         const Node& n = g.node(id);
         NodeAnalysis& a = r.nodes[id.value];
         const OpRule* rule = ops.rule[id.value];
-        a.opClass = rule ? rule->opClass : "unknown";
+        a.opClass = rule ? rule->opClass : OpClass::Unknown;
         if (!overrideOf.empty()) {
             if (const Placement* p = overrideOf[id.value]) {
                 a.placement = *p;
@@ -175,14 +173,14 @@ void runPlacement(AnalysisContext& c) {
             continue;
         }
         const OpTable::RuleText& text = ops.texts[ops.ruleText[id.value]];
-        if (n.opType == "Einsum") {
+        if (ops.kind[id.value] == OpKind::Einsum) {
             // Placed as what it lowers to (OpTable::build picked that row), or on the CPU saying why not.
             const EinsumLowering low = lowerEinsum(g, n);
             if (low.kind == EinsumLowering::Kind::None) {
                 place(Placement::CPU, text.cpu + ": '" + low.equation + "' cannot be lowered: " + low.why);
                 continue;
             }
-            if (rule->placement == "BPU") {
+            if (rule->placement == Placement::BPU) {
                 bool dynamic = false;
                 for (TensorId o : ops.outputs(id))
                     dynamic |= o.valid() && !c.ix->known(o);
@@ -193,11 +191,11 @@ void runPlacement(AnalysisContext& c) {
                 }
             }
         }
-        if (rule->placement == "CPU") {
+        if (rule->placement == Placement::CPU) {
             place(Placement::CPU, text.cpu);
             continue;
         }
-        if (rule->placement == "folded") {
+        if (rule->placement == Placement::Folded) {
             place(Placement::Folded, text.folded);
             continue;
         }
@@ -217,8 +215,8 @@ void runPlacement(AnalysisContext& c) {
             place(Placement::CPU, "constraint: " + *why);
             continue;
         }
-        if (r.qdqFormat && (rule->opClass == "conv" || rule->opClass == "matmul") && !n.inputs.empty() &&
-            n.inputs[0].valid() && !qa.quantized[n.inputs[0].value]) {
+        if (r.qdqFormat && (rule->opClass == OpClass::Conv || rule->opClass == OpClass::Matmul) &&
+            !n.inputs.empty() && n.inputs[0].valid() && !qa.quantized[n.inputs[0].value]) {
             // A true float island: no fake-quant reaches it from its input (through scale-passing ops) nor
             // from its output. Quantized from either side, the toolchain quantizes it.
             bool annotatedBelow = false;

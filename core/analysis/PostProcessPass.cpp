@@ -19,14 +19,8 @@ namespace bpu {
 
 namespace {
 
-bool anchorOp(const Node& n) {
-    const std::string& op = n.opType;
-    return op == "NonMaxSuppression" || op == "TopK" || op == "NonZero" || op == "If" || op == "Loop" ||
-           op == "Scan" || n.dataDependentOn == n.id;
-}
-
-bool layerClass(const std::string& cls) {
-    return cls == "conv" || cls == "matmul" || cls == "pool" || cls == "norm";
+bool layerClass(OpClass c) {
+    return c == OpClass::Conv || c == OpClass::Matmul || c == OpClass::Pool || c == OpClass::Norm;
 }
 
 } // namespace
@@ -60,7 +54,10 @@ void runPostProcessing(AnalysisContext& c) {
     for (NodeId id : g.topoOrder) {
         if (ix.compileTime[id.value])
             continue;
-        bool tail = anchorOp(g.node(id)) && !layerBelow[id.value];
+        // An anchor (it selects or loops at run time, or its output size depends on values) with no layer
+        // after it. (The layer test first: it spares reading the Node of most nodes.)
+        bool tail =
+            !layerBelow[id.value] && (ops.selectsAtRunTime[id.value] || g.node(id).dataDependentOn == id);
         for (TensorId in : ops.inputs(id))
             if (!tail && runtime(in) && ops.producer[in.value].valid())
                 tail = r.postProcessing[ops.producer[in.value].value] != 0;

@@ -62,8 +62,8 @@ int assignSegments(const Graph& g, const AnalysisIndex& ix, std::vector<NodeAnal
     return segments;
 }
 
-bool movesDataOnly(const std::string& opClass) {
-    return opClass == "transform" || opClass == "data";
+bool movesDataOnly(OpClass c) {
+    return c == OpClass::Transform || c == OpClass::Data;
 }
 
 } // namespace

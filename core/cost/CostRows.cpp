@@ -176,7 +176,7 @@ int64_t runtimeIoBytes(const Graph& g, const AnalysisResult& r, const TargetProf
         }
         const NodeAnalysis& a = r.nodes[p.value];
         const bool accumulator =
-            a.placement == Placement::BPU && (a.opClass == "conv" || a.opClass == "matmul");
+            a.placement == Placement::BPU && (a.opClass == OpClass::Conv || a.opClass == OpClass::Matmul);
         bytes += elements * (accumulator ? static_cast<int64_t>(t.quantizedConvOutputBytes.value)
                                          : bytesAtPrecision(a.precision, 1));
     }

@@ -2,6 +2,7 @@
 #include "AnalysisJson.h"
 
 #include "InfoJson.h"
+#include "core/analysis/Alignment.h"
 #include "core/cost/CostEstimate.h"
 #include "core/deploy/DeployJson.h"
 #include "core/edit/EditList.h"
@@ -153,22 +154,22 @@ nlohmann::json costRowsJson(const Graph& g, const CostEstimate& c) {
 
 namespace {
 
-nlohmann::json nodeJson(const Graph& g, const AnalysisResult& r, const CostEstimate* cost, NodeId id) {
+nlohmann::json nodeJson(const Graph& g, const AlignmentRules& al, const AnalysisResult& r,
+                        const CostEstimate* cost, NodeId id) {
     const Node& n = g.node(id);
     const NodeAnalysis& a = r.nodes[id.value];
     Row row = rowOf(g, r, cost, n);
     TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
     nlohmann::json padRules = nlohmann::json::array();
     if (out.valid())
-        for (const auto& d : r.tensors[out.value].padded.dimRules)
-            if (!d.empty())
-                padRules.push_back(d);
+        for (auto& d : dimPadRules(r.tensors[out.value].padded, g.tensor(out).shape.dims, al))
+            padRules.push_back(std::move(d));
     nlohmann::json j = {
         {"name", row.name},
         {"op", row.op},
         {"placement", row.placement},
         {"placement_reason", row.reason},
-        {"op_class", a.opClass},
+        {"op_class", opClassName(a.opClass)},
         {"precision", precisionName(a.precision)},
         {"segment", a.segment},
         {"macs", row.macs},
@@ -299,7 +300,7 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
     nlohmann::json doc = analysisHead(g, t, r, cost, deploy);
     nlohmann::json nodes = nlohmann::json::array();
     for (NodeId id : g.topoOrder)
-        nodes.push_back(nodeJson(g, r, cost, id));
+        nodes.push_back(nodeJson(g, t.alignment, r, cost, id));
     nlohmann::json groups = nlohmann::json::array();
     for (const auto& grp : r.groups)
         groups.push_back(groupJson(g, grp));
@@ -354,7 +355,8 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
         buf += nlohmann::json(it.key()).dump();
         buf += ": ";
         if (it.key() == "nodes")
-            table(g.topoOrder.size(), [&](size_t i) { return nodeJson(g, r, &s.cost(), g.topoOrder[i]); });
+            table(g.topoOrder.size(),
+                  [&](size_t i) { return nodeJson(g, s.target().alignment, r, &s.cost(), g.topoOrder[i]); });
         else if (it.key() == "fusion_groups")
             table(r.groups.size(), [&](size_t i) { return groupJson(g, r.groups[i]); });
         else

@@ -209,20 +209,20 @@ TargetProfile parseTargetProfile(const json& doc, const std::string& file) {
     const json& ops = r.member(doc, "operators", "");
     if (!ops.is_array())
         r.fail("operators", "expected an array of operator groups");
-    static const std::set<std::string> classes{"conv",    "matmul",    "elementwise", "lut",    "pool",
-                                               "reduce",  "transform", "data",        "sample", "norm",
-                                               "softmax", "folded",    "qdq",         "cpu"};
     for (size_t i = 0; i < ops.size(); ++i) {
         const std::string where = "operators[" + std::to_string(i) + "]";
         const json& grp = ops[i];
         r.onlyKeys(grp, {"class", "placement", "align", "ops", "source", "estimate", "max_reduce_axis"}, where);
         OpRule rule;
-        rule.opClass = r.str(grp, "class", where);
-        if (!classes.count(rule.opClass))
-            r.fail(where + ".class", "unknown class '" + rule.opClass + "'");
-        rule.placement = r.str(grp, "placement", where);
-        if (rule.placement != "BPU" && rule.placement != "CPU" && rule.placement != "folded")
+        const std::string cls = r.str(grp, "class", where);
+        if (const auto c = parseOpClass(cls))
+            rule.opClass = *c;
+        else
+            r.fail(where + ".class", "unknown class '" + cls + "'");
+        const std::string placement = r.str(grp, "placement", where);
+        if (placement != "BPU" && placement != "CPU" && placement != "folded")
             r.fail(where + ".placement", "expected BPU, CPU or folded");
+        rule.placement = *parsePlacement(placement);
         rule.align = r.str(grp, "align", where);
         if (rule.align != "conv" && rule.align != "general")
             r.fail(where + ".align", "expected conv or general");

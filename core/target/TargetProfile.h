@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "OpClass.h"
+#include "Placement.h"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
@@ -32,9 +35,8 @@ struct AlignmentRules {
 
 /// What the operator table says about one ONNX op type.
 struct OpRule {
-    std::string opClass;   ///< conv, matmul, elementwise, lut, pool, reduce, transform, data, sample
-                           ///< (GridSample: vector work per output element), norm, softmax, folded, qdq, cpu
-    std::string placement; ///< BPU, CPU, folded
+    OpClass opClass = OpClass::Unknown;   ///< the row's "class" (never Unknown once loaded)
+    Placement placement = Placement::BPU; ///< BPU, CPU, folded
     std::string align;     ///< conv or general: which G4 rule pads the tensors it touches
     int64_t maxReduceAxis = 0; ///< 0 = no limit; else reduced-axis extent limit (e.g. 65535)
     std::string note;

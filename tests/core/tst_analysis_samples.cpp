@@ -108,7 +108,7 @@ private slots:
             const std::string p = bpu::placementName(a.placement);
             QVERIFY2(p == "BPU" || p == "CPU" || p == "folded", n.name.c_str());
             QVERIFY2(!a.placementReason.empty(), n.name.c_str());
-            if (a.opClass == "unknown") {
+            if (a.opClass == bpu::OpClass::Unknown) {
                 // Not guessed: CPU with the reason and a warning the user can act on (override).
                 ++unknown;
                 QCOMPARE(p, std::string("CPU"));

@@ -96,7 +96,7 @@ struct Model {
     }
     const std::vector<bpu::Finding>& findings(bool gains = false) {
         if (gains)
-            s.estimateFindingGains(2);
+            s.estimateFindingGains();
         return s.findings();
     }
 };
@@ -461,12 +461,12 @@ private slots:
         Model m(fixture("einsum"));
         // bhqd,bhkd->bhqk: a batched MatMul, 1x8x16x16 outputs x 32 = 65536 MACs.
         QCOMPARE(m.placement("scores"), std::string("BPU"));
-        QCOMPARE(m.node("scores").opClass, std::string("matmul"));
+        QCOMPARE(std::string(bpu::opClassName(m.node("scores").opClass)), std::string("matmul"));
         QVERIFY(contains(m.node("scores").placementReason, "lowered to MatMul"));
         QCOMPARE(m.r().metrics[m.id("scores").value].macs, int64_t(65536));
         // bhqk->bhkq: a permutation, placed as a Transpose.
         QCOMPARE(m.placement("permute"), std::string("BPU"));
-        QCOMPARE(m.node("permute").opClass, std::string("transform"));
+        QCOMPARE(std::string(bpu::opClassName(m.node("permute").opClass)), std::string("transform"));
         // ii->i: a diagonal cannot be lowered.
         QCOMPARE(m.placement("diagonal"), std::string("CPU"));
         const std::string why = m.node("diagonal").placementReason;
@@ -522,7 +522,7 @@ private slots:
         const auto& t = *profile("s100");
         std::map<std::string, std::set<std::string>> opsByNote;
         for (const auto& [op, rule] : t.operators)
-            if (rule.placement == "CPU" && rule.opClass == "cpu")
+            if (rule.placement == bpu::Placement::CPU && rule.opClass == bpu::OpClass::Cpu)
                 opsByNote[rule.note].insert(op);
         for (const char* op : {"TopK", "NonMaxSuppression", "NonZero", "Einsum", "Cast", "RoiAlign"}) {
             const std::string& note = t.rule(op)->note;

@@ -52,8 +52,8 @@ private slots:
         QCOMPARE(s100.alignment.convW.value, 16.0);
         QCOMPARE(s100.alignment.convC.value, 32.0);
         QVERIFY(s100.rule("Conv") != nullptr);
-        QCOMPARE(s100.rule("Conv")->opClass, std::string("conv"));
-        QCOMPARE(s100.rule("TopK")->placement, std::string("CPU"));
+        QCOMPARE(std::string(bpu::opClassName(s100.rule("Conv")->opClass)), std::string("conv"));
+        QCOMPARE(std::string(bpu::placementName(s100.rule("TopK")->placement)), std::string("CPU"));
         QCOMPARE(s100.rule("ReduceSum")->maxReduceAxis, int64_t(65535));
         QVERIFY(s100.rule("FooBar") == nullptr);
         QVERIFY(!s100.fusionPatterns.empty());

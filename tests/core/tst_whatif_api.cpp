@@ -370,7 +370,7 @@ private slots:
                       std::to_string(c.nodes[id.value].latencyUs))
                          .c_str());
             const auto& a = r.nodes[id.value];
-            if (a.placement != bpu::Placement::BPU || a.opClass != "conv" ||
+            if (a.placement != bpu::Placement::BPU || a.opClass != bpu::OpClass::Conv ||
                 s.graph().node(id).attrIntOr("group", 1) != 1)
                 continue;
             // Dense conv: padded MACs / (peak_int8_tops x 1e12 / 2 x dense_conv_efficiency), in us.

@@ -39,7 +39,7 @@ const QColor kBpu(0x00, 0x72, 0xb2), kCpu(0xd5, 0x5e, 0x00), kFolded(0xc8, 0xc8,
     kUnknown(0xf0, 0xe4, 0x42);
 
 QColor expectedPlacementColor(const NodeAnalysis& a) {
-    if (a.opClass == "unknown" && !a.placementOverridden)
+    if (a.opClass == bpu::OpClass::Unknown && !a.placementOverridden)
         return kUnknown;
     switch (a.placement) {
     case Placement::BPU:

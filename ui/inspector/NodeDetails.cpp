@@ -38,13 +38,12 @@ QString tensorRow(const Snapshot& s, TensorId id, const QString& role) {
         // The same elision as TensorShape::toString(): a rank-100k input must not lay out 200 kB of text.
         padded = QString::fromStdString(TensorShape(ta.padded.dims).toString());
         int shown = 0, more = 0;
-        for (const auto& r : ta.padded.dimRules)
-            if (!r.empty()) {
-                if (shown++ < kRulesShown)
-                    rules += esc(r) + QStringLiteral("<br>");
-                else
-                    ++more;
-            }
+        for (const auto& r : dimPadRules(ta.padded, t.shape.dims, s.target->alignment)) {
+            if (shown++ < kRulesShown)
+                rules += esc(r) + QStringLiteral("<br>");
+            else
+                ++more;
+        }
         if (more > 0)
             rules += QStringLiteral("... %1 more").arg(more);
         if (rules.isEmpty())
@@ -70,7 +69,7 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
         QStringLiteral("<h3>%1</h3><p><b>%2</b>%3 &middot; class <code>%4</code> &middot; %5</p>")
             .arg(esc(n.name), esc(n.opType),
                  n.domain.empty() ? QString() : QStringLiteral(" (") + esc(n.domain) + QStringLiteral(")"),
-                 esc(a.opClass), QString::fromLatin1(precisionName(a.precision)));
+                 esc(opClassName(a.opClass)), QString::fromLatin1(precisionName(a.precision)));
     h += QStringLiteral("<p><b>Placement: %1</b>%2 &mdash; %3</p>")
              .arg(QString::fromLatin1(placementName(a.placement)),
                   a.segment >= 0 ? QStringLiteral(" (segment %1)").arg(a.segment) : QString(),

@@ -146,10 +146,10 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
     case ColorMode::Placement: {
         std::vector<int> cat;
         for (const auto& a : nodes)
-            cat.push_back(a.opClass == "unknown" && !a.placementOverridden ? 3
-                          : a.placement == Placement::BPU                  ? 0
-                          : a.placement == Placement::CPU                  ? 1
-                                                                           : 2);
+            cat.push_back(a.opClass == OpClass::Unknown && !a.placementOverridden ? 3
+                          : a.placement == Placement::BPU                         ? 0
+                          : a.placement == Placement::CPU                         ? 1
+                                                                                  : 2);
         return std::make_shared<CategoryColoring>(
             cat,
             QVector<QPair<QString, QColor>>{{QObject::tr("BPU"), kBpu},
