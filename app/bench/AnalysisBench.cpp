@@ -12,8 +12,7 @@
 //                          of the dirty nodes, the linear sweeps, the cost) against a full re-estimate, on
 //                          the ~1k-node sample and on synthetic residual nets of ~1k and ~10k nodes (built
 //                          below with onnx's protobuf API, saved to /tmp, loaded through ModelImporter).
-//   gains/<sample>/threads:1|all  every finding's estimated gain (its fix applied to a session copy), on one
-//                          thread and on all: the parallel speed-up as a ratio in one run.
+//   gains/<sample>         every finding's estimated gain (each fix applied to the session and reverted).
 //
 // Targets (issue 4): analysis <= 1.5x python's load + infer time; incremental <= 2 ms at 1k nodes, <= 16 ms
 // at 10k. Run: bpuscope-bench --benchmark_filter='analysis/|reestimate/' --benchmark_counters_tabular=true
@@ -39,7 +38,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <thread>
 
 namespace {
 
@@ -366,9 +364,9 @@ void BM_Full(benchmark::State& state, const std::string& path) {
     addModelCounters(state, s, 0);
 }
 
-/// Every finding's gain, re-estimated with its fix applied to a session copy, on `threads` threads (0: all);
-/// run with 1 and 0 side by side for the parallel speed-up in one run.
-void BM_FindingGains(benchmark::State& state, const std::string& file, unsigned threads) {
+/// Every finding's gain: each distinct fix applied to the session and reverted (two incremental
+/// re-estimates).
+void BM_FindingGains(benchmark::State& state, const std::string& file) {
     const bpu::Graph* g = bench::sample(file);
     if (!g) {
         state.SkipWithError("the sample did not import");
@@ -379,12 +377,11 @@ void BM_FindingGains(benchmark::State& state, const std::string& file, unsigned 
     for (const auto& f : s.findings())
         fixes += !f.fix.empty();
     for (auto _ : state) {
-        s.estimateFindingGains(threads);
+        s.estimateFindingGains();
         benchmark::DoNotOptimize(s.analysis().findings.data());
     }
     state.counters["findings"] = double(s.analysis().findings.size());
     state.counters["with_fix"] = double(fixes);
-    state.counters["threads"] = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
 [[maybe_unused]] const bool registered = [] {
@@ -396,11 +393,8 @@ void BM_FindingGains(benchmark::State& state, const std::string& file, unsigned 
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
     for (const std::string& file : bench::sampleFiles())
-        for (unsigned threads : {1u, 0u})
-            benchmark::RegisterBenchmark(
-                ("gains/" + bench::stem(file) + (threads ? "/threads:1" : "/threads:all")).c_str(),
-                BM_FindingGains, file, threads)
-                ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("gains/" + bench::stem(file)).c_str(), BM_FindingGains, file)
+            ->Unit(benchmark::kMillisecond);
     // The models are resolved lazily (the samples import on first use), so names come from a fixed list.
     for (const char* label : {"sample1k", "synthetic1k", "synthetic10k"}) {
         const int index = std::string(label) == "sample1k" ? 0 : std::string(label) == "synthetic1k" ? 1 : 2;

@@ -150,7 +150,7 @@ void BM_ScaleGains(benchmark::State& state, const std::string& kind, int nodes) 
     if (!s)
         return;
     for (auto _ : state)
-        s->estimateFindingGains(1);
+        s->estimateFindingGains();
     state.counters["findings"] = double(s->analysis().findings.size());
 }
 

@@ -2,16 +2,16 @@
 #include "Session.h"
 
 #include "EditList.h"
+#include "UndoToken.h"
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <map>
-#include <thread>
 #include <variant>
 
 namespace bpu {
@@ -76,8 +76,8 @@ const OpTable& Session::ops() {
 
 void Session::runAnalysis(bool withFindings) {
     index_ = AnalysisIndex(*graph_, ops());
-    analysis_ =
-        Analyzer::analyze(*graph_, *target_, options_, {}, {nullptr, nullptr, withFindings, &ops(), &index_});
+    analysis_ = Analyzer::analyze(*graph_, *target_, options_, {{}, cancel_},
+                                  {nullptr, nullptr, withFindings, &ops(), &index_});
     cost_ = CostModel::estimate(*graph_, analysis_, *target_, options_.deploy);
     findingsStale_ = !withFindings;
 }
@@ -92,7 +92,7 @@ void Session::reestimate(const std::vector<NodeId>& dirty) {
     else
         index_ = AnalysisIndex(*graph_, ops());
     // In place: the previous analysis' storage (reason strings, padded shapes, groups) is reused.
-    Analyzer::reanalyze(*graph_, *target_, options_, index_, dirty, analysis_);
+    Analyzer::reanalyze(*graph_, *target_, options_, index_, dirty, analysis_, {{}, cancel_});
     cost_ = CostModel::estimate(*graph_, analysis_, *target_, options_.deploy);
     findingsStale_ = true;
 }
@@ -105,15 +105,17 @@ const std::vector<Finding>& Session::findings() {
     return analysis_.findings;
 }
 
-Session::Trial Session::trial(const EditList& fix) const {
-    Session trial = *this;
-    // One re-estimate for the whole fix, however many edits it holds (a placement override per CPU node).
-    applyEditList(trial, fix);
+Session::Trial Session::trial(const EditList& fix, const CostEstimate& before) {
+    // One re-estimate for the whole fix, however many edits it holds (a placement override per CPU node),
+    // and one for its revert.
+    UndoToken token = applyEditList(*this, fix);
     // Per image: a batch edit changes how many images one inference serves.
-    return {cost_.perImageMs - trial.cost_.perImageMs, trial.cost_.latencyMs, trial.cost_.fps, trial.cost_.batch};
+    const Trial t{before.perImageMs - cost_.perImageMs, cost_.latencyMs, cost_.fps, cost_.batch};
+    token.revert(*this);
+    return t;
 }
 
-void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
+void Session::estimateFindingGains(const Progress& progress) {
     findings();
     // Findings often share a fix (one remove_boundary_qdq for every boundary pass): estimate each fix once.
     std::map<std::string, size_t> slotOf;
@@ -131,39 +133,37 @@ void Session::estimateFindingGains(unsigned threads, const Progress& progress) {
             fixes.push_back(&f.fix);
         findingSlot[i] = it->second;
     }
-    // Each trial reads this session and works on its own copy, so the trials run side by side.
+    // The trials re-analyse this session, which clears its findings: they wait aside (`fixes` points into
+    // them; moving the vector keeps its elements where they are), with the cost every trial is measured
+    // against. Only the scalars: the per-node tables are the big part of a CostEstimate.
+    std::vector<Finding> found = std::move(analysis_.findings);
+    CostEstimate before;
+    before.perImageMs = cost_.perImageMs;
+    before.latencyMs = cost_.latencyMs;
+    before.fps = cost_.fps;
+    before.batch = cost_.batch;
     std::vector<std::variant<Trial, std::string>> outcome(fixes.size());
-    std::vector<std::exception_ptr> crashed(fixes.size());
-    std::atomic<size_t> next{0};
-    std::atomic<bool> stopped{false};
-    auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < fixes.size();) {
-            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
-                stopped = true;
-                break;
-            }
-            try {
-                outcome[i] = trial(*fixes[i]);
-            } catch (const EditListError& e) {
-                // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
-                outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());
-            } catch (const EditError& e) {
-                outcome[i] = std::string(e.what());
-            } catch (...) {
-                crashed[i] = std::current_exception();
-            }
+    bool stopped = false;
+    for (size_t i = 0; i < fixes.size(); ++i) {
+        if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
+            stopped = true;
+            break;
         }
-    };
-    const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::thread> helpers;
-    for (size_t t = 1; t < std::min<size_t>(wanted, fixes.size()); ++t)
-        helpers.emplace_back(work);
-    work();
-    for (auto& h : helpers)
-        h.join();
-    for (const auto& e : crashed)
-        if (e)
-            std::rethrow_exception(e);
+        try {
+            outcome[i] = trial(*fixes[i], before);
+        } catch (const EditListError& e) {
+            // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
+            outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());
+        } catch (const EditError& e) {
+            outcome[i] = std::string(e.what());
+        }
+    }
+    // Every revert is exact (tst_edits: each edit and its revert equal a fresh analysis), so the session is
+    // as it was; should one not be, the estimate is made again rather than left off.
+    if (std::abs(cost_.perImageMs - before.perImageMs) > kGainNoiseMs)
+        runAnalysis(false);
+    analysis_.findings = std::move(found);
+    findingsStale_ = false;
     if (stopped)
         throw Cancelled();
     std::vector<bool> slower(analysis_.findings.size(), false);

@@ -20,8 +20,9 @@ namespace bpu {
 inline constexpr double kGainNoiseMs = 1e-6;
 
 /// A model under what-if: the graph, the user's analysis options, the target, and the current analysis and
-/// cost, kept up to date incrementally as edits land. Value type: copying a session is how a finding's fix
-/// is tried without touching the original.
+/// cost, kept up to date incrementally as edits land. Value type (the graph is shared copy-on-write); a copy
+/// costs the analysis and cost tables (~80 MB at 100k nodes), so nothing copies one per trial: a finding's
+/// fix is applied and reverted in place (estimateFindingGains), a sweep reverts each point.
 class Session {
 public:
     Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options = {});
@@ -57,16 +58,22 @@ public:
     void fullReestimate();
     /// Findings for the current state (cheap if nothing changed since the last call).
     const std::vector<Finding>& findings();
-    /// Fills estimated_gain_ms of every finding by applying its fix to a copy of the session; the distinct
-    /// fixes are tried on `threads` threads (0: one per hardware thread). Then each estimated finding's
-    /// severity is its gain's share of the per-image latency (severity_high_share / severity_medium_share),
-    /// and a finding whose fix does not make the model faster is dropped; a fix that batches images (faster
-    /// per image, slower per frame) stays as a trade-off with both figures in its evidence.
+    /// Fills estimated_gain_ms of every finding: each distinct fix is applied to this session, measured and
+    /// reverted (two incremental re-estimates, no copy of the session: peak memory stays that of one
+    /// session), one after the other; the session ends as it began. Then each estimated finding's severity
+    /// is its gain's share of the per-image latency (severity_high_share / severity_medium_share), and a
+    /// finding whose fix does not make the model faster is dropped; a fix that batches images (faster per
+    /// image, slower per frame) stays as a trade-off with both figures in its evidence.
     /// `progress`'s cancel flag stops it between trials (Cancelled is thrown; the findings keep no gain).
-    void estimateFindingGains(unsigned threads = 0, const Progress& progress = {});
+    void estimateFindingGains(const Progress& progress = {});
     bool findingsStale() const { return findingsStale_; }
+    /// For a throwaway copy only (a sweep's): its re-estimates check `cancel` between passes and throw
+    /// Cancelled, leaving the session half re-estimated, to be dropped. A point of a curve at 100k nodes
+    /// takes seconds; closing the window or moving on must not wait for it. Null (the default): never
+    /// cancelled.
+    void setCancelFlag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
 
-    /// What a fix would do, tried on a copy of this session.
+    /// What a fix would do, tried on this session and reverted.
     struct Trial {
         double gainMs = 0;    ///< per-image latency saved
         double latencyMs = 0; ///< one inference after the fix (of the whole batch when it batches)
@@ -76,9 +83,9 @@ public:
 
 private:
     void runAnalysis(bool withFindings);
-    /// Per-image latency saved by applying `fix` to a copy of this session; throws EditError if it does not
-    /// apply. Reads this session only, so trials may run concurrently.
-    Trial trial(const EditList& fix) const;
+    /// What applying `fix` does to this session, measured against `before` (this session's cost now); the
+    /// fix is reverted before it returns. Throws EditError (the session untouched) if it does not apply.
+    Trial trial(const EditList& fix, const CostEstimate& before);
     const OpTable& ops();
 
     std::shared_ptr<Graph> graph_; ///< never null; shared between session copies until one edits it
@@ -91,6 +98,7 @@ private:
     AnalysisResult analysis_;
     CostEstimate cost_;
     bool findingsStale_ = true;
+    const std::atomic<bool>* cancel_ = nullptr;
 };
 
 } // namespace bpu

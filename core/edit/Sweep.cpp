@@ -69,7 +69,9 @@ std::vector<int64_t> limitSweepValues(const std::vector<int64_t>& values, int64_
 
 SweepResult sweep(Session s, const EditableDim& dim, const std::vector<int64_t>& values,
                   const Progress& progress) {
-    // Each point is reverted before the next, so every point is measured from the state `s` came with.
+    // Each point is reverted before the next, so every point is measured from the state `s` came with. `s`
+    // is this sweep's own copy: a cancel may stop it inside a point's re-estimate.
+    s.setCancelFlag(progress.cancel);
     SweepResult out;
     out.points.reserve(values.size());
     for (size_t i = 0; i < values.size(); ++i) {

@@ -20,8 +20,7 @@ SweepRow sweepRow(const SweepJob& job, const ImportOptions& options) {
     row.target = job.target->name;
     try {
         Session s(ModelImporter::load(job.model, options), job.target);
-        // Rows already run side by side: one thread each for the fixes' trials.
-        s.estimateFindingGains(1);
+        s.estimateFindingGains();
         const AnalysisSummary& sum = s.analysis().summary;
         row.figures = latencyFigures(s.cost());
         row.nodes = int(s.graph().nodes.size());

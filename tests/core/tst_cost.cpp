@@ -10,6 +10,7 @@
 #include "core/edit/EditError.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
+#include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
 
@@ -426,7 +427,7 @@ void TestCost::removingBoundaryQdqSavesItsPasses() {
 
 // Each finding's estimated_gain_ms is the per-image latency difference of applying its fix: recomputed here
 // independently (the model re-imported, the fix applied, a full re-estimate) for every finding with a fix on
-// a few samples, so a trial that raced with another would show as a wrong gain.
+// a few samples, so a trial not reverted exactly before the next one would show as a wrong gain.
 void TestCost::findingGainsAreReestimates() {
     int checked = 0;
     std::set<std::string> rules;
@@ -435,7 +436,16 @@ void TestCost::findingGainsAreReestimates() {
                              "efficientnet_b0.onnx", "fasterrcnn_mobilenet_v3_large_320_fpn.onnx"}) {
         const std::string path = samplePath(file);
         bpu::Session s = sessionOf(path);
-        s.estimateFindingGains(4); // the trials run concurrently (4 threads even on a 1-core machine)
+        s.estimateFindingGains();
+        {
+            // The fixes were tried on `s` itself, each reverted: it is what a fresh session of the model is.
+            bpu::Session fresh = sessionOf(path);
+            QCOMPARE(s.cost().totalUs, fresh.cost().totalUs);
+            const auto nodes = [](const bpu::Session& x) {
+                return bpu::analysisJson(x.graph(), x.target(), x.analysis(), &x.cost())["nodes"];
+            };
+            QVERIFY2(nodes(s) == nodes(fresh), file);
+        }
         const double basePerImageUs = s.cost().totalUs / s.cost().batch;
         for (const auto& f : s.findings()) {
             if (f.fix.empty())

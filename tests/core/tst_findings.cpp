@@ -137,7 +137,7 @@ private slots:
         QCOMPARE(act->fix.size(), size_t(1));
         // The gain is the engine's: positive, and below the model's latency.
         bpu::Session s(bpu::ModelImporter::load(fixtures::tempDir() + "/silu_stage2.onnx"), samples::s100());
-        s.estimateFindingGains(1);
+        s.estimateFindingGains();
         bool found = false;
         for (const auto& f : s.analysis().findings)
             if (f.cause == "activation SiLU (Sigmoid + Mul)") {
@@ -212,7 +212,7 @@ private slots:
     void samplesInvariants() {
         QFETCH(QString, file);
         bpu::Session s(bpu::ModelImporter::load(samples::samplePath(file.toStdString())), samples::s100());
-        s.estimateFindingGains(1);
+        s.estimateFindingGains();
         const auto& t = *samples::s100();
         const double perImageMs = s.cost().perImageMs;
         QVERIFY(perImageMs > 0);
@@ -255,7 +255,7 @@ private slots:
     // the standalone gains on a model whose fixes overlap (padding of a tensor SiLU writes, and SiLU itself).
     void planCumulative() {
         bpu::Session s(bpu::ModelImporter::load(samples::samplePath("yolov8n.onnx")), samples::s100());
-        s.estimateFindingGains(1);
+        s.estimateFindingGains();
         const double latencyBefore = s.cost().latencyMs;
         const size_t findingsBefore = s.analysis().findings.size();
         const size_t nodesBefore = s.graph().nodes.size();

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     // Accepted: everything downstream must work. No exception is expected from here on.
     Session s(std::move(g), fuzz::s100());
-    s.estimateFindingGains(1);
+    s.estimateFindingGains();
     fuzz::checkSession(s, "model");
     fuzz::renderReport(s);
     return 0;

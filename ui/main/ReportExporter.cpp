@@ -163,7 +163,7 @@ void ReportExporter::build(const std::shared_ptr<Run>& run, std::shared_ptr<Repo
         try {
             if (!src->gainsEstimated) {
                 progress(0.0, "finding gains");
-                src->current->estimateFindingGains(0, progress);
+                src->current->estimateFindingGains(progress);
             }
             progress.checkCancel();
             // The same input `bpuscope-cli report --edits` builds: the edited session against its baseline.

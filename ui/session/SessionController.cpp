@@ -195,7 +195,7 @@ void SessionController::open(OpenRequest request) {
             opt.progress.checkCancel();
             applySteps(*live, request, notApplied, rejected);
             emit loadProgress(0.95, QStringLiteral("finding gains"));
-            live->session.estimateFindingGains(0, opt.progress);
+            live->session.estimateFindingGains(opt.progress);
             live->gainsFresh = true;
             snap = makeSnapshot(*live);
         } catch (const Cancelled&) {
@@ -252,7 +252,7 @@ void SessionController::publish(const std::shared_ptr<Live>& live, const JobTick
     Session& s = live->session;
     if (gains == Gains::Estimate && !live->gainsFresh) {
         try {
-            s.estimateFindingGains(0, t.progress());
+            s.estimateFindingGains(t.progress());
             live->gainsFresh = true;
         } catch (const Cancelled&) {
             finishOnGui(t, JobOutcome::Cancelled);
@@ -497,7 +497,7 @@ void SessionController::plan(uint64_t modelId, PlanDone done) {
             // The plan orders fixes by their standalone gains; a state published before its gains were
             // estimated gets them here.
             if (!at.gainsFresh)
-                copy.estimateFindingGains(1, progress);
+                copy.estimateFindingGains(progress);
             result->plan =
                 std::make_shared<OptimizationPlan>(buildOptimizationPlan(copy, SIZE_MAX, progress));
         },
