@@ -72,6 +72,11 @@ struct Item {
     int64_t waste;
 };
 
+/// A finding's evidence lists its tensors up to this many, the most wasteful first, and counts them all
+/// (tensors_total); its fix names every one. A stage of a 100k-node model puts ~90k tensors in one finding,
+/// and listing each in the evidence held ~45 MB of JSON in the analysis and in the written document.
+constexpr size_t kEvidenceTensors = 50;
+
 // One G4.x cause: tensors of one shape padded the same way (the conv, activation and residual outputs of a
 // stage), one finding listing them all.
 struct PadGroup {
@@ -136,6 +141,9 @@ void findPaddingIssues(AnalysisContext& c) {
         return groups[a].waste > groups[b].waste;
     });
 
+    // Which nodes the finding being built lists already (reset after each): a stage of a big model puts tens
+    // of thousands of tensors in one group, and a search of the list per tensor was quadratic.
+    std::vector<uint8_t> listed(g.nodes.size(), 0);
     for (const std::string& key : order) {
         const PadGroup& grp = groups[key];
         const Tensor& first = g.tensor(grp.items.front().t);
@@ -154,12 +162,15 @@ void findPaddingIssues(AnalysisContext& c) {
             const Tensor& t = g.tensor(it.t);
             NodeId owner =
                 t.producer.valid() ? t.producer : (t.consumers.empty() ? NodeId{} : t.consumers.front());
-            if (owner.valid() && std::find(f.nodes.begin(), f.nodes.end(), owner) == f.nodes.end())
+            if (owner.valid() && !listed[owner.value]) {
+                listed[owner.value] = 1;
                 f.nodes.push_back(owner);
-            perTensor.push_back({{"tensor", t.name},
-                                 {"node", owner.valid() ? g.node(owner).name : std::string()},
-                                 {"op", owner.valid() ? g.node(owner).opType : std::string()},
-                                 {"waste_bytes", it.waste}});
+            }
+            if (perTensor.size() < kEvidenceTensors)
+                perTensor.push_back({{"tensor", t.name},
+                                     {"node", owner.valid() ? g.node(owner).name : std::string()},
+                                     {"op", owner.valid() ? g.node(owner).opType : std::string()},
+                                     {"waste_bytes", it.waste}});
             names.push_back(t.name);
             if (conv && owner.valid() && g.node(owner).opType == "Conv" && t.shape.rank() == 4 &&
                 t.shape.dims[1] % unitC != 0)
@@ -171,6 +182,7 @@ void findPaddingIssues(AnalysisContext& c) {
                       {"padded_shape", dimsText(p.dims)},
                       {"padded_dims", rules},
                       {"tensors", perTensor},
+                      {"tensors_total", grp.items.size()},
                       {"waste_bytes", grp.waste},
                       {"waste_ratio", p.wasteRatio()},
                       {"alignment", conv ? "H->" + std::to_string(unitH) + ", W->" + std::to_string(unitW) +
@@ -206,6 +218,8 @@ void findPaddingIssues(AnalysisContext& c) {
                                     (convsToWiden.size() > 1 ? "s" : "") + " uses the padding for real work.";
             }
         }
+        for (NodeId n : f.nodes)
+            listed[n.value] = 0;
         r.findings.push_back(std::move(f));
     }
 }

@@ -3,10 +3,10 @@
 
 #include "EditList.h"
 #include "Session.h"
+#include "UndoToken.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 
 namespace bpu {
 
@@ -17,7 +17,7 @@ double OptimizationPlan::sumOfStandaloneGainsMs() const {
     return sum;
 }
 
-OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const Progress& progress) {
+OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progress& progress) {
     OptimizationPlan plan;
     plan.latencyMsBefore = s.cost().latencyMs;
     plan.fpsBefore = s.cost().fps;
@@ -25,45 +25,72 @@ OptimizationPlan buildOptimizationPlan(const Session& s, size_t maxSteps, const 
     if (maxSteps == SIZE_MAX)
         maxSteps = static_cast<size_t>(std::max(0.0, s.target().planMaxSteps.value));
     // Already in order of their standalone gain: estimateFindingGains ranks them (Analyzer::rankFindings).
-    std::vector<const Finding*> order;
-    for (const Finding& f : s.analysis().findings)
+    // Copied out: the steps re-analyse the session, which sets its findings aside meanwhile.
+    struct Candidate {
+        RuleId rule;
+        std::string cause, title;
+        EditList fix;
+        double standaloneGainMs;
+        bool tradeOff;
+    };
+    std::vector<Candidate> order;
+    for (const Finding& f : s.findings())
         if (!f.fix.empty() && f.estimatedGainMs.value_or(0) > kGainNoiseMs)
-            order.push_back(&f);
-    // The state after the steps so far: `s` itself until a step lands. A session copy holds the whole
-    // analysis (~1 KB a node), so none is made for the model as it is, and no more than one beside `next`.
-    std::optional<Session> stepped;
-    const Session* current = &s;
-    for (size_t i = 0; i < order.size() && plan.steps.size() < maxSteps; ++i) {
-        progress.checkCancel();
-        progress(double(i) / double(order.size()), "optimization plan");
-        const Finding& f = *order[i];
-        auto skip = [&](std::string why, std::string detail = {}) {
-            plan.skipped.push_back({f.rule, f.cause, f.title, std::move(why), std::move(detail)});
+            order.push_back(
+                {f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, f.evidence.contains("trade_off")});
+    s.tryInPlace([&](Session& cur) {
+        std::vector<UndoToken> landed; // newest last: reverted newest first
+        auto revertAll = [&] {
+            for (auto it = landed.rbegin(); it != landed.rend(); ++it)
+                it->revert(cur);
+            landed.clear();
         };
-        if (f.evidence.contains("trade_off")) {
-            skip("a throughput trade-off (batching raises the latency per frame), not a latency gain");
-            continue;
-        }
-        Session next = *current;
         try {
-            applyEditList(next, f.fix);
-        } catch (const EditError& e) {
-            skip("does not apply after the earlier steps (one of them removed or changed what it edits)", e.what());
-            continue;
+            for (size_t i = 0; i < order.size() && plan.steps.size() < maxSteps; ++i) {
+                progress.checkCancel();
+                progress(double(i) / double(order.size()), "optimization plan");
+                const Candidate& f = order[i];
+                auto skip = [&](std::string why, std::string detail = {}) {
+                    plan.skipped.push_back({f.rule, f.cause, f.title, std::move(why), std::move(detail)});
+                };
+                if (f.tradeOff) {
+                    skip(
+                        "a throughput trade-off (batching raises the latency per frame), not a latency gain");
+                    continue;
+                }
+                const double before = cur.cost().perImageMs;
+                UndoToken token;
+                try {
+                    token = applyEditList(cur, f.fix);
+                } catch (const EditError& e) {
+                    skip("does not apply after the earlier steps (one of them removed or changed what it "
+                         "edits)",
+                         e.what());
+                    continue;
+                }
+                const double after = cur.cost().perImageMs;
+                if (before - after <= kGainNoiseMs) {
+                    token.revert(cur);
+                    skip("saves nothing on top of the earlier steps");
+                    continue;
+                }
+                plan.steps.push_back({f.rule, f.cause, f.title, f.fix, f.standaloneGainMs, before - after,
+                                      cur.cost().latencyMs, cur.cost().fps, after});
+                landed.push_back(std::move(token));
+            }
+        } catch (...) {
+            revertAll();
+            throw;
         }
-        const double before = current->cost().perImageMs;
-        const double after = next.cost().perImageMs;
-        if (before - after <= kGainNoiseMs) {
-            skip("saves nothing on top of the earlier steps");
-            continue;
-        }
-        plan.steps.push_back({f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, before - after,
-                              next.cost().latencyMs, next.cost().fps, after});
-        stepped = std::move(next);
-        current = &*stepped;
-    }
+        revertAll();
+    });
     progress(1.0, "optimization plan");
     return plan;
+}
+
+OptimizationPlan buildOptimizationPlanOnCopy(const Session& s, size_t maxSteps, const Progress& progress) {
+    Session copy = s;
+    return buildOptimizationPlan(copy, maxSteps, progress);
 }
 
 } // namespace bpu

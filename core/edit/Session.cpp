@@ -115,6 +115,27 @@ Session::Trial Session::trial(const EditList& fix, const CostEstimate& before) {
     return t;
 }
 
+void Session::tryInPlace(const std::function<void(Session&)>& trials) {
+    findings();
+    std::vector<Finding> found = std::move(analysis_.findings);
+    const double perImageMs = cost_.perImageMs;
+    auto restore = [&] {
+        // Every revert is exact (tst_edits: each edit and its revert equal a fresh analysis); should one not
+        // be, the estimate is made again rather than left off.
+        if (std::abs(cost_.perImageMs - perImageMs) > kGainNoiseMs)
+            runAnalysis(false);
+        analysis_.findings = std::move(found);
+        findingsStale_ = false;
+    };
+    try {
+        trials(*this);
+    } catch (...) {
+        restore();
+        throw;
+    }
+    restore();
+}
+
 void Session::estimateFindingGains(const Progress& progress) {
     findings();
     // Findings often share a fix (one remove_boundary_qdq for every boundary pass): estimate each fix once.
@@ -133,10 +154,9 @@ void Session::estimateFindingGains(const Progress& progress) {
             fixes.push_back(&f.fix);
         findingSlot[i] = it->second;
     }
-    // The trials re-analyse this session, which clears its findings: they wait aside (`fixes` points into
-    // them; moving the vector keeps its elements where they are), with the cost every trial is measured
-    // against. Only the scalars: the per-node tables are the big part of a CostEstimate.
-    std::vector<Finding> found = std::move(analysis_.findings);
+    // The trials re-analyse this session, which clears its findings: tryInPlace sets them aside (`fixes`
+    // points into them; moving the vector keeps its elements where they are). Only the cost's scalars are
+    // kept to measure against: the per-node tables are the big part of a CostEstimate.
     CostEstimate before;
     before.perImageMs = cost_.perImageMs;
     before.latencyMs = cost_.latencyMs;
@@ -144,26 +164,22 @@ void Session::estimateFindingGains(const Progress& progress) {
     before.batch = cost_.batch;
     std::vector<std::variant<Trial, std::string>> outcome(fixes.size());
     bool stopped = false;
-    for (size_t i = 0; i < fixes.size(); ++i) {
-        if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
-            stopped = true;
-            break;
+    tryInPlace([&](Session&) {
+        for (size_t i = 0; i < fixes.size(); ++i) {
+            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
+                stopped = true;
+                break;
+            }
+            try {
+                outcome[i] = trial(*fixes[i], before);
+            } catch (const EditListError& e) {
+                // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
+                outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());
+            } catch (const EditError& e) {
+                outcome[i] = std::string(e.what());
+            }
         }
-        try {
-            outcome[i] = trial(*fixes[i], before);
-        } catch (const EditListError& e) {
-            // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
-            outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());
-        } catch (const EditError& e) {
-            outcome[i] = std::string(e.what());
-        }
-    }
-    // Every revert is exact (tst_edits: each edit and its revert equal a fresh analysis), so the session is
-    // as it was; should one not be, the estimate is made again rather than left off.
-    if (std::abs(cost_.perImageMs - before.perImageMs) > kGainNoiseMs)
-        runAnalysis(false);
-    analysis_.findings = std::move(found);
-    findingsStale_ = false;
+    });
     if (stopped)
         throw Cancelled();
     std::vector<bool> slower(analysis_.findings.size(), false);

@@ -10,6 +10,7 @@
 #include "core/target/TargetProfile.h"
 #include "core/util/Progress.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -67,6 +68,11 @@ public:
     /// `progress`'s cancel flag stops it between trials (Cancelled is thrown; the findings keep no gain).
     void estimateFindingGains(const Progress& progress = {});
     bool findingsStale() const { return findingsStale_; }
+    /// Runs `trials` on this session with its findings (and their estimated gains) set aside: the what-ifs a
+    /// finding's gain or the optimization plan try are applied here and reverted, never on a copy (~80 MB
+    /// at 100k nodes). `trials` must revert everything it applies, also when it throws; the findings come
+    /// back after it (and the estimate is made again should a revert not have been exact).
+    void tryInPlace(const std::function<void(Session&)>& trials);
     /// For a throwaway copy only (a sweep's): its re-estimates check `cancel` between passes and throw
     /// Cancelled, leaving the session half re-estimated, to be dropped. A point of a curve at 100k nodes
     /// takes seconds; closing the window or moving on must not wait for it. Null (the default): never

@@ -227,7 +227,7 @@ ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
     // report's cancel flag, its progress folded into the first tenth of the bar.
     Progress planProgress{[&progress](double f, std::string_view stage) { progress(0.1 * f, stage); },
                           progress.cancel};
-    const OptimizationPlan plan = buildOptimizationPlan(s, SIZE_MAX, planProgress);
+    const OptimizationPlan plan = buildOptimizationPlanOnCopy(s, SIZE_MAX, planProgress);
     Context c{input, s, s.graph(), s.analysis(), s.cost(), s.target(), rules, plan};
 
     ReportDocument doc;

@@ -8,6 +8,7 @@
 #include "SampleFiles.h"
 
 #include "core/analysis/Analyzer.h"
+#include "core/edit/EditList.h"
 #include "core/edit/OptimizationPlan.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
@@ -120,6 +121,29 @@ private slots:
         std::set<std::pair<bpu::RuleId, std::string>> seen;
         for (const auto& x : a.r.findings)
             QVERIFY2(seen.insert({x.rule, x.cause}).second, x.title.c_str());
+    }
+
+    // The input and sixty Sigmoid outputs in a row, [1,17,64,64], pad 17 -> 32 (G4.1): one finding whose
+    // fix names all 61 tensors, whose evidence counts them all and lists the first 50 (a stage of a
+    // 100k-node model would list ~90k in the analysis and the JSON otherwise).
+    void paddingEvidenceBounded() {
+        ModelBuilder b;
+        b.input("x", {1, 17, 64, 64});
+        std::string in = "x";
+        for (int i = 0; i < 60; ++i) {
+            const std::string out = "s" + std::to_string(i);
+            b.node("Sigmoid", {in}, {out}, "sig" + std::to_string(i));
+            in = out;
+        }
+        b.output(in);
+        const Analyzed a = analyze(b, "sigmoid_row.onnx");
+        const auto g41 = a.of(bpu::RuleId::G4_1);
+        QCOMPARE(g41.size(), size_t(1));
+        const bpu::Finding& f = *g41[0];
+        QCOMPARE(f.evidence["tensors_total"].get<size_t>(), size_t(61));
+        QCOMPARE(f.evidence["tensors"].size(), size_t(50));
+        QCOMPARE(f.nodes.size(), size_t(60)); // the input's owner is its reader, sig0
+        QCOMPARE(bpu::editListToJson(f.fix)["edits"][0]["tensors"].size(), size_t(61));
     }
 
     // SiLU after each of the three convs is a Sigmoid LUT layer and a Mul layer of its own (the BPU fuses
@@ -259,6 +283,16 @@ private slots:
         const double latencyBefore = s.cost().latencyMs;
         const size_t findingsBefore = s.analysis().findings.size();
         const size_t nodesBefore = s.graph().nodes.size();
+        std::vector<double> gainsBefore;
+        for (const auto& f : s.analysis().findings)
+            gainsBefore.push_back(f.estimatedGainMs.value_or(-1));
+        auto untouched = [&] {
+            std::vector<double> gains;
+            for (const auto& f : s.analysis().findings)
+                gains.push_back(f.estimatedGainMs.value_or(-1));
+            return s.cost().latencyMs == latencyBefore && gains == gainsBefore &&
+                   s.graph().nodes.size() == nodesBefore && !s.findingsStale();
+        };
         const bpu::OptimizationPlan plan = bpu::buildOptimizationPlan(s);
         QVERIFY(!plan.steps.empty());
         QVERIFY(plan.steps.size() <= size_t(samples::s100()->planMaxSteps.value));
@@ -276,17 +310,24 @@ private slots:
         QVERIFY(plan.combinedGainMs() > 0);
         QVERIFY(qAbs(plan.combinedGainMs() - sumOfStepGains) < 1e-9);
         QVERIFY(qAbs(plan.combinedGainMs() - plan.sumOfStandaloneGainsMs()) > 1e-6);
-        // The session it was built from is untouched: its latency, findings and graph as before the plan.
-        QCOMPARE(s.cost().latencyMs, latencyBefore);
+        // The session it was built on (each step applied to it, all reverted) is as before the plan: its
+        // latency, findings with their gains, and graph.
         QCOMPARE(s.analysis().findings.size(), findingsBefore);
-        QCOMPARE(s.graph().nodes.size(), nodesBefore);
+        QVERIFY(untouched());
         // Bounded: one step when asked for one.
         QCOMPARE(bpu::buildOptimizationPlan(s, 1).steps.size(), size_t(1));
-        // Cancellable between steps.
-        std::atomic<bool> stop{true};
+        QVERIFY(untouched());
+        // Cancellable between steps: stopped after the first step landed, the session is as it was.
+        std::atomic<bool> stop{false};
         bpu::Progress p;
         p.cancel = &stop;
+        int reports = 0;
+        p.report = [&](double, std::string_view) {
+            if (++reports == 1)
+                stop = true; // raised while the first step is tried: it lands, the second is never tried
+        };
         QVERIFY_THROWS_EXCEPTION(bpu::Cancelled, bpu::buildOptimizationPlan(s, SIZE_MAX, p));
+        QVERIFY(untouched());
     }
 
     // `analyze --fail-on`: a condition that holds exits 1 naming it; one that does not, 0; an expression that
