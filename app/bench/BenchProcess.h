@@ -25,7 +25,9 @@ struct ProcessRun {
     std::string out; ///< its standard output
 };
 
-/// Runs argv (stderr to /dev/null) and reports wall time, the child's CPU time, peak RSS and its output.
+/// Runs argv (stderr to /dev/null) and reports wall time, the child's CPU time, peak RSS and its output. The
+/// peak RSS is read through GNU time (/usr/bin/time, package `time`) where it is installed: without it, a
+/// child reports at least this process's own peak (see BenchProcess.cpp).
 ProcessRun runProcess(const std::vector<std::string>& argv);
 /// CPU seconds used by this process so far (the machine may be shared: CPU time is the steadier figure).
 double cpuSeconds();
