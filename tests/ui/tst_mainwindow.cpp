@@ -206,6 +206,28 @@ private slots:
             QString::fromStdString(s->graph->node(other).name)));
     }
 
+    // Sorted by any numeric column, descending, the hotspot table's rows follow the model's own numbers
+    // (SortRole), node rows and cost rows alike: the proxy compares node rows' numbers without QVariants.
+    void hotspotSortFollowsTheNumbers() {
+        QSortFilterProxyModel* proxy = w_->hotspots()->proxy();
+        for (int column :
+             {HotspotModel::Latency, HotspotModel::Share, HotspotModel::Delta, HotspotModel::Waste,
+              HotspotModel::Intensity, HotspotModel::Macs, HotspotModel::Bytes}) {
+            proxy->sort(column, Qt::DescendingOrder);
+            QVERIFY(proxy->rowCount() > 100);
+            for (int r = 1; r < proxy->rowCount(); ++r) {
+                const double above = proxy->index(r - 1, column).data(HotspotModel::SortRole).toDouble();
+                const double below = proxy->index(r, column).data(HotspotModel::SortRole).toDouble();
+                QVERIFY2(above >= below, qPrintable(QStringLiteral("column %1, row %2: %3 above %4")
+                                                        .arg(column)
+                                                        .arg(r)
+                                                        .arg(above)
+                                                        .arg(below)));
+            }
+        }
+        proxy->sort(HotspotModel::Latency, Qt::DescendingOrder);
+    }
+
     void editAndUndoRestoreEveryNumber_data() {
         QTest::addColumn<QString>("edit");
         QTest::addRow("set_batch") << QStringLiteral(R"({"op": "set_batch", "batch": 4})");

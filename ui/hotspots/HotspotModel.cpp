@@ -96,6 +96,36 @@ QVariant HotspotModel::headerData(int section, Qt::Orientation o, int role) cons
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
+bool HotspotModel::numericSortKey(int row, int column, double& key) const {
+    if (!snap_ || row < 0 || row >= int(rows_.size()) || rows_[size_t(row)].isRow())
+        return false;
+    const NodeId id = rows_[size_t(row)].node;
+    const NodeAnalysis& a = snap_->analysis.nodes[id.value];
+    const NodeCost& c = snap_->cost.nodes[id.value];
+    switch (column) {
+    case Latency:
+        key = c.latencyUs;
+        return true;
+    case Share:
+        key = c.share;
+        return true;
+    case Delta:
+        key = id.value < snap_->baselineNodeUs.size() ? c.latencyUs - snap_->baselineNodeUs[id.value] : 0.0;
+        return true;
+    case Intensity:
+        key = a.intensity;
+        return true;
+    case Macs:
+        key = double(a.macs);
+        return true;
+    case Bytes:
+        key = double(a.ddrBytes);
+        return true;
+    default:
+        return false; // names, op, placement, bound: text; waste: computed per output (SortRole)
+    }
+}
+
 QVariant HotspotModel::data(const QModelIndex& index, int role) const {
     if (!snap_ || !index.isValid() || index.row() >= int(rows_.size()))
         return {};

@@ -42,6 +42,9 @@ public:
     /// The row's item: a node (its numbers are the snapshot's NodeCost, not the item's), or a cost row
     /// (HotspotItem::isRow, its index into the estimate's rows).
     const HotspotItem& itemAt(int row) const { return rows_.at(size_t(row)); }
+    /// The number SortRole gives for a node's row in a numeric column, without a QVariant (the sort proxy
+    /// compares 10k rows per snapshot); false for text columns and the cost rows.
+    bool numericSortKey(int row, int column, double& key) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "HotspotPanel.h"
 
+#include "HotspotSortProxy.h"
 #include "ui/session/SelectionHub.h"
 
 #include <QHeaderView>
@@ -12,10 +13,12 @@
 namespace bpu::ui {
 
 HotspotPanel::HotspotPanel(SelectionHub* hub, QWidget* parent)
-    : QWidget(parent), hub_(hub), model_(new HotspotModel(this)), proxy_(new QSortFilterProxyModel(this)),
-      view_(new QTableView(this)), filter_(new QLineEdit(this)) {
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(HotspotModel::SortRole);
+    : QWidget(parent)
+    , hub_(hub)
+    , model_(new HotspotModel(this))
+    , proxy_(new HotspotSortProxy(model_, this))
+    , view_(new QTableView(this))
+    , filter_(new QLineEdit(this)) {
     proxy_->setFilterKeyColumn(-1); // name, op, placement, bound ...
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     filter_->setPlaceholderText(tr("Filter by name, op, placement, bound..."));
