@@ -12,7 +12,7 @@ namespace bpu {
 
 struct AnalysisResult;
 struct CostEstimate;
-struct Graph;
+class Graph;
 
 /// What one node brings to the figures of the name scopes holding it.
 struct NodeFigures {
