@@ -96,6 +96,11 @@ QVariant HotspotModel::headerData(int section, Qt::Orientation o, int role) cons
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
+double HotspotModel::deltaUs(NodeId id) const {
+    const double now = snap_->cost.nodes[id.value].latencyUs;
+    return id.value < snap_->baselineNodeUs.size() ? now - snap_->baselineNodeUs[id.value] : 0.0;
+}
+
 bool HotspotModel::numericSortKey(int row, int column, double& key) const {
     if (!snap_ || row < 0 || row >= int(rows_.size()) || rows_[size_t(row)].isRow())
         return false;
@@ -110,7 +115,7 @@ bool HotspotModel::numericSortKey(int row, int column, double& key) const {
         key = c.share;
         return true;
     case Delta:
-        key = id.value < snap_->baselineNodeUs.size() ? c.latencyUs - snap_->baselineNodeUs[id.value] : 0.0;
+        key = deltaUs(id);
         return true;
     case Intensity:
         key = a.intensity;
@@ -145,34 +150,27 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         return w;
     };
     auto delta = [&] {
-        return id.value < snap_->baselineNodeUs.size() ? c.latencyUs - snap_->baselineNodeUs[id.value] : 0.0;
+        return deltaUs(id);
     };
     if (role == NodeIdRole)
         return QVariant::fromValue(id.value);
     if (role == SortRole) {
+        // The numeric columns: the same numbers the sort proxy compares (numericSortKey), one definition.
+        if (double key = 0; numericSortKey(index.row(), index.column(), key))
+            return key;
         switch (index.column()) {
         case Name:
             return QString::fromStdString(n.name);
         case Op:
             return QString::fromStdString(n.opType);
-        case Latency:
-            return c.latencyUs;
-        case Share:
-            return c.share;
-        case Delta:
-            return delta();
         case Placement:
             return QString::fromLatin1(placementName(a.placement));
         case Waste:
             return waste();
-        case Intensity:
-            return a.intensity;
         case Bound:
             return QString::fromLatin1(boundName(a.bound));
-        case Macs:
-            return static_cast<qlonglong>(a.macs);
-        case Bytes:
-            return static_cast<qlonglong>(a.ddrBytes);
+        default:
+            return {};
         }
     }
     if (role == Qt::DisplayRole) {

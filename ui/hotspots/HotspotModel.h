@@ -54,6 +54,8 @@ public:
 private:
     SnapshotPtr snap_;
     QVariant costRowData(const HotspotItem& item, int column, int role) const;
+    /// A node's latency against the baseline, in us (0 where the baseline has no such node).
+    double deltaUs(NodeId id) const;
 
     std::vector<HotspotItem> rows_;
     std::vector<int> rowOfNode_;
