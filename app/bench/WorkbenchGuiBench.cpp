@@ -5,6 +5,7 @@
 #include "BenchMain.h"
 #include "BenchSupport.h"
 
+#include "core/cost/ScopeFigures.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/Session.h"
 #include "core/edit/ShapeEdits.h"
@@ -103,6 +104,8 @@ void BM_PanelsUpdate(benchmark::State& state) {
         hotspots->setSnapshot(s);
         charts->setSnapshot(s);
         view->setColoring(bpu::ui::makeColoring(bpu::ui::ColorMode::Latency, *s));
+        // As MainWindow::showSnapshot does: the scope boxes' sums follow every snapshot.
+        view->setNodeFigures(bpu::nodeFigures(*s->graph, s->analysis, s->cost));
         QApplication::processEvents(); // the queued chart replot and the repaints
     }
     state.counters["nodes"] = double(g->nodes.size());

@@ -228,6 +228,57 @@ private slots:
         proxy->sort(HotspotModel::Latency, Qt::DescendingOrder);
     }
 
+    // An edit that keeps the nodes but adds cost rows (a conv moved to the CPU: transitions) updates the
+    // sorted table in place: the order still follows the new numbers (the proxy's key cache was dropped, not
+    // reused), the new cost rows are there, and undo takes them out again.
+    void hotspotSortFollowsAnEdit() {
+        reload("yolov8n.onnx");
+        QSortFilterProxyModel* proxy = w_->hotspots()->proxy();
+        const HotspotModel* model = w_->hotspots()->model();
+        proxy->sort(HotspotModel::Latency, Qt::DescendingOrder);
+        const int rowsBefore = model->rowCount();
+        const double topBefore =
+            proxy->index(0, HotspotModel::Latency).data(HotspotModel::SortRole).toDouble();
+        auto sortedByLatency = [&] {
+            for (int r = 1; r < proxy->rowCount(); ++r)
+                if (proxy->index(r - 1, HotspotModel::Latency).data(HotspotModel::SortRole).toDouble() <
+                    proxy->index(r, HotspotModel::Latency).data(HotspotModel::SortRole).toDouble())
+                    return false;
+            return true;
+        };
+        // Same rows, new numbers (the stem conv four times as wide, the next conv's input with it): the rows
+        // move to their new places.
+        w_->whatIf()->apply({editFromJson(nlohmann::json::parse(
+                                R"({"op": "set_channels", "node": "/model.0/conv/Conv", "channels": 64})"))},
+                            QStringLiteral("test edit"));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
+        QCOMPARE(model->rowCount(), rowsBefore);
+        QVERIFY(sortedByLatency());
+        w_->controller()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+        QVERIFY(sortedByLatency());
+
+        w_->whatIf()->apply(
+            {editFromJson(nlohmann::json::parse(
+                R"({"op": "set_placement", "node": "/model.2/cv1/conv/Conv", "placement": "CPU"})"))},
+            QStringLiteral("test edit"));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.size() == 1; }));
+        QVERIFY(sortedByLatency());
+        // The conv on the CPU runs in float: it is now the slowest row by far, and the transitions to and
+        // from the CPU are new cost rows.
+        const NodeId conv = w_->snapshot()->graph->findNode("/model.2/cv1/conv/Conv");
+        QCOMPARE(model->nodeAt(proxy->mapToSource(proxy->index(0, 0)).row()), conv);
+        QVERIFY(proxy->index(0, HotspotModel::Latency).data(HotspotModel::SortRole).toDouble() > topBefore);
+        QVERIFY(model->rowCount() > rowsBefore);
+        QCOMPARE(proxy->rowCount(), model->rowCount());
+
+        w_->controller()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+        QCOMPARE(model->rowCount(), rowsBefore);
+        QVERIFY(sortedByLatency());
+        QCOMPARE(proxy->index(0, HotspotModel::Latency).data(HotspotModel::SortRole).toDouble(), topBefore);
+    }
+
     void editAndUndoRestoreEveryNumber_data() {
         QTest::addColumn<QString>("edit");
         QTest::addRow("set_batch") << QStringLiteral(R"({"op": "set_batch", "batch": 4})");

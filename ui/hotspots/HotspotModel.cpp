@@ -9,6 +9,8 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace bpu::ui {
 
@@ -40,14 +42,30 @@ void HotspotModel::setSnapshot(SnapshotPtr s) {
     const Graph* graph = s ? s->graph.get() : nullptr;
     std::vector<HotspotItem> tail = graph ? costRows(s->cost) : std::vector<HotspotItem>{};
     const bool nodesKept = snap_ && graph && sameNodes(snap_->graph.get(), graph);
-    // Same rows in the same order (only their numbers may differ): a refresh, not a reset (the view keeps its
-    // scroll position and selection). Only the cost-row tail can differ when the nodes are kept.
-    if (nodesKept && !rows_.empty() &&
-        std::equal(
+    // Same nodes (only their numbers may differ): a refresh, not a reset, so the view keeps its scroll
+    // position and selection and the sort proxy re-sorts in place instead of re-laying every row. Only the
+    // small cost-row tail (transitions, passes) can differ in count: it alone is removed and inserted again.
+    if (nodesKept && !rows_.empty()) {
+        const bool sameTail = std::equal(
             tail.begin(), tail.end(), rows_.begin() + nodeRows_, rows_.end(),
-            [](const HotspotItem& x, const HotspotItem& y) { return x.node == y.node && x.row == y.row; })) {
+            [](const HotspotItem& x, const HotspotItem& y) { return x.node == y.node && x.row == y.row; });
+        if (!sameTail && rows_.size() > size_t(nodeRows_)) {
+            // The old tail rows index the old snapshot's cost rows: removed while it is still the one read.
+            beginRemoveRows({}, int(nodeRows_), int(rows_.size()) - 1);
+            rows_.resize(size_t(nodeRows_));
+            dropSortKeys();
+            endRemoveRows();
+        }
         snap_ = std::move(s);
-        std::copy(tail.begin(), tail.end(), rows_.begin() + nodeRows_);
+        dropSortKeys();
+        if (sameTail) {
+            std::copy(tail.begin(), tail.end(), rows_.begin() + nodeRows_);
+        } else if (!tail.empty()) {
+            beginInsertRows({}, int(nodeRows_), int(nodeRows_ + long(tail.size())) - 1);
+            rows_.insert(rows_.end(), tail.begin(), tail.end());
+            dropSortKeys();
+            endInsertRows();
+        }
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         return;
     }
@@ -70,6 +88,7 @@ void HotspotModel::setSnapshot(SnapshotPtr s) {
     rows_.resize(size_t(nodeRows_));
     rows_.insert(rows_.end(), tail.begin(), tail.end());
     snap_ = std::move(s);
+    dropSortKeys();
     endResetModel();
 }
 
@@ -102,6 +121,20 @@ double HotspotModel::deltaUs(NodeId id) const {
 }
 
 bool HotspotModel::numericSortKey(int row, int column, double& key) const {
+    if (row < 0 || row >= int(rows_.size()))
+        return false;
+    if (sortKeyColumn_ != column || sortKeys_.size() != rows_.size()) {
+        sortKeys_.assign(rows_.size(), std::numeric_limits<double>::quiet_NaN());
+        for (size_t r = 0; r < rows_.size(); ++r)
+            if (double k = 0; computeSortKey(int(r), column, k))
+                sortKeys_[r] = k;
+        sortKeyColumn_ = column;
+    }
+    key = sortKeys_[size_t(row)];
+    return !std::isnan(key);
+}
+
+bool HotspotModel::computeSortKey(int row, int column, double& key) const {
     if (!snap_ || row < 0 || row >= int(rows_.size()) || rows_[size_t(row)].isRow())
         return false;
     const NodeId id = rows_[size_t(row)].node;
@@ -155,8 +188,9 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
     if (role == NodeIdRole)
         return QVariant::fromValue(id.value);
     if (role == SortRole) {
-        // The numeric columns: the same numbers the sort proxy compares (numericSortKey), one definition.
-        if (double key = 0; numericSortKey(index.row(), index.column(), key))
+        // The numeric columns: the same numbers the sort proxy compares (numericSortKey), one definition;
+        // uncached, so a caller reading several columns row by row never rebuilds the proxy's column cache.
+        if (double key = 0; computeSortKey(index.row(), index.column(), key))
             return key;
         switch (index.column()) {
         case Name:

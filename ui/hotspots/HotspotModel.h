@@ -43,7 +43,8 @@ public:
     /// (HotspotItem::isRow, its index into the estimate's rows).
     const HotspotItem& itemAt(int row) const { return rows_.at(size_t(row)); }
     /// The number SortRole gives for a node's row in a numeric column, without a QVariant (the sort proxy
-    /// compares 10k rows per snapshot); false for text columns and the cost rows.
+    /// compares 10k rows per snapshot); false for text columns and the cost rows. Read from a per-column
+    /// cache built on first use after each snapshot: a re-sort asks N log N times for N keys.
     bool numericSortKey(int row, int column, double& key) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -56,10 +57,16 @@ private:
     QVariant costRowData(const HotspotItem& item, int column, int role) const;
     /// A node's latency against the baseline, in us (0 where the baseline has no such node).
     double deltaUs(NodeId id) const;
+    /// numericSortKey's definition, uncached.
+    bool computeSortKey(int row, int column, double& key) const;
+    /// Drops the sort-key cache; called after every change of rows_ or snap_, before the views hear of it.
+    void dropSortKeys() const { sortKeyColumn_ = -1; }
 
     std::vector<HotspotItem> rows_;
     std::vector<int> rowOfNode_;
     long nodeRows_ = 0; ///< rows_ starts with the graph's nodes, then the cost rows
+    mutable std::vector<double> sortKeys_; ///< per row, NaN where the row has no numeric key
+    mutable int sortKeyColumn_ = -1;       ///< the column sortKeys_ holds, -1: none
 };
 
 } // namespace bpu::ui
