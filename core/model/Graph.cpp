@@ -41,6 +41,13 @@ NodeId Graph::addNode(Node n) {
     return id;
 }
 
+void Graph::reserve(std::size_t nodeCount, std::size_t tensorCount) {
+    nodes.reserve(nodeCount);
+    nodeByName_.reserve(nodeCount);
+    tensors.reserve(tensorCount);
+    tensorByName_.reserve(tensorCount);
+}
+
 int64_t Graph::defaultOpset() const {
     for (const char* d : {"", "ai.onnx"}) {
         auto it = opsets.find(d);

@@ -122,6 +122,12 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         g.warnings.push_back("model declares no opset_import; assuming none");
 
     const auto& graph = model.graph();
+    // Every node has at least one output tensor and most tensors are some node's output; initializers and
+    // inputs are the rest. An estimate, not a limit: the tables still grow if it is short.
+    g.reserve(static_cast<std::size_t>(graph.node_size()),
+              static_cast<std::size_t>(graph.node_size()) +
+                  static_cast<std::size_t>(graph.initializer_size()) +
+                  static_cast<std::size_t>(graph.input_size()));
     ExternalResolver external(path, fs::path(path).parent_path());
 
     // Initializers: dims, dtype, storage; small embedded values are kept for shape arithmetic.
