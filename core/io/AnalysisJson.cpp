@@ -135,69 +135,81 @@ nlohmann::json costSummaryJson(const CostEstimate& c) {
           {"runtime_overhead", c.runtimeUs}}}};
 }
 
+namespace {
+
+/// One cost row's object (costRowsJson's entries).
+nlohmann::json costRowJson(const Graph& g, const CostEstimate& c, size_t i) {
+    const CostRow& row = c.rows[i];
+    nlohmann::json j = nlohmann::json::object();
+    j["kind"] = costRowKindKey(row.kind);
+    j["label"] = row.label;
+    j["tensor"] = row.tensor.valid() ? nlohmann::json(g.tensor(row.tensor).name) : nlohmann::json(nullptr);
+    j["node"] = row.node.valid() ? nlohmann::json(g.node(row.node).name) : nlohmann::json(nullptr);
+    j["elements"] = row.elements;
+    j["latency_us"] = row.us;
+    j["latency_share"] = c.totalUs > 0 ? row.us / c.totalUs : 0.0;
+    j["on_bpu"] = row.onBpu;
+    j["formula"] = row.formula;
+    return j;
+}
+
+} // namespace
+
 nlohmann::json costRowsJson(const Graph& g, const CostEstimate& c) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& row : c.rows)
-        rows.push_back(
-            {{"kind", costRowKindKey(row.kind)},
-             {"label", row.label},
-             {"tensor",
-              row.tensor.valid() ? nlohmann::json(g.tensor(row.tensor).name) : nlohmann::json(nullptr)},
-             {"node", row.node.valid() ? nlohmann::json(g.node(row.node).name) : nlohmann::json(nullptr)},
-             {"elements", row.elements},
-             {"latency_us", row.us},
-             {"latency_share", c.totalUs > 0 ? row.us / c.totalUs : 0.0},
-             {"on_bpu", row.onBpu},
-             {"formula", row.formula}});
+    for (size_t i = 0; i < c.rows.size(); ++i)
+        rows.push_back(costRowJson(g, c, i));
     return rows;
 }
 
 namespace {
 
+/// One node's object. Each member is assigned in place: a braced list of pairs builds every pair as a
+/// two-element array first and copies it (at 100k nodes that was a third of analyze --json's writing time).
 nlohmann::json nodeJson(const Graph& g, const AlignmentRules& al, const AnalysisResult& r,
                         const CostEstimate* cost, NodeId id) {
     const Node& n = g.node(id);
     const NodeAnalysis& a = r.nodes[id.value];
-    Row row = rowOf(g, r, cost, n);
-    TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
+    const TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
+    const PaddedShape* padded = out.valid() ? &r.tensors[out.value].padded : nullptr;
+    const bool pads = padded && padded->applies;
+    int64_t waste = 0;
+    for (TensorId o : n.outputs)
+        if (o.valid())
+            waste += r.tensors[o.value].padded.wasteBytes;
     nlohmann::json padRules = nlohmann::json::array();
-    if (out.valid())
-        for (auto& d : dimPadRules(r.tensors[out.value].padded, g.tensor(out).shape.dims, al))
+    if (padded)
+        for (auto& d : dimPadRules(*padded, g.tensor(out).shape.dims, al))
             padRules.push_back(std::move(d));
-    nlohmann::json j = {
-        {"name", row.name},
-        {"op", row.op},
-        {"placement", row.placement},
-        {"placement_reason", row.reason},
-        {"op_class", opClassName(a.opClass)},
-        {"precision", precisionName(a.precision)},
-        {"segment", a.segment},
-        {"macs", row.macs},
-        {"padded_macs", row.paddedMacs},
-        {"ops", a.ops},
-        {"input_bytes", row.inBytes},
-        {"output_bytes", row.outBytes},
-        {"weight_bytes", row.weightBytes},
-        {"ddr_bytes", a.ddrBytes},
-        {"output_shape", out.valid() ? dimsJson(g.tensor(out).shape.dims) : nlohmann::json(nullptr)},
-        {"padded_output_shape", out.valid() && r.tensors[out.value].padded.applies
-                                    ? dimsJson(r.tensors[out.value].padded.dims)
-                                    : nlohmann::json(nullptr)},
-        {"padding_rule", out.valid() && r.tensors[out.value].padded.applies
-                             ? nlohmann::json(padRuleName(r.tensors[out.value].padded.rule))
-                             : nlohmann::json(nullptr)},
-        {"padded_dims", padRules},
-        {"padding_waste_bytes", row.waste},
-        {"intensity", a.intensity},
-        {"compute_us", a.computeUs},
-        {"memory_us", a.memoryUs},
-        {"bound", row.bound},
-        {"fusion_group",
-         a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr)},
-        {"saturated", r.metrics[id.value].saturated}};
+    nlohmann::json j = nlohmann::json::object();
+    j["name"] = n.name;
+    j["op"] = n.opType;
+    j["placement"] = placementName(a.placement);
+    j["placement_reason"] = a.placementReason;
+    j["op_class"] = opClassName(a.opClass);
+    j["precision"] = precisionName(a.precision);
+    j["segment"] = a.segment;
+    j["macs"] = a.macs;
+    j["padded_macs"] = a.paddedMacs;
+    j["ops"] = a.ops;
+    j["input_bytes"] = a.inputBytes;
+    j["output_bytes"] = a.outputBytes;
+    j["weight_bytes"] = a.weightBytes;
+    j["ddr_bytes"] = a.ddrBytes;
+    j["output_shape"] = out.valid() ? dimsJson(g.tensor(out).shape.dims) : nlohmann::json(nullptr);
+    j["padded_output_shape"] = pads ? dimsJson(padded->dims) : nlohmann::json(nullptr);
+    j["padding_rule"] = pads ? nlohmann::json(padRuleName(padded->rule)) : nlohmann::json(nullptr);
+    j["padded_dims"] = std::move(padRules);
+    j["padding_waste_bytes"] = waste;
+    j["intensity"] = a.intensity;
+    j["compute_us"] = a.computeUs;
+    j["memory_us"] = a.memoryUs;
+    j["bound"] = boundName(a.bound);
+    j["fusion_group"] = a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr);
+    j["saturated"] = r.metrics[id.value].saturated;
     if (cost) {
-        j["latency_us"] = row.latencyUs;
-        j["latency_share"] = row.share;
+        j["latency_us"] = cost->nodes[id.value].latencyUs;
+        j["latency_share"] = cost->nodes[id.value].share;
     }
     return j;
 }
@@ -268,7 +280,8 @@ nlohmann::json analysisHead(const Graph& g, const TargetProfile& t, const Analys
     if (deploy)
         doc["deployment"] = resolvedDeployJson(*deploy, g);
     if (cost)
-        doc["cost_rows"] = costRowsJson(g, *cost);
+        doc["cost_rows"] =
+            nullptr; // one per CostRow (a node's at the least): filled or streamed like `nodes`
     return doc;
 }
 
@@ -306,6 +319,8 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
         groups.push_back(groupJson(g, grp));
     doc["nodes"] = std::move(nodes);
     doc["fusion_groups"] = std::move(groups);
+    if (cost)
+        doc["cost_rows"] = costRowsJson(g, *cost);
     return doc;
 }
 
@@ -359,6 +374,11 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
                   [&](size_t i) { return nodeJson(g, s.target().alignment, r, &s.cost(), g.topoOrder[i]); });
         else if (it.key() == "fusion_groups")
             table(r.groups.size(), [&](size_t i) { return groupJson(g, r.groups[i]); });
+        else if (it.key() == "cost_rows")
+            table(s.cost().rows.size(), [&](size_t i) { return costRowJson(g, s.cost(), i); });
+        else if (it.value().is_array())
+            // findings, qdq passes: a 100k-node model's lists run to megabytes, so no one dump of the whole
+            table(it.value().size(), [&](size_t i) -> const nlohmann::json& { return it.value()[i]; });
         else
             appendIndented(buf, it.value().dump(2), 2);
         flush(false);
