@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "AnalysisJson.h"
+#include "JsonPretty.h"
 
 #include "InfoJson.h"
 #include "core/analysis/Alignment.h"
@@ -295,17 +296,6 @@ void addSessionMembers(nlohmann::json& doc, const CostEstimate& baseline, const 
     doc["edits"] = editListToJson(edits)["edits"];
 }
 
-/// Appends `text` (a dump at indent 0) to `out` as it reads nested `indent` spaces deeper: after each line
-/// break. A dump holds no raw line break but its own (control characters in strings are escaped).
-void appendIndented(std::string& out, const std::string& text, size_t indent) {
-    size_t from = 0;
-    for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
-        out.append(text, from, nl + 1 - from);
-        out.append(indent, ' ');
-    }
-    out.append(text, from, std::string::npos);
-}
-
 } // namespace
 
 nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
@@ -341,14 +331,18 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
     for (auto it = extra.begin(); it != extra.end(); ++it)
         doc[it.key()] = it.value();
     // The document as doc.dump(2) + "\n" writes it: the members in the object's (sorted) order, each at one
-    // level of indent; the two tables one entry at a time at two levels, so that only one entry is ever
-    // held as json (the whole node table is ~4 KB of json per node, 0.4 GB at 100k nodes).
+    // level of indent; the three tables one entry at a time at two levels, so that only one entry is ever
+    // held as json (the whole node table is ~1.4 KB of text per node, 0.14 GB at 100k nodes), and any other
+    // member in pieces (appendPretty).
     std::string buf;
     auto flush = [&](bool always) {
         if (always || buf.size() >= (size_t{1} << 16)) {
             sink(buf);
             buf.clear();
         }
+    };
+    const std::function<void()> spill = [&] {
+        flush(false);
     };
     auto table = [&](size_t count, const auto& entry) {
         if (count == 0) {
@@ -358,7 +352,7 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
         buf += "[\n";
         for (size_t i = 0; i < count; ++i) {
             buf += i ? ",\n    " : "    ";
-            appendIndented(buf, entry(i).dump(2), 4);
+            appendPretty(buf, entry(i), 2, spill);
             flush(false);
         }
         buf += "\n  ]";
@@ -376,11 +370,8 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
             table(r.groups.size(), [&](size_t i) { return groupJson(g, r.groups[i]); });
         else if (it.key() == "cost_rows")
             table(s.cost().rows.size(), [&](size_t i) { return costRowJson(g, s.cost(), i); });
-        else if (it.value().is_array())
-            // findings, qdq passes: a 100k-node model's lists run to megabytes, so no one dump of the whole
-            table(it.value().size(), [&](size_t i) -> const nlohmann::json& { return it.value()[i]; });
         else
-            appendIndented(buf, it.value().dump(2), 2);
+            appendPretty(buf, it.value(), 1, spill);
         flush(false);
     }
     buf += "\n}\n";

@@ -13,6 +13,7 @@
 #include "core/edit/EditRegistry.h"
 #include "core/edit/Session.h"
 #include "core/io/AnalysisJson.h"
+#include "core/io/JsonPretty.h"
 #include "core/model/ModelImporter.h"
 #include "core/model/ShapeEngine.h"
 #include "core/target/TargetProfile.h"
@@ -601,6 +602,7 @@ private slots:
     void editKindsAreRegisteredOnce();
     void streamedJsonEqualsDocument_data();
     void streamedJsonEqualsDocument();
+    void prettyPiecesEqualDump();
 };
 
 void TestEdits::revertRestoresExactly_data() {
@@ -1155,6 +1157,39 @@ void TestEdits::streamedJsonEqualsDocument() {
     QVERIFY(!whole["nodes"].empty());
     QVERIFY(pieces >= 1);
     QCOMPARE(streamed, whole.dump(2) + "\n");
+}
+
+// appendPretty writes a value holding long lists (a finding's 96k tensor names at 100k nodes) in pieces, and
+// the text is exactly what nlohmann's dump(2) makes of the same value at the same depth: escapes, empty
+// containers, numbers, nested long lists in objects in arrays.
+void TestEdits::prettyPiecesEqualDump() {
+    json names = json::array();
+    for (int i = 0; i < 1000; ++i)
+        names.push_back("/model." + std::to_string(i) + "/conv \"q\"\n\t\x01 \xc3\xa9");
+    json longOfShort = json::array();
+    for (int i = 0; i < 300; ++i)
+        longOfShort.push_back({{"i", i}, {"x", i * 0.1}, {"empty", json::array()}, {"none", json::object()}});
+    const json value = {{"names", names},
+                        {"steps", json::array({{{"edit", {{"op", "assume_aligned"}, {"tensors", names}}}},
+                                               json::array(),
+                                               json::object(),
+                                               nullptr})},
+                        {"rows", longOfShort},
+                        {"small", {1, 2.5, "three", false}},
+                        {"", "empty key"}};
+    for (const json& v : {value, names, json(42), json::array(), json("x\ny")}) {
+        // At depth 2 the value sits in {"a": {"b": v}}.
+        const json wrapped = {{"a", {{"b", v}}}};
+        std::string text;
+        int spills = 0;
+        bpu::appendPretty(text, v, 2, [&] { ++spills; });
+        QCOMPARE("{\n  \"a\": {\n    \"b\": " + text + "\n  }\n}", wrapped.dump(2));
+        text.clear();
+        bpu::appendPretty(text, v, 0, [&] { ++spills; });
+        QCOMPARE(text, v.dump(2));
+        if (v.is_array() && v.size() == 1000)
+            QVERIFY(spills >= 2000); // one piece per name, at both depths
+    }
 }
 
 QTEST_GUILESS_MAIN(TestEdits)
