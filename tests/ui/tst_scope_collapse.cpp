@@ -108,6 +108,9 @@ private slots:
         QVERIFY(waitForLayout(view));
         QVERIFY(!boxOfGroup(view, block300));
         QCOMPARE(view.graphScene()->itemForNode(deep)->data().members.size(), size_t(1));
+        // ... and shows it: the view is where the node landed, not where its closed scope's box was (a
+        // finding's node far down the model was revealed off screen).
+        QVERIFY(onScreen(view, deep));
     }
 
     void collapseBackRestoresTheBox() {

@@ -476,12 +476,15 @@ void GraphView::userSelect(NodeId id) {
 }
 
 void GraphView::selectNode(NodeId id) {
-    if (scopes_->reveal(id))
-        requestLayout(id); // inside a collapsed scope: open the path to it
     selected_ = id;
     scene_->setCurrentNode(id);
+    // Centred first (the node's box, or the closed scope's box holding it): a re-layout keeps its anchor
+    // where it is on screen, so the node opened out of the scope lands in the middle too, not off screen
+    // where the scope's box was.
     if (NodeItem* item = scene_->itemForNode(id))
         centerOn(item);
+    if (scopes_->reveal(id))
+        requestLayout(id); // inside a collapsed scope: open the path to it
     minimap_->update();
 }
 
