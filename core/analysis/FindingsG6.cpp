@@ -206,16 +206,19 @@ void findLargeWeights(AnalysisContext& c) {
         return r.nodes[a.value].weightBytes > r.nodes[b.value].weightBytes;
     });
     // One layer, one recommendation: a memory-bound conv G6.1 already advises group conv for says so there.
-    auto groupConvFinding = [&](NodeId id) -> Finding* {
-        for (auto& f : r.findings)
-            if (f.rule == RuleId::G6_1 && std::find(f.nodes.begin(), f.nodes.end(), id) != f.nodes.end())
-                return &f;
-        return nullptr;
-    };
+    // The first G6.1 finding naming each node, by index (the findings grow below), looked up once per
+    // candidate: searching every finding's node list per candidate was quadratic on big CNNs.
+    std::vector<int> groupConvFindingOf(g.nodes.size(), -1);
+    for (size_t fi = 0; fi < r.findings.size(); ++fi)
+        if (r.findings[fi].rule == RuleId::G6_1)
+            for (NodeId id : r.findings[fi].nodes)
+                if (id.valid() && id.value < groupConvFindingOf.size() && groupConvFindingOf[id.value] < 0)
+                    groupConvFindingOf[id.value] = static_cast<int>(fi);
     for (size_t i = 0; i < cands.size(); ++i) {
         const Node& n = g.node(cands[i]);
         const NodeAnalysis& a = r.nodes[cands[i].value];
-        if (Finding* g61 = groupConvFinding(cands[i])) {
+        if (const int fi = groupConvFindingOf[cands[i].value]; fi >= 0) {
+            Finding* g61 = &r.findings[size_t(fi)];
             if (!g61->evidence.contains("large_weights")) {
                 g61->evidence["large_weights"] = {
                     {"rule", "G6.3"}, {"weight_bytes", a.weightBytes}, {"threshold_bytes", limit}};
