@@ -111,6 +111,15 @@ private slots:
         // ... and shows it: the view is where the node landed, not where its closed scope's box was (a
         // finding's node far down the model was revealed off screen).
         QVERIFY(onScreen(view, deep));
+
+        // A search match inside a closed scope far from the view opens it and shows it, the same way.
+        QCOMPARE(view.search(QStringLiteral("/block40/op3/")), 1);
+        const NodeId match = g->findNode("/block40/op3/Relu");
+        QVERIFY(ScopeCollapse::isScopeGroup(view.graphScene()->itemForNode(match)->data().group));
+        QCOMPARE(view.findNext(), match);
+        QVERIFY(waitForLayout(view));
+        QCOMPARE(view.graphScene()->itemForNode(match)->data().members.size(), size_t(1));
+        QVERIFY(onScreen(view, match));
     }
 
     void collapseBackRestoresTheBox() {

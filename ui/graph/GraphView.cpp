@@ -144,13 +144,9 @@ void GraphView::updateModel(std::shared_ptr<const Graph> graph, std::vector<int>
     groupOf_ = std::move(groupOf);
     // Keep the selected node (else the one in the middle of the view) where it is on screen.
     NodeId anchor = selected_;
-    if (NodeItem* item = scene_->itemForNode(selected_)) {
-        const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
-        if (!visible.intersects(item->sceneBoundingRect()))
-            centerOn(item); // off screen: anchor it in the middle instead
-    } else if (NodeItem* middle = nodeAt(viewport()->rect().center())) {
-        anchor = middle->data().members.front();
-    }
+    if (!scene_->itemForNode(selected_))
+        if (NodeItem* middle = nodeAt(viewport()->rect().center()))
+            anchor = middle->data().members.front();
     requestLayout(anchor);
 }
 
@@ -179,9 +175,14 @@ void GraphView::requestLayout(NodeId anchor) {
     const bool buildScopes = scopesPending_;
     SceneRequest request{graph_, buildScopes ? groupOf_ : scopes_->groupOf(groupOf_), expanded_,
                          ticket.progress(), buildScopes ? std::map<int, QString>{} : scopes_->labels()};
-    QPointF anchorPos;
-    if (NodeItem* item = scene_->itemForNode(anchor))
-        anchorPos = mapFromScene(item->sceneBoundingRect().center());
+    // The anchor stays where it is on screen; one off screen (a node in a closed scope's box far down the
+    // model, a search match, a selection the view does not show) lands in the middle.
+    QPointF anchorPos = QPointF(viewport()->rect().center());
+    if (NodeItem* item = scene_->itemForNode(anchor)) {
+        const QPointF at = mapFromScene(item->sceneBoundingRect().center());
+        if (QRectF(viewport()->rect()).contains(at))
+            anchorPos = at;
+    }
     const quint64 generation = ++generation_;
     ++pending_;
     struct Outcome {
@@ -476,15 +477,12 @@ void GraphView::userSelect(NodeId id) {
 }
 
 void GraphView::selectNode(NodeId id) {
-    selected_ = id;
-    scene_->setCurrentNode(id);
-    // Centred first (the node's box, or the closed scope's box holding it): a re-layout keeps its anchor
-    // where it is on screen, so the node opened out of the scope lands in the middle too, not off screen
-    // where the scope's box was.
-    if (NodeItem* item = scene_->itemForNode(id))
-        centerOn(item);
     if (scopes_->reveal(id))
         requestLayout(id); // inside a collapsed scope: open the path to it
+    selected_ = id;
+    scene_->setCurrentNode(id);
+    if (NodeItem* item = scene_->itemForNode(id))
+        centerOn(item);
     minimap_->update();
 }
 
