@@ -53,7 +53,6 @@ void HotspotModel::setSnapshot(SnapshotPtr s) {
             // The old tail rows index the old snapshot's cost rows: removed while it is still the one read.
             beginRemoveRows({}, int(nodeRows_), int(rows_.size()) - 1);
             rows_.resize(size_t(nodeRows_));
-            dropSortKeys();
             endRemoveRows();
         }
         snap_ = std::move(s);
@@ -63,7 +62,6 @@ void HotspotModel::setSnapshot(SnapshotPtr s) {
         } else if (!tail.empty()) {
             beginInsertRows({}, int(nodeRows_), int(nodeRows_ + long(tail.size())) - 1);
             rows_.insert(rows_.end(), tail.begin(), tail.end());
-            dropSortKeys();
             endInsertRows();
         }
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));

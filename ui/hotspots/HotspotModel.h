@@ -59,7 +59,8 @@ private:
     double deltaUs(NodeId id) const;
     /// numericSortKey's definition, uncached.
     bool computeSortKey(int row, int column, double& key) const;
-    /// Drops the sort-key cache; called after every change of rows_ or snap_, before the views hear of it.
+    /// Drops the sort-key cache: called when snap_ changes, before the views hear of it (a change in the
+    /// number of rows drops it by itself, numericSortKey compares the sizes).
     void dropSortKeys() const { sortKeyColumn_ = -1; }
 
     std::vector<HotspotItem> rows_;
