@@ -8,6 +8,7 @@
 #include "core/deploy/DeployJson.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
+#include "core/report/ChartData.h"
 
 #include <sstream>
 
@@ -52,7 +53,6 @@ Row rowOf(const Graph& g, const AnalysisResult& r, const CostEstimate* cost, con
     row.outBytes = a.outputBytes;
     row.weightBytes = a.weightBytes;
     row.intensity = a.intensity;
-    row.waste = 0;
     TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
     if (out.valid()) {
         row.outShape = g.tensor(out).shape.toString();
@@ -63,9 +63,7 @@ Row rowOf(const Graph& g, const AnalysisResult& r, const CostEstimate* cost, con
                 row.paddedShape += (i ? "x" : "") + std::to_string(p.dims[i]);
         }
     }
-    for (TensorId o : n.outputs)
-        if (o.valid())
-            row.waste += r.tensors[o.value].padded.wasteBytes;
+    row.waste = report::nodeWasteBytes(g, r, n.id);
     row.hasCost = cost != nullptr;
     row.latencyUs = cost ? cost->nodes[n.id.value].latencyUs : 0;
     row.share = cost ? cost->nodes[n.id.value].share : 0;
@@ -174,10 +172,6 @@ nlohmann::json nodeJson(const Graph& g, const AlignmentRules& al, const Analysis
     const TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
     const PaddedShape* padded = out.valid() ? &r.tensors[out.value].padded : nullptr;
     const bool pads = padded && padded->applies;
-    int64_t waste = 0;
-    for (TensorId o : n.outputs)
-        if (o.valid())
-            waste += r.tensors[o.value].padded.wasteBytes;
     nlohmann::json padRules = nlohmann::json::array();
     if (padded)
         for (auto& d : dimPadRules(*padded, g.tensor(out).shape.dims, al))
@@ -201,7 +195,7 @@ nlohmann::json nodeJson(const Graph& g, const AlignmentRules& al, const Analysis
     j["padded_output_shape"] = pads ? dimsJson(padded->dims) : nlohmann::json(nullptr);
     j["padding_rule"] = pads ? nlohmann::json(padRuleName(padded->rule)) : nlohmann::json(nullptr);
     j["padded_dims"] = std::move(padRules);
-    j["padding_waste_bytes"] = waste;
+    j["padding_waste_bytes"] = report::nodeWasteBytes(g, r, id);
     j["intensity"] = a.intensity;
     j["compute_us"] = a.computeUs;
     j["memory_us"] = a.memoryUs;
