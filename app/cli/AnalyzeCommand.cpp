@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "BuryAtExit.h"
 #include "Commands.h"
 #include "FailOn.h"
 #include "ModelSetup.h"
@@ -116,7 +117,9 @@ int runAnalyze(const CliArgs& args) {
         edits = loadEditFile(*file);
     AnalysisOptions options;
     options.deploy = setup.deploy;
-    Session session(ModelImporter::load(args.positional[0], args.importOptions()), setup.target, options);
+    auto owned = std::make_unique<Session>(ModelImporter::load(args.positional[0], args.importOptions()),
+                                           setup.target, options);
+    Session& session = *owned;
     const CostEstimate baseline = session.cost();
     try {
         applyEditList(session, edits); // all or nothing, one re-estimate
@@ -155,6 +158,7 @@ int runAnalyze(const CliArgs& args) {
             reasons.push_back(*why);
     for (const auto& why : reasons)
         std::cerr << "bpuscope: --fail-on: " << why << "\n";
+    buryAtExit(std::move(owned));
     return reasons.empty() ? kOk : 1;
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "BuryAtExit.h"
 #include "Commands.h"
 
 #include "core/io/InfoJson.h"
@@ -86,13 +87,15 @@ std::string infoText(const Graph& g, const ModelMetrics& m) {
 int runInfo(const CliArgs& args) {
     if (args.positional.size() != 1)
         throw UsageError("info takes exactly one MODEL");
-    Graph g = ModelImporter::load(args.positional[0], args.importOptions());
+    auto owned = std::make_unique<Graph>(ModelImporter::load(args.positional[0], args.importOptions()));
+    const Graph& g = *owned;
     ModelMetrics totals;
     computeAllMetrics(g, &totals);
     if (auto json = args.get("json"))
         writeOutput(*json, infoJson(g, totals).dump(2) + "\n");
     if (!args.get("json") || *args.get("json") != "-")
         std::cout << infoText(g, totals);
+    buryAtExit(std::move(owned));
     return kOk;
 }
 

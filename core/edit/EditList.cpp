@@ -66,6 +66,10 @@ UndoToken applyEditList(Session& s, const EditList& edits) {
     }
     UndoToken token = std::move(ctx.token());
     token.normalise();
+    // Nothing recorded (an empty list, as every analyze without --edits applies): the estimate stands. A
+    // re-estimate here would only redo the analysis and mark the findings stale for another full pass.
+    if (token.empty())
+        return token;
     if (token.structural())
         s.fullReestimate(); // node and tensor ids changed: nothing incremental holds
     else
