@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "AnalysisJson.h"
+#include "JsonMembers.h"
 #include "JsonPretty.h"
 
 #include "InfoJson.h"
@@ -15,13 +16,6 @@
 namespace bpu {
 
 namespace {
-
-nlohmann::json dimsJson(const std::vector<int64_t>& d) {
-    nlohmann::json a = nlohmann::json::array();
-    for (auto v : d)
-        a.push_back(v);
-    return a;
-}
 
 nlohmann::json nodeNames(const Graph& g, const std::vector<NodeId>& ids) {
     nlohmann::json a = nlohmann::json::array();
@@ -137,19 +131,29 @@ nlohmann::json costSummaryJson(const CostEstimate& c) {
 namespace {
 
 /// One cost row's object (costRowsJson's entries).
-nlohmann::json costRowJson(const Graph& g, const CostEstimate& c, size_t i) {
+template <class Sink> void costRowMembers(Sink& w, const Graph& g, const CostEstimate& c, size_t i) {
     const CostRow& row = c.rows[i];
-    nlohmann::json j = nlohmann::json::object();
-    j["kind"] = costRowKindKey(row.kind);
-    j["label"] = row.label;
-    j["tensor"] = row.tensor.valid() ? nlohmann::json(g.tensor(row.tensor).name) : nlohmann::json(nullptr);
-    j["node"] = row.node.valid() ? nlohmann::json(g.node(row.node).name) : nlohmann::json(nullptr);
-    j["elements"] = row.elements;
-    j["latency_us"] = row.us;
-    j["latency_share"] = c.totalUs > 0 ? row.us / c.totalUs : 0.0;
-    j["on_bpu"] = row.onBpu;
-    j["formula"] = row.formula;
-    return j;
+    w.integer("elements", row.elements);
+    w.str("formula", row.formula);
+    w.str("kind", costRowKindKey(row.kind));
+    w.str("label", row.label);
+    w.number("latency_share", c.totalUs > 0 ? row.us / c.totalUs : 0.0);
+    w.number("latency_us", row.us);
+    if (row.node.valid())
+        w.str("node", g.node(row.node).name);
+    else
+        w.null("node");
+    w.boolean("on_bpu", row.onBpu);
+    if (row.tensor.valid())
+        w.str("tensor", g.tensor(row.tensor).name);
+    else
+        w.null("tensor");
+}
+
+nlohmann::json costRowJson(const Graph& g, const CostEstimate& c, size_t i) {
+    JsonObjectBuilder b;
+    costRowMembers(b, g, c, i);
+    return b.take();
 }
 
 } // namespace
@@ -163,57 +167,81 @@ nlohmann::json costRowsJson(const Graph& g, const CostEstimate& c) {
 
 namespace {
 
-/// One node's object. Each member is assigned in place: a braced list of pairs builds every pair as a
-/// two-element array first and copies it (at 100k nodes that was a third of analyze --json's writing time).
-nlohmann::json nodeJson(const Graph& g, const AlignmentRules& al, const AnalysisResult& r,
-                        const CostEstimate* cost, NodeId id) {
+/// One node's members into `w` (JsonMembers.h), in key order: the document (nodeJson) and the streamed
+/// table (writeSessionJson) both list them here.
+template <class Sink>
+void nodeMembers(Sink& w, const Graph& g, const AlignmentRules& al, const AnalysisResult& r,
+                 const CostEstimate* cost, NodeId id) {
     const Node& n = g.node(id);
     const NodeAnalysis& a = r.nodes[id.value];
     const TensorId out = n.outputs.empty() ? TensorId{} : n.outputs[0];
     const PaddedShape* padded = out.valid() ? &r.tensors[out.value].padded : nullptr;
     const bool pads = padded && padded->applies;
-    nlohmann::json padRules = nlohmann::json::array();
-    if (padded)
-        for (auto& d : dimPadRules(*padded, g.tensor(out).shape.dims, al))
-            padRules.push_back(std::move(d));
-    nlohmann::json j = nlohmann::json::object();
-    j["name"] = n.name;
-    j["op"] = n.opType;
-    j["placement"] = placementName(a.placement);
-    j["placement_reason"] = a.placementReason;
-    j["op_class"] = opClassName(a.opClass);
-    j["precision"] = precisionName(a.precision);
-    j["segment"] = a.segment;
-    j["macs"] = a.macs;
-    j["padded_macs"] = a.paddedMacs;
-    j["ops"] = a.ops;
-    j["input_bytes"] = a.inputBytes;
-    j["output_bytes"] = a.outputBytes;
-    j["weight_bytes"] = a.weightBytes;
-    j["ddr_bytes"] = a.ddrBytes;
-    j["output_shape"] = out.valid() ? dimsJson(g.tensor(out).shape.dims) : nlohmann::json(nullptr);
-    j["padded_output_shape"] = pads ? dimsJson(padded->dims) : nlohmann::json(nullptr);
-    j["padding_rule"] = pads ? nlohmann::json(padRuleName(padded->rule)) : nlohmann::json(nullptr);
-    j["padded_dims"] = std::move(padRules);
-    j["padding_waste_bytes"] = report::nodeWasteBytes(g, r, id);
-    j["intensity"] = a.intensity;
-    j["compute_us"] = a.computeUs;
-    j["memory_us"] = a.memoryUs;
-    j["bound"] = boundName(a.bound);
-    j["fusion_group"] = a.fusionGroup.valid() ? nlohmann::json(a.fusionGroup.value) : nlohmann::json(nullptr);
-    j["saturated"] = r.metrics[id.value].saturated;
+    w.str("bound", boundName(a.bound));
+    w.number("compute_us", a.computeUs);
+    w.integer("ddr_bytes", a.ddrBytes);
+    if (a.fusionGroup.valid())
+        w.integer("fusion_group", a.fusionGroup.value);
+    else
+        w.null("fusion_group");
+    w.integer("input_bytes", a.inputBytes);
+    w.number("intensity", a.intensity);
     if (cost) {
-        j["latency_us"] = cost->nodes[id.value].latencyUs;
-        j["latency_share"] = cost->nodes[id.value].share;
+        w.number("latency_share", cost->nodes[id.value].share);
+        w.number("latency_us", cost->nodes[id.value].latencyUs);
     }
-    return j;
+    w.integer("macs", a.macs);
+    w.number("memory_us", a.memoryUs);
+    w.str("name", n.name);
+    w.str("op", n.opType);
+    w.str("op_class", opClassName(a.opClass));
+    w.integer("ops", a.ops);
+    w.integer("output_bytes", a.outputBytes);
+    if (out.valid())
+        w.ints("output_shape", g.tensor(out).shape.dims);
+    else
+        w.null("output_shape");
+    w.strings("padded_dims",
+              padded ? dimPadRules(*padded, g.tensor(out).shape.dims, al) : std::vector<std::string>{});
+    w.integer("padded_macs", a.paddedMacs);
+    if (pads) {
+        w.ints("padded_output_shape", padded->dims);
+        w.str("padding_rule", padRuleName(padded->rule));
+    } else {
+        w.null("padded_output_shape");
+        w.null("padding_rule");
+    }
+    w.integer("padding_waste_bytes", report::nodeWasteBytes(g, r, id));
+    w.str("placement", placementName(a.placement));
+    w.str("placement_reason", a.placementReason);
+    w.str("precision", precisionName(a.precision));
+    w.boolean("saturated", r.metrics[id.value].saturated);
+    w.integer("segment", a.segment);
+    w.integer("weight_bytes", a.weightBytes);
+}
+
+nlohmann::json nodeJson(const Graph& g, const AlignmentRules& al, const AnalysisResult& r,
+                        const CostEstimate* cost, NodeId id) {
+    JsonObjectBuilder b;
+    nodeMembers(b, g, al, r, cost, id);
+    return b.take();
+}
+
+template <class Sink> void groupMembers(Sink& w, const Graph& g, const FusedGroup& grp) {
+    std::vector<std::string> names;
+    names.reserve(grp.nodes.size());
+    for (NodeId id : grp.nodes)
+        names.push_back(g.node(id).name);
+    w.boolean("fused", grp.fused);
+    w.integer("id", grp.id.value);
+    w.strings("nodes", names);
+    w.str("pattern", grp.pattern);
 }
 
 nlohmann::json groupJson(const Graph& g, const FusedGroup& grp) {
-    return {{"id", grp.id.value},
-            {"pattern", grp.pattern},
-            {"fused", grp.fused},
-            {"nodes", nodeNames(g, grp.nodes)}};
+    JsonObjectBuilder b;
+    groupMembers(b, g, grp);
+    return b.take();
 }
 
 /// analysisJson without its two tables of one entry per node or group (`nodes`, `fusion_groups`), which
@@ -338,7 +366,8 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
     const std::function<void()> spill = [&] {
         flush(false);
     };
-    auto table = [&](size_t count, const auto& entry) {
+    // Each entry's members go straight into the text (PrettyObjectWriter), two levels deep.
+    auto table = [&](size_t count, const auto& members) {
         if (count == 0) {
             buf += "[]";
             return;
@@ -346,7 +375,9 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
         buf += "[\n";
         for (size_t i = 0; i < count; ++i) {
             buf += i ? ",\n    " : "    ";
-            appendPretty(buf, entry(i), 2, spill);
+            PrettyObjectWriter w(buf, 2);
+            members(w, i);
+            w.finish();
             flush(false);
         }
         buf += "\n  ]";
@@ -358,12 +389,14 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
         buf += nlohmann::json(it.key()).dump();
         buf += ": ";
         if (it.key() == "nodes")
-            table(g.topoOrder.size(),
-                  [&](size_t i) { return nodeJson(g, s.target().alignment, r, &s.cost(), g.topoOrder[i]); });
+            table(g.topoOrder.size(), [&](PrettyObjectWriter& w, size_t i) {
+                nodeMembers(w, g, s.target().alignment, r, &s.cost(), g.topoOrder[i]);
+            });
         else if (it.key() == "fusion_groups")
-            table(r.groups.size(), [&](size_t i) { return groupJson(g, r.groups[i]); });
+            table(r.groups.size(), [&](PrettyObjectWriter& w, size_t i) { groupMembers(w, g, r.groups[i]); });
         else if (it.key() == "cost_rows")
-            table(s.cost().rows.size(), [&](size_t i) { return costRowJson(g, s.cost(), i); });
+            table(s.cost().rows.size(),
+                  [&](PrettyObjectWriter& w, size_t i) { costRowMembers(w, g, s.cost(), i); });
         else
             appendPretty(buf, it.value(), 1, spill);
         flush(false);

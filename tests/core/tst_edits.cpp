@@ -13,6 +13,7 @@
 #include "core/edit/EditRegistry.h"
 #include "core/edit/Session.h"
 #include "core/io/AnalysisJson.h"
+#include "core/io/JsonMembers.h"
 #include "core/io/JsonPretty.h"
 #include "core/model/ModelImporter.h"
 #include "core/model/ShapeEngine.h"
@@ -26,6 +27,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -603,6 +605,7 @@ private slots:
     void streamedJsonEqualsDocument_data();
     void streamedJsonEqualsDocument();
     void prettyPiecesEqualDump();
+    void objectWriterEqualsDump();
 };
 
 void TestEdits::revertRestoresExactly_data() {
@@ -1189,6 +1192,60 @@ void TestEdits::prettyPiecesEqualDump() {
         QCOMPARE(text, v.dump(2));
         if (v.is_array() && v.size() == 1000)
             QVERIFY(spills >= 2000); // one piece per name, at both depths
+    }
+}
+
+// The node table is written member by member (PrettyObjectWriter); the same member calls into an nlohmann
+// object (JsonObjectBuilder) must dump to the same text: escapes, UTF-8, every kind of double nlohmann
+// formats its own way (shortest round trip, "1.0", "1e-07", non-finite as null), integer limits, empty lists.
+void TestEdits::objectWriterEqualsDump() {
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> numbers = {0.0,     -0.0,       1.0,     0.1,
+                                         1e-7,    1e21,       1e15,    1e16,
+                                         -2.5e-5, 123456.789, 1.0 / 3, std::numeric_limits<double>::max(),
+                                         5e-324,  NAN,        inf,     -inf};
+    const std::vector<std::string> texts = {
+        "",         "plain /model.22/cv3.0/Conv", "quote \" back \\ slash", "ctrl \x01\x1f\n\t\r\b\f",
+        "del \x7f", "utf8 \xc3\xa9 \xe4\xb8\xad"};
+    const std::vector<int64_t> ints = {0, -1, 7, std::numeric_limits<int64_t>::min(),
+                                       std::numeric_limits<int64_t>::max()};
+    auto members = [&](auto& w, size_t k) {
+        w.boolean("a_bool", k % 2 == 0);
+        w.ints("b_empty_ints", {});
+        w.integer("c_int", ints[k % ints.size()]);
+        w.ints("d_ints", ints);
+        w.null("e_null");
+        w.number("f_number", numbers[k % numbers.size()]);
+        w.str("g_str", texts[k % texts.size()]);
+        w.strings("h_empty_strings", {});
+        w.strings("i_strings", texts);
+    };
+    for (size_t k = 0; k < numbers.size() + texts.size(); ++k) {
+        bpu::JsonObjectBuilder b;
+        members(b, k);
+        const json doc = b.take();
+        std::string text;
+        bpu::PrettyObjectWriter top(text, 0);
+        members(top, k);
+        top.finish();
+        QCOMPARE(text, doc.dump(2));
+        // Two levels deep, as a table entry: {"t": [entry]}.
+        text.clear();
+        bpu::PrettyObjectWriter entry(text, 2);
+        members(entry, k);
+        entry.finish();
+        const json wrapped = {{"t", json::array({doc})}};
+        QCOMPARE("{\n  \"t\": [\n    " + text + "\n  ]\n}", wrapped.dump(2));
+    }
+    std::string empty;
+    bpu::PrettyObjectWriter none(empty, 1);
+    none.finish();
+    QCOMPARE(empty, json::object().dump(2));
+    // A double on its own, as a member would hold it.
+    for (double d : numbers) {
+        std::string t;
+        bpu::appendJsonNumber(t, d);
+        QCOMPARE(t, json(d).dump());
     }
 }
 
