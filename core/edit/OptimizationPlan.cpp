@@ -39,11 +39,11 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
             order.push_back(
                 {f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, f.evidence.contains("trade_off")});
     s.tryInPlace([&](Session& cur) {
-        std::vector<UndoToken> landed; // newest last: reverted newest first
+        // The steps kept so far, as one token: they are reverted together with one re-estimate (at 100k
+        // nodes a step's fix can touch every tensor, and each revert was a whole re-analysis).
+        UndoToken landed;
         auto revertAll = [&] {
-            for (auto it = landed.rbegin(); it != landed.rend(); ++it)
-                it->revert(cur);
-            landed.clear();
+            landed.revert(cur);
         };
         try {
             for (size_t i = 0; i < order.size() && plan.steps.size() < maxSteps; ++i) {
@@ -76,7 +76,7 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                 }
                 plan.steps.push_back({f.rule, f.cause, f.title, f.fix, f.standaloneGainMs, before - after,
                                       cur.cost().latencyMs, cur.cost().fps, after});
-                landed.push_back(std::move(token));
+                landed.absorb(std::move(token));
             }
         } catch (...) {
             revertAll();

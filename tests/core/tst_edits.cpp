@@ -586,6 +586,8 @@ class TestEdits : public QObject {
 private slots:
     void revertRestoresExactly_data();
     void revertRestoresExactly();
+    void absorbedFixesRevertAsOne_data();
+    void absorbedFixesRevertAsOne();
     void revertSeriesInReverseOrder();
     void illegalEditsAreRejected_data();
     void illegalEditsAreRejected();
@@ -1193,6 +1195,50 @@ void TestEdits::prettyPiecesEqualDump() {
         if (v.is_array() && v.size() == 1000)
             QVERIFY(spills >= 2000); // one piece per name, at both depths
     }
+}
+
+void TestEdits::absorbedFixesRevertAsOne_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("cuts");
+    // yolov8n: padding (options) and SiLU fixes; ssdlite: its post-processing tail cut off (a structural
+    // edit: the graph is replaced) among shape and option fixes.
+    QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx") << false;
+    QTest::addRow("ssdlite") << QStringLiteral("ssdlite320_mobilenet_v3_large.onnx") << true;
+}
+
+// The optimization plan keeps its steps as one token (UndoToken::absorb) and reverts them with one
+// re-estimate: every finding's fix applied on top of the ones before, absorbed, then reverted once, leaves
+// the session exactly as a fresh one.
+void TestEdits::absorbedFixesRevertAsOne() {
+    QFETCH(QString, file);
+    QFETCH(bool, cuts);
+    bpu::Session s(sampleGraph(file.toStdString()), s100());
+    const json before = dump(s);
+    std::vector<bpu::EditList> fixes;
+    for (const auto& f : s.findings())
+        if (!f.fix.empty())
+            fixes.push_back(f.fix);
+    QVERIFY(fixes.size() >= 2);
+    bpu::UndoToken all;
+    int applied = 0;
+    bool structural = false;
+    for (const auto& fix : fixes) {
+        try {
+            bpu::UndoToken t = bpu::applyEditList(s, fix);
+            structural |= t.structural();
+            all.absorb(std::move(t));
+            ++applied;
+        } catch (const bpu::EditError&) {
+            // An earlier fix removed or changed what this one edits: the plan skips it too.
+        }
+    }
+    QVERIFY(applied >= 2);
+    QVERIFY(dump(s) != before);
+    QCOMPARE(structural, cuts);
+    all.revert(s);
+    const json after = dump(s);
+    QVERIFY2(after == before, firstDiff(before, after).c_str());
+    QVERIFY(all.empty());
 }
 
 // The node table is written member by member (PrettyObjectWriter); the same member calls into an nlohmann
