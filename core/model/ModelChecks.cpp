@@ -9,6 +9,7 @@
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -191,8 +192,12 @@ public:
     /// Static single assignment in the main graph, and every output defined: what makes the graph a DAG
     /// every walk over it terminates on.
     void assignments(const onnx::GraphProto& g) const {
-        std::unordered_map<std::string, int> producer;
-        std::unordered_set<std::string> given;
+        // Keyed by views into the model, which outlives the check: copying each name cost an allocation per
+        // value (two per node at 100k nodes).
+        std::unordered_map<std::string_view, int> producer;
+        std::unordered_set<std::string_view> given;
+        producer.reserve(static_cast<size_t>(g.node_size()));
+        given.reserve(static_cast<size_t>(g.initializer_size() + g.input_size()));
         for (const auto& t : g.initializer())
             given.insert(t.name());
         for (const auto& s : g.sparse_initializer())
