@@ -409,6 +409,46 @@ private slots:
         QTRY_COMPARE(slider->value(), int(c0));
     }
 
+    // A drag step that is rejected says why under the slider; the reason goes once a later value applies
+    // (it described a value the slider no longer shows), and never outlives the drag into an undo.
+    void dragRejectionClearsWhenAValueApplies() {
+        reload("yolov8n.onnx");
+        const NodeId sigmoid = w_->snapshot()->graph->findNode("/model.0/act/Sigmoid");
+        QVERIFY(sigmoid.valid());
+        w_->selection()->select(sigmoid, this);
+        ShapeEditor* editor = w_->inspector()->shapeEditor();
+        QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Input H"));
+        QVERIFY(fixture::waitSettled(*w_));
+        auto inputH = [](const Snapshot& s) {
+            return s.graph->tensor(s.graph->inputs[0]).shape.dims[2];
+        };
+        QCOMPARE(inputH(*w_->snapshot()), int64_t(640));
+        auto rejectedShown = [&] {
+            return editor->readout()->text().contains(QStringLiteral("rejected"));
+        };
+        QSlider* slider = editor->slider();
+        slider->setSliderDown(true); // pressed: a drag starts
+        // 239 is no multiple of yolov8's stride 32: the upsampled map no longer matches its Concat partner.
+        slider->setValue(239);
+        QTRY_VERIFY_WITH_TIMEOUT(rejectedShown(), 60000);
+        slider->setValue(320);
+        // Mid-drag the states come without finding gains (not settled): wait for the state itself.
+        QTRY_VERIFY_WITH_TIMEOUT(inputH(*w_->snapshot()) == 320, 60000);
+        QTRY_VERIFY(!rejectedShown());
+        slider->setSliderDown(false); // released on an applying value
+        QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return s.history.size() == 1; }));
+        QVERIFY(!rejectedShown());
+        // Again, released on the rejected value: the reason stays (it is what the slider shows) ...
+        slider->setSliderDown(true);
+        slider->setValue(239);
+        slider->setSliderDown(false);
+        QTRY_VERIFY_WITH_TIMEOUT(rejectedShown(), 60000);
+        // ... until the undo publishes a state.
+        w_->controller()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return inputH(s) == 640; }));
+        QTRY_VERIFY(!rejectedShown());
+    }
+
     void fixedChannelsCannotBeDragged() {
         reload("yolov8n.onnx");
         // The C2f block's Split fixes the channels of the conv feeding it: no value applies.

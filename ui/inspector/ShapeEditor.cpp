@@ -111,6 +111,11 @@ void ShapeEditor::reset() {
 
 void ShapeEditor::setSnapshot(SnapshotPtr s) {
     const bool newModel = !snap_ || !s || snap_->modelId != s->modelId;
+    // A new state (Snapshot::generation) means a value applied (a drag step, an undo, any edit): a reason
+    // given for an earlier rejected value no longer describes what the slider shows. A rejected step
+    // republishes the state it left unchanged, with the same generation.
+    if (newModel || snap_->generation != s->generation)
+        rejected_.clear();
     snap_ = std::move(s);
     if (newModel && dragging_)
         reset();
@@ -155,6 +160,7 @@ void ShapeEditor::setNode(NodeId id) {
 
 void ShapeEditor::setRange(const EditableDim& d) {
     QSignalBlocker b1(slider_), b2(spin_);
+    spin_->setSpecialValueText({}); // else the lowest value would read as the placeholder
     slider_->setRange(int(d.lo), int(d.hi));
     slider_->setSingleStep(int(d.step));
     slider_->setPageStep(int(std::max(d.unit, d.step)));
@@ -169,6 +175,11 @@ void ShapeEditor::rebuild() {
     setEnabled(d && snap_);
     plot_->setVisible(d && snap_);
     if (!d || !snap_) {
+        // Nothing to drag here: the disabled controls show no number (they held the last model's value).
+        QSignalBlocker b1(slider_), b2(spin_);
+        slider_->setRange(0, 0);
+        spin_->setRange(0, 0);
+        spin_->setSpecialValueText(QStringLiteral("\u2013"));
         label_->setText(tr("Select a Conv to drag its output channels, or drag the model input's H/W."));
         return;
     }

@@ -73,7 +73,7 @@ private:
     QCustomPlot* plot_;
     SweepResult curve_;
     QString sweptKey_; ///< what the last sweep was asked for (model, state, dim, range)
-    QString rejected_; ///< the last rejected value's reason, shown until the next value applies
+    QString rejected_; ///< the last rejected drag value's reason, shown until a new state arrives
 };
 
 } // namespace bpu::ui
