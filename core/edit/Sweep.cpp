@@ -101,4 +101,23 @@ SweepResult sweep(Session s, const EditableDim& dim, const std::vector<int64_t>&
     return out;
 }
 
+bool dragSnaps(const SweepResult& r) {
+    bool applies = false, rejected = false;
+    for (const SweepPoint& p : r.points)
+        (p.applies ? applies : rejected) = true;
+    return applies && rejected;
+}
+
+int64_t dragValue(const SweepResult& r, int64_t v) {
+    if (!dragSnaps(r))
+        return v;
+    int64_t best = v, distance = -1;
+    for (const SweepPoint& p : r.points) // ascending: the lower one wins a tie
+        if (p.applies && (distance < 0 || std::llabs(p.value - v) < distance)) {
+            best = p.value;
+            distance = std::llabs(p.value - v);
+        }
+    return best;
+}
+
 } // namespace bpu

@@ -35,6 +35,14 @@ struct SweepResult {
     bool movable = false;
 };
 
+/// Where a drag of the dim lands for `v`: `v` itself when every point of `r` applies (nothing says another
+/// value would not), else the applying point nearest to `v` (the lower one on a tie). A model can refuse
+/// values between points it takes (yolov8n's input H takes 185..192 and 217..224 but not 193..216, where an
+/// upsampled map would miss its Concat partner): a drag lands only on values the curve saw apply.
+int64_t dragValue(const SweepResult& r, int64_t v);
+/// Some point of `r` was rejected: dragValue() moves values onto the applying ones.
+bool dragSnaps(const SweepResult& r);
+
 /// The values a sweep of `dim` over [lo, hi] visits, ascending: about `samples` evenly spaced multiples of
 /// the dim's step, plus every alignment boundary and one step either side of it (where the padding jumps),
 /// plus the current value.

@@ -187,6 +187,51 @@ private slots:
             QVERIFY(!r.error.empty()); // says why nothing else applies
     }
 
+    // Where a drag lands (dragValue): yolov8n's input H is refused between the values its stride allows (an
+    // upsampled map must meet its Concat partner), so a drag lands on the nearest value the curve saw apply;
+    // resnet18 ends in a global pool, takes every H, and a drag goes where it is dragged.
+    void dragLandsOnValuesTheCurveSawApply_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("snaps");
+        QTest::addRow("yolov8n input H") << "yolov8n.onnx" << true;
+        QTest::addRow("resnet18 input H") << "resnet18.onnx" << false;
+    }
+    void dragLandsOnValuesTheCurveSawApply() {
+        QFETCH(QString, file);
+        QFETCH(bool, snaps);
+        bpu::Session s = sessionOf(file.toStdString());
+        const auto dims = bpu::editableDims(s, bpu::NodeId{});
+        const bpu::EditableDim* d = find(dims, bpu::DimKind::InputHeight);
+        QVERIFY(d);
+        // The values the drag editor's curve visits.
+        const auto values = bpu::limitSweepValues(bpu::sweepValues(*d, d->lo, d->hi), d->current,
+                                                  bpu::sweepPointLimit(s.target(), s.graph()));
+        const bpu::SweepResult r = bpu::sweep(s, *d, values);
+        QCOMPARE(bpu::dragSnaps(r), snaps);
+        for (int64_t v = d->lo; v <= d->hi; v += 7) {
+            const int64_t to = bpu::dragValue(r, v);
+            if (!snaps) {
+                QCOMPARE(to, v);
+                continue;
+            }
+            // An applying point, and none nearer to v.
+            const auto at = std::find_if(r.points.begin(), r.points.end(),
+                                         [&](const bpu::SweepPoint& p) { return p.value == to; });
+            QVERIFY(at != r.points.end() && at->applies);
+            for (const auto& p : r.points)
+                if (p.applies)
+                    QVERIFY2(std::llabs(p.value - v) >= std::llabs(to - v), std::to_string(v).c_str());
+        }
+        if (!snaps)
+            return;
+        // 239: 224 applies 15 below, 255 applies 16 above (ceil(H/8) must stay a multiple of 4).
+        QCOMPARE(bpu::dragValue(r, 239), int64_t(224));
+        bpu::Session landed = sessionOf(file.toStdString());
+        d->at(bpu::dragValue(r, 239))->apply(landed); // does not throw
+        bpu::Session refused = sessionOf(file.toStdString());
+        QVERIFY_THROWS_EXCEPTION(bpu::EditError, d->at(239)->apply(refused));
+    }
+
     // yolov8n's /model.2/cv1/conv/Conv feeds a Split with fixed sizes: no other value of its channels
     // applies, and the sweep says why.
     void sweepSaysWhyADimIsFixed() {

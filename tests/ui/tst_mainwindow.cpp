@@ -409,6 +409,33 @@ private slots:
         QTRY_COMPARE(slider->value(), int(c0));
     }
 
+    // yolov8n refuses input sizes between the ones its stride allows (an upsampled map meets its Concat
+    // partner): the curve shows which apply, and a drag lands on those instead of offering values it would
+    // refuse.
+    void dragLandsOnValuesTheModelTakes() {
+        reload("yolov8n.onnx");
+        w_->selection()->select(w_->snapshot()->graph->findNode("/model.0/act/Sigmoid"), this);
+        ShapeEditor* editor = w_->inspector()->shapeEditor();
+        QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Input H"));
+        QVERIFY(fixture::waitSettled(*w_)); // the curve is there
+        QVERIFY2(editor->readout()->text().contains(QStringLiteral("the drag lands on the values")),
+                 qPrintable(editor->readout()->text()));
+        QSlider* slider = editor->slider();
+        slider->setSliderDown(true);
+        slider->setValue(239); // refused; 224 applies 15 below it, 255 16 above
+        QCOMPARE(slider->value(), 224);
+        QCOMPARE(editor->spinBox()->value(), 224);
+        slider->setValue(252);
+        QCOMPARE(slider->value(), 255);
+        slider->setSliderDown(false);
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) {
+            return s.graph->tensor(s.graph->inputs[0]).shape.dims[2] == 255 && s.history.size() == 1;
+        }));
+        QVERIFY(!editor->readout()->text().contains(QStringLiteral("rejected")));
+        w_->controller()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
+    }
+
     // A drag step that is rejected says why under the slider; the reason goes once a later value applies
     // (it described a value the slider no longer shows), and never outlives the drag into an undo.
     void dragRejectionClearsWhenAValueApplies() {
@@ -419,34 +446,39 @@ private slots:
         ShapeEditor* editor = w_->inspector()->shapeEditor();
         QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Input H"));
         QVERIFY(fixture::waitSettled(*w_));
-        auto inputH = [](const Snapshot& s) {
-            return s.graph->tensor(s.graph->inputs[0]).shape.dims[2];
+        auto inputW = [](const Snapshot& s) {
+            return s.graph->tensor(s.graph->inputs[0]).shape.dims[3];
         };
-        QCOMPARE(inputH(*w_->snapshot()), int64_t(640));
         auto rejectedShown = [&] {
             return editor->readout()->text().contains(QStringLiteral("rejected"));
         };
+        // Input W, dragged before its curve is back: nothing tells the drag which values apply yet.
+        editor->dimension()->setCurrentIndex(1);
+        QCOMPARE(editor->dimension()->currentText(), QStringLiteral("Input W"));
         QSlider* slider = editor->slider();
         slider->setSliderDown(true); // pressed: a drag starts
         // 239 is no multiple of yolov8's stride 32: the upsampled map no longer matches its Concat partner.
         slider->setValue(239);
+        QCOMPARE(slider->value(), 239);
         QTRY_VERIFY_WITH_TIMEOUT(rejectedShown(), 60000);
         slider->setValue(320);
         // Mid-drag the states come without finding gains (not settled): wait for the state itself.
-        QTRY_VERIFY_WITH_TIMEOUT(inputH(*w_->snapshot()) == 320, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(inputW(*w_->snapshot()) == 320, 60000);
         QTRY_VERIFY(!rejectedShown());
         slider->setSliderDown(false); // released on an applying value
         QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return s.history.size() == 1; }));
         QVERIFY(!rejectedShown());
-        // Again, released on the rejected value: the reason stays (it is what the slider shows) ...
+        // Now the curve knows: a drag to 239 lands on 224 and nothing is rejected.
         slider->setSliderDown(true);
         slider->setValue(239);
+        QCOMPARE(slider->value(), 224);
         slider->setSliderDown(false);
-        QTRY_VERIFY_WITH_TIMEOUT(rejectedShown(), 60000);
-        // ... until the undo publishes a state.
+        QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return inputW(s) == 224; }));
+        QVERIFY(!rejectedShown());
         w_->controller()->undo();
-        QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return inputH(s) == 640; }));
-        QTRY_VERIFY(!rejectedShown());
+        w_->controller()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [&](const Snapshot& s) { return s.edits.empty(); }));
+        QCOMPARE(inputW(*w_->snapshot()), int64_t(640));
     }
 
     void fixedChannelsCannotBeDragged() {

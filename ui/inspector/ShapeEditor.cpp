@@ -61,6 +61,15 @@ ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
             dragging_ = Drag{*d, snap_->modelId, d->current};
     });
     connect(slider_, &QSlider::valueChanged, this, [this](int v) {
+        if (slider_->isSliderDown() && dragging_) {
+            // A drag moves through values the model takes: one between them would only be refused
+            // (yolov8n's input H between its stride's multiples).
+            if (const int64_t s = snapped(dragging_->dim, v); s != v) {
+                QSignalBlocker b(slider_);
+                slider_->setValue(int(s));
+                v = int(s);
+            }
+        }
         QSignalBlocker b(spin_);
         spin_->setValue(v);
         if (slider_->isSliderDown())
@@ -100,6 +109,7 @@ void ShapeEditor::reset() {
     sweptKey_.clear();
     rejected_.clear();
     curve_ = {};
+    curveDim_.clear();
     {
         QSignalBlocker b(dim_);
         dim_->clear();
@@ -170,6 +180,14 @@ void ShapeEditor::setRange(const EditableDim& d) {
     spin_->setValue(int(d.current));
 }
 
+bool ShapeEditor::snaps(const EditableDim& d) const {
+    return curveDim_ == d.label() + d.target && dragSnaps(curve_);
+}
+
+int64_t ShapeEditor::snapped(const EditableDim& d, int64_t v) const {
+    return snaps(d) ? std::clamp(dragValue(curve_, v), d.lo, d.hi) : v;
+}
+
 void ShapeEditor::rebuild() {
     const EditableDim* d = currentDim();
     setEnabled(d && snap_);
@@ -212,6 +230,7 @@ void ShapeEditor::requestSweep() {
                            if (outcome != JobOutcome::Done || key != sweptKey_)
                                return; // another dim or state was asked for meanwhile
                            curve_ = r;
+                           curveDim_ = dim.label() + dim.target;
                            showCurve(r, dim);
                        });
 }
@@ -278,6 +297,8 @@ void ShapeEditor::showCurrent(int64_t v) {
                                      .arg(name)
                                      .arg(v)
                                      .arg(snap_->cost.perImageMs, 0, 'f', 3);
+    if (snaps(*d))
+        text += tr(" \u00b7 the drag lands on the values the curve shows this model takes");
     if (!rejected_.isEmpty())
         text += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
                     .arg(style::worse().name(), rejected_.toHtmlEscaped());

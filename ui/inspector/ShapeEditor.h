@@ -52,6 +52,11 @@ private:
     void valueChosen(int64_t v, bool final);
     void onRejected(const EditRejection& r);
     void setRange(const EditableDim& d);
+    /// The curve shown is `d`'s and some of its values were rejected: a drag of `d` snaps (dragValue).
+    bool snaps(const EditableDim& d) const;
+    /// `v` where a drag of `d` lands (core's dragValue on the curve, within d's range); `v` itself when the
+    /// curve is of another dim or every point of it applies.
+    int64_t snapped(const EditableDim& d, int64_t v) const;
 
     SessionController* controller_;
     SnapshotPtr snap_;
@@ -72,6 +77,7 @@ private:
     QLabel* label_;
     QCustomPlot* plot_;
     SweepResult curve_;
+    std::string curveDim_; ///< the dim curve_ is of (label + target): a drag snaps only to its own curve
     QString sweptKey_; ///< what the last sweep was asked for (model, state, dim, range)
     QString rejected_; ///< the last rejected drag value's reason, shown until a new state arrives
 };
