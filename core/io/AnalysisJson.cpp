@@ -130,7 +130,7 @@ nlohmann::json costSummaryJson(const CostEstimate& c) {
 
 namespace {
 
-/// One cost row's object (costRowsJson's entries).
+/// One cost row's members into `w`, in key order (costRowsJson's entries, and the streamed cost_rows).
 template <class Sink> void costRowMembers(Sink& w, const Graph& g, const CostEstimate& c, size_t i) {
     const CostRow& row = c.rows[i];
     w.integer("elements", row.elements);
@@ -227,6 +227,7 @@ nlohmann::json nodeJson(const Graph& g, const AlignmentRules& al, const Analysis
     return b.take();
 }
 
+/// One fused group's members into `w`, in key order.
 template <class Sink> void groupMembers(Sink& w, const Graph& g, const FusedGroup& grp) {
     std::vector<std::string> names;
     names.reserve(grp.nodes.size());
