@@ -124,14 +124,23 @@ bool DeploySettings::operator==(const DeploySettings& o) const {
            nodePlacement == o.nodePlacement && allNodesPrecision == o.allNodesPrecision;
 }
 
+namespace {
+/// A 4-D NCHW input of three channels with known H and W: an image to --fast-perf ...
+bool imageShaped(const std::vector<int64_t>& dims) {
+    return dims.size() == 4 && dims[1] == 3 && dims[2] > 0 && dims[3] > 0;
+}
+/// ... which takes it as nv12 at even H and W (nv12's chroma is subsampled 2x2).
+bool evenHw(const std::vector<int64_t>& dims) {
+    return dims[2] % 2 == 0 && dims[3] % 2 == 0;
+}
+} // namespace
+
 InputRuntimeType fastPerfInputType(const Graph& g, const std::string& inputName) {
     const TensorId id = g.findTensor(inputName);
     if (!id.valid())
         return InputRuntimeType::Featuremap;
     const auto& dims = g.tensor(id).shape.dims;
-    if (dims.size() != 4 || dims[1] != 3 || dims[2] <= 0 || dims[3] <= 0 || dims[2] % 2 || dims[3] % 2)
-        return InputRuntimeType::Featuremap;
-    return InputRuntimeType::Nv12;
+    return imageShaped(dims) && evenHw(dims) ? InputRuntimeType::Nv12 : InputRuntimeType::Featuremap;
 }
 
 bool isImageType(InputRuntimeType t) {
@@ -207,6 +216,11 @@ std::string describeDeploy(const DeploySettings& d, const Graph& g) {
         if (!ins.empty())
             ins += ", ";
         ins += "'" + r.name + "' " + inputRuntimeTypeName(r.type);
+        // An image the rule turned away for an odd H or W only (a drag of the input's H can land on one):
+        // the input type, and with it the runtime's input bytes, changed for that reason alone.
+        const auto& dims = g.tensor(in).shape.dims;
+        if (r.fromPreset && d.preset == DeployPreset::FastPerf && imageShaped(dims) && !evenHw(dims))
+            ins += " (odd H or W: --fast-perf takes an image as nv12 only at even H and W)";
         if (isImageType(r.type) && r.norm != NormType::NoPreprocess)
             ins += " (mean/scale on the BPU)";
         else if (r.quantizedOnCpu)

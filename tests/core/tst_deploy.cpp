@@ -110,6 +110,15 @@ void TestDeploy::fastPerfPicksNv12ForImages() {
     QCOMPARE(bpu::fastPerfInputType(g, "x"), bpu::InputRuntimeType::Featuremap);    // odd H
     QCOMPARE(bpu::fastPerfInputType(g, "gray"), bpu::InputRuntimeType::Featuremap); // C=1
     QCOMPARE(bpu::fastPerfInputType(g, "seq"), bpu::InputRuntimeType::Featuremap);  // 3-D
+    // The description says why an image became a featuremap when an odd H or W is all it takes, and only
+    // then (C=1 and 3-D inputs are no images to begin with).
+    const std::string said = bpu::describeDeploy(fp, g);
+    QVERIFY2(
+        said.find("'x' featuremap (odd H or W: --fast-perf takes an image as nv12 only at even H and W)") !=
+            std::string::npos,
+        said.c_str());
+    QCOMPARE(said.find("odd"), said.rfind("odd")); // not said of 'gray' or 'seq'
+    QVERIFY(bpu::describeDeploy(fp, yolo).find("odd") == std::string::npos);
     // A featuremap's Quantize is removed by --fast-perf: the CPU does not quantize it.
     QVERIFY(!bpu::resolveInput(fp, g, "x").quantizedOnCpu);
     QVERIFY(bpu::resolveInput(bpu::DeploySettings::keepIoQdq(), g, "x").quantizedOnCpu);
