@@ -42,9 +42,6 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
         // The steps kept so far, as one token: they are reverted together with one re-estimate (at 100k
         // nodes a step's fix can touch every tensor, and each revert was a whole re-analysis).
         UndoToken landed;
-        auto revertAll = [&] {
-            landed.revert(cur);
-        };
         try {
             for (size_t i = 0; i < order.size() && plan.steps.size() < maxSteps; ++i) {
                 progress.checkCancel();
@@ -79,10 +76,10 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                 landed.absorb(std::move(token));
             }
         } catch (...) {
-            revertAll();
+            landed.revert(cur);
             throw;
         }
-        revertAll();
+        landed.revert(cur);
     });
     progress(1.0, "optimization plan");
     return plan;
