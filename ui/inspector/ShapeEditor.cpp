@@ -14,6 +14,14 @@
 
 namespace bpu::ui {
 
+namespace {
+/// Which control a dim is (its label and the conv or input it belongs to), across states of the model: the
+/// one kept chosen after an edit, the curve a drag snaps to, part of a sweep's key.
+std::string controlKey(const EditableDim& d) {
+    return d.label() + d.target;
+}
+} // namespace
+
 ShapeEditor::ShapeEditor(SessionController* controller, QWidget* parent)
     : QWidget(parent)
     , controller_(controller)
@@ -143,9 +151,8 @@ void ShapeEditor::setNode(NodeId id) {
         return;
     }
     // Another state of the same node keeps its control; another node starts at its first.
-    const QString was = currentDim() && id == node_
-                            ? QString::fromStdString(currentDim()->label() + currentDim()->target)
-                            : QString();
+    const QString was =
+        currentDim() && id == node_ ? QString::fromStdString(controlKey(*currentDim())) : QString();
     node_ = id;
     dims_.clear();
     if (snap_)
@@ -161,7 +168,7 @@ void ShapeEditor::setNode(NodeId id) {
             text += QStringLiteral(" (%1)").arg(QString::fromStdString(d.target));
         dim_->addItem(text);
         // The same control as before (another state of it) stays chosen.
-        if (QString::fromStdString(d.label() + d.target) == was)
+        if (QString::fromStdString(controlKey(d)) == was)
             index_ = int(i);
     }
     dim_->setCurrentIndex(index_);
@@ -181,7 +188,7 @@ void ShapeEditor::setRange(const EditableDim& d) {
 }
 
 bool ShapeEditor::snaps(const EditableDim& d) const {
-    return curveDim_ == d.label() + d.target && dragSnaps(curve_);
+    return curveDim_ == controlKey(d) && dragSnaps(curve_);
 }
 
 int64_t ShapeEditor::snapped(const EditableDim& d, int64_t v) const {
@@ -213,7 +220,7 @@ void ShapeEditor::requestSweep() {
     const QString key = QStringLiteral("%1/%2/%3/%4/%5-%6")
                             .arg(snap_->modelId)
                             .arg(quintptr(snap_.get()))
-                            .arg(QString::fromStdString(d->label() + d->target))
+                            .arg(QString::fromStdString(controlKey(*d)))
                             .arg(d->current)
                             .arg(d->lo)
                             .arg(d->hi);
@@ -230,7 +237,7 @@ void ShapeEditor::requestSweep() {
                            if (outcome != JobOutcome::Done || key != sweptKey_)
                                return; // another dim or state was asked for meanwhile
                            curve_ = r;
-                           curveDim_ = dim.label() + dim.target;
+                           curveDim_ = controlKey(dim);
                            showCurve(r, dim);
                        });
 }

@@ -77,7 +77,7 @@ private:
     QLabel* label_;
     QCustomPlot* plot_;
     SweepResult curve_;
-    std::string curveDim_; ///< the dim curve_ is of (label + target): a drag snaps only to its own curve
+    std::string curveDim_; ///< the control curve_ is of (controlKey): a drag snaps only to its own curve
     QString sweptKey_; ///< what the last sweep was asked for (model, state, dim, range)
     QString rejected_; ///< the last rejected drag value's reason, shown until a new state arrives
 };
