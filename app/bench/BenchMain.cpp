@@ -7,6 +7,8 @@
 #include <QApplication>
 #endif
 
+#include "BenchSupport.h"
+
 #include <benchmark/benchmark.h>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +22,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) {
         if (std::strncmp(argv[i], "--shots=", 8) == 0)
             shots = argv[i] + 8;
+        else if (std::strncmp(argv[i], "--analyse-once=", 15) == 0)
+            return bench::analyseOnce(argv[i] + 15); // a child of the scale family: no Qt, no benchmark
         else
             args.push_back(argv[i]);
     }

@@ -23,5 +23,8 @@ const bpu::Graph& synthetic(int nodes, int towers = 1);
 std::shared_ptr<const bpu::TargetProfile> s100();
 /// "resnet152.onnx" -> "resnet152"
 std::string stem(const std::string& file);
+/// `bpuscope-bench --analyse-once=FILE` (ScaleBench runs it as a child): import + Session of FILE once in
+/// this fresh process, its CPU milliseconds on standard output; 1 if it failed.
+int analyseOnce(const std::string& path);
 
 } // namespace bench

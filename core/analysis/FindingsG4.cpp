@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace bpu {
 
@@ -85,6 +86,17 @@ struct PadGroup {
     int64_t waste = 0;
 };
 
+/// What a G4.x finding groups its tensors by: the rule, the shape and the shape it pads to. Compared as
+/// numbers: the text of each (built per padded tensor, ~96k at 100k nodes) was most of the pass.
+struct PadCause {
+    RuleId rule;
+    const std::vector<int64_t>* shape; ///< into the graph and the analysis, which outlive the pass
+    const std::vector<int64_t>* padded;
+    bool operator<(const PadCause& o) const {
+        return std::tie(rule, *shape, *padded) < std::tie(o.rule, *o.shape, *o.padded);
+    }
+};
+
 } // namespace
 
 void findPaddingIssues(AnalysisContext& c) {
@@ -113,8 +125,8 @@ void findPaddingIssues(AnalysisContext& c) {
     }
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.waste > b.waste; });
 
-    std::map<std::string, PadGroup> groups; // by cause
-    std::vector<std::string> order;         // causes, largest single waste first
+    std::map<PadCause, PadGroup> groups; // by cause
+    std::vector<PadGroup*> order;        // causes, largest single waste first
     for (const auto& it : items) {
         const Tensor& t = g.tensor(it.t);
         const PaddedShape& p = r.tensors[it.t.value].padded;
@@ -129,23 +141,21 @@ void findPaddingIssues(AnalysisContext& c) {
                                  (t.shape.dims[2] < unitH || t.shape.dims[3] < unitW) &&
                                  p.wasteRatio() >= 0.5;
         const RuleId rule = bigCSmallHW ? RuleId::G4_3 : conv ? RuleId::G4_2 : RuleId::G4_1;
-        const std::string cause = t.shape.toString() + " -> " + dimsText(p.dims);
-        auto [g_, fresh] = groups.try_emplace(std::string(ruleName(rule)) + " " + cause);
+        auto [g_, fresh] = groups.try_emplace(PadCause{rule, &t.shape.dims, &p.dims});
         if (fresh)
-            order.push_back(g_->first);
+            order.push_back(&g_->second);
         g_->second.rule = rule;
         g_->second.items.push_back(it);
         g_->second.waste += it.waste;
     }
-    std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
-        return groups[a].waste > groups[b].waste;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [](const PadGroup* a, const PadGroup* b) { return a->waste > b->waste; });
 
     // Which nodes the finding being built lists already (reset after each): a stage of a big model puts tens
     // of thousands of tensors in one group, and a search of the list per tensor was quadratic.
     std::vector<uint8_t> listed(g.nodes.size(), 0);
-    for (const std::string& key : order) {
-        const PadGroup& grp = groups[key];
+    for (const PadGroup* group : order) {
+        const PadGroup& grp = *group;
         const Tensor& first = g.tensor(grp.items.front().t);
         const PaddedShape& p = r.tensors[first.id.value].padded;
         const bool conv = grp.rule != RuleId::G4_1;
@@ -191,7 +201,7 @@ void findPaddingIssues(AnalysisContext& c) {
                                                                c.target.alignment.generalMaxUnit.value))}};
         f.severity = severityByShare(c, double(grp.waste), totalWaste);
         // The gain is what these tensors' padding costs: re-estimated as if they were aligned.
-        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, names)};
+        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, std::move(names))};
         const std::string pct = std::to_string(int(p.wasteRatio() * 100)) + "%";
         if (grp.rule == RuleId::G4_3) {
             f.title = "Large C on small H/W: " + count + " " + first.shape.toString() + " pad to " +

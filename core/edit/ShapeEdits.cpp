@@ -210,7 +210,7 @@ void SetBatchEdit::changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId
             continue;
         patch.saveTensor(g, in);
         t.shape.dims[0] = batch_;
-        t.shape.symbols[0].clear();
+        t.shape.setSymbol(0, {});
         if (!t.shape.elements())
             throw EditError("batch " + std::to_string(batch_) + " makes input '" + t.name + "' overflow");
         changed.push_back(in);

@@ -7,36 +7,53 @@
 
 namespace bpu {
 
+namespace {
+
+/// The name at a position of the graph's tables, for NameIndex's probes.
+struct TensorName {
+    const std::vector<Tensor>& tensors;
+    const std::string& operator()(uint32_t i) const { return tensors[i].name; }
+};
+struct NodeName {
+    const std::vector<Node>& nodes;
+    const std::string& operator()(uint32_t i) const { return nodes[i].name; }
+};
+
+} // namespace
+
 TensorId Graph::findTensor(const std::string& name) const {
-    auto it = tensorByName_.find(name);
-    return it == tensorByName_.end() ? TensorId{} : it->second;
+    const uint32_t i = tensorByName_.find(name, TensorName{tensors});
+    return i == NameIndex::kNone ? TensorId{} : TensorId{i};
 }
 
 NodeId Graph::findNode(const std::string& name) const {
-    auto it = nodeByName_.find(name);
-    return it == nodeByName_.end() ? NodeId{} : it->second;
+    const uint32_t i = nodeByName_.find(name, NodeName{nodes});
+    return i == NameIndex::kNone ? NodeId{} : NodeId{i};
 }
 
 TensorId Graph::internTensor(const std::string& name) {
-    auto it = tensorByName_.find(name);
-    if (it != tensorByName_.end())
-        return it->second;
-    TensorId id{static_cast<uint32_t>(tensors.size())};
+    // One probe whether the name is new or not; a new name is stored before its tensor exists, which the
+    // index allows (it reads only names already stored).
+    const TensorId next{static_cast<uint32_t>(tensors.size())};
+    const uint32_t stored = tensorByName_.insert(name, next.value, TensorName{tensors});
+    if (stored != next.value)
+        return TensorId{stored};
     Tensor t;
-    t.id = id;
+    t.id = next;
     t.name = name;
     tensors.push_back(std::move(t));
-    tensorByName_.emplace(name, id);
-    return id;
+    return next;
 }
 
 NodeId Graph::addNode(Node n) {
     NodeId id{static_cast<uint32_t>(nodes.size())};
     n.id = id;
-    // Names must be unique for lookups and edits; exporters sometimes repeat or omit them.
-    if (n.name.empty() || nodeByName_.count(n.name))
+    // Names must be unique for lookups and edits; exporters sometimes repeat or omit them. The usual case (a
+    // new name) costs one probe.
+    if (n.name.empty() || nodeByName_.insert(n.name, id.value, NodeName{nodes}) != id.value) {
         n.name = (n.name.empty() ? n.opType : n.name) + "_" + std::to_string(id.value);
-    nodeByName_.emplace(n.name, id);
+        nodeByName_.insert(n.name, id.value, NodeName{nodes});
+    }
     nodes.push_back(std::move(n));
     return id;
 }

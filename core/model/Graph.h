@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "NameIndex.h"
 #include "Node.h"
 #include "Tensor.h"
 
@@ -8,7 +9,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace bpu {
@@ -46,7 +46,7 @@ public:
     /// Adds a tensor or returns the existing one with that name.
     TensorId internTensor(const std::string& name);
     NodeId addNode(Node n);
-    /// Sizes the tables and name maps for an import that knows its counts up front: at 100k nodes the
+    /// Sizes the tables and name indexes for an import that knows its counts up front: at 100k nodes the
     /// growth copies and rehashes of four containers are a visible share of the import.
     void reserve(std::size_t nodeCount, std::size_t tensorCount);
 
@@ -62,8 +62,8 @@ public:
 private:
     void sortTopologically();
 
-    std::unordered_map<std::string, TensorId> tensorByName_;
-    std::unordered_map<std::string, NodeId> nodeByName_;
+    NameIndex tensorByName_; ///< into tensors, by Tensor::name
+    NameIndex nodeByName_;   ///< into nodes, by Node::name
     std::vector<uint32_t> topoIndex_;
 };
 

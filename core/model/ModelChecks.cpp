@@ -9,8 +9,6 @@
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
-#include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace bpu {
@@ -139,11 +137,6 @@ public:
                  " need " + (need ? std::to_string(*need) : std::string("more than 2^63")));
     }
 
-    static std::string label(const onnx::NodeProto& n, int index) {
-        return "node '" + (n.name().empty() ? "#" + std::to_string(index) : n.name()) + "' (" +
-               (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() + ")";
-    }
-
     void graph(const onnx::GraphProto& g, const std::string& scope) {
         for (const auto& t : g.initializer())
             tensor(t, [] { return std::string("initializer"); });
@@ -164,7 +157,7 @@ public:
     void node(const onnx::NodeProto& n, int index, const std::string& scope) {
         // The node's label is built only for a message: at 100k nodes building it for each is measurable.
         auto who = [&] {
-            return label(n, index) + scope;
+            return nodeLabel(n, index) + scope;
         };
         if (std::string p = attributeProblem(n.op_type(), n.domain(), attributesOf(n)); !p.empty())
             fail(who() + ": " + p);
@@ -181,47 +174,12 @@ public:
                 tensor(t, where);
             if (!a.has_g() && a.graphs().empty())
                 continue;
-            const std::string inner = " in the body '" + a.name() + "' of " + label(n, index) + scope;
+            const std::string inner = " in the body '" + a.name() + "' of " + nodeLabel(n, index) + scope;
             if (a.has_g())
                 graph(a.g(), inner);
             for (const auto& g : a.graphs())
                 graph(g, inner);
         }
-    }
-
-    /// Static single assignment in the main graph, and every output defined: what makes the graph a DAG
-    /// every walk over it terminates on.
-    void assignments(const onnx::GraphProto& g) const {
-        // Keyed by views into the model, which outlives the check: copying each name cost an allocation per
-        // value (two per node at 100k nodes).
-        std::unordered_map<std::string_view, int> producer;
-        std::unordered_set<std::string_view> given;
-        producer.reserve(static_cast<size_t>(g.node_size()));
-        given.reserve(static_cast<size_t>(g.initializer_size() + g.input_size()));
-        for (const auto& t : g.initializer())
-            given.insert(t.name());
-        for (const auto& s : g.sparse_initializer())
-            given.insert(s.values().name());
-        for (const auto& v : g.input())
-            given.insert(v.name());
-        for (int i = 0; i < g.node_size(); ++i)
-            for (const auto& out : g.node(i).output()) {
-                const onnx::NodeProto& n = g.node(i);
-                if (out.empty())
-                    continue;
-                if (given.count(out))
-                    fail(label(n, i) + " writes '" + out + "', which is a model input or initializer");
-                auto [it, fresh] = producer.emplace(out, i);
-                if (!fresh)
-                    fail(label(n, i) + " writes '" + out + "', which " +
-                         label(g.node(it->second), it->second) +
-                         " already produces (a value has one producer)");
-            }
-        for (const auto& v : g.output())
-            if (!given.count(v.name()) && !producer.count(v.name()))
-                fail("model output '" + v.name() +
-                     "' is not produced by any node and is not an input or "
-                     "initializer");
     }
 
 private:
@@ -242,7 +200,11 @@ void checkModel(const std::string& path, const onnx::ModelProto& model, std::vec
     Checker c(path, warnings);
     c.versions(model);
     c.graph(model.graph(), "");
-    c.assignments(model.graph());
+}
+
+std::string nodeLabel(const onnx::NodeProto& n, int index) {
+    return "node '" + (n.name().empty() ? "#" + std::to_string(index) : n.name()) + "' (" +
+           (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() + ")";
 }
 
 } // namespace bpu

@@ -6,6 +6,7 @@
 
 namespace onnx {
 class ModelProto;
+class NodeProto;
 }
 
 namespace bpu {
@@ -14,8 +15,12 @@ namespace bpu {
 /// analysis) meets what it cannot handle. Throws ImportError ("<file>: <problem>", naming the node and
 /// attribute) for: IR and opset versions no ONNX release has, data types that are not ONNX's, initializers
 /// whose data does not fill their dims, conv/pool/transpose attributes onnx would divide by or index with
-/// (in If/Loop/Scan bodies too), a value produced twice or overwriting a model input or initializer, and a
-/// model output nothing produces. Appends warnings (an opset newer than the onnx library here knows).
+/// (in If/Loop/Scan bodies too). Appends warnings (an opset newer than the onnx library here knows). Single
+/// assignment in the main graph is checked as the graph is built (SingleAssignment.h).
 void checkModel(const std::string& path, const onnx::ModelProto& model, std::vector<std::string>& warnings);
+
+/// "node 'conv1' (Conv)", "node '#3' (com.microsoft.FusedConv)": how an import error names a node of the
+/// file.
+std::string nodeLabel(const onnx::NodeProto& n, int index);
 
 } // namespace bpu

@@ -7,6 +7,7 @@
 #include "NameSanitizer.h"
 #include "OnnxConvert.h"
 #include "ShapeEngine.h"
+#include "SingleAssignment.h"
 #include "core/util/SafeFile.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -186,13 +187,13 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
             t.shape = TensorShape(it->second);
         } else if (t.shape.rankKnown && !t.shape.dims.empty() && t.shape.dims[0] < 0) {
             t.shape.dims[0] = opt.batch;
-            t.shape.symbols[0].clear();
+            t.shape.setSymbol(0, {});
             batchApplied = true;
         }
         for (size_t i = 0; i < t.shape.rank(); ++i)
             if (t.shape.dims[i] < 0)
                 g.warnings.push_back("input '" + vi.name() + "' dim " + std::to_string(i) +
-                                     (t.shape.symbols[i].empty() ? "" : " ('" + t.shape.symbols[i] + "')") +
+                                     (t.shape.symbol(i).empty() ? "" : " ('" + t.shape.symbol(i) + "')") +
                                      " is unresolved: pass --input-shape " + vi.name() + "=...");
         if (!t.shape.rankKnown)
             g.warnings.push_back("input '" + vi.name() + "' has no shape: pass --input-shape " + vi.name() + "=...");
@@ -216,6 +217,8 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
     }
 
     int subgraphNodes = 0;
+    SingleAssignment assignment(path, g);
+    int index = 0;
     // The model is ours and dropped after the import: each node's proto is moved (swapped) into the graph
     // rather than copied, which at 100k nodes is a whole second copy of the graph's protobuf.
     for (auto& np : *model.mutable_graph()->mutable_node()) {
@@ -225,8 +228,11 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         n.domain = np.domain() == "ai.onnx" ? std::string{} : np.domain();
         for (const auto& in : np.input())
             n.inputs.push_back(in.empty() ? TensorId{} : g.internTensor(in));
-        for (const auto& out : np.output())
+        for (const auto& out : np.output()) {
             n.outputs.push_back(out.empty() ? TensorId{} : g.internTensor(out));
+            if (n.outputs.back().valid())
+                assignment.write(np, index, n.outputs.back());
+        }
         n.subgraphNodeCount = countSubgraphNodes(external, np, n.subgraphCount);
         subgraphNodes += n.subgraphNodeCount;
         for (const auto& a : np.attribute())
@@ -236,6 +242,7 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         proto->Swap(&np);
         n.proto = std::move(proto);
         g.addNode(std::move(n));
+        ++index;
     }
     if (subgraphNodes > 0)
         g.warnings.push_back("model has control-flow subgraphs (If/Loop/Scan) holding " +
@@ -245,6 +252,7 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
     for (const auto& vi : graph.output()) {
         checkDeclaredShape(path, vi);
         TensorId id = g.internTensor(vi.name());
+        assignment.modelOutput(id);
         Tensor& t = g.tensor(id);
         t.isGraphOutput = true;
         if (!t.declaredShape.rankKnown)

@@ -8,15 +8,13 @@ namespace bpu {
 TensorShape shapeFromProto(const onnx::TensorShapeProto& s) {
     TensorShape out;
     out.rankKnown = true;
-    for (const auto& d : s.dim()) {
-        if (d.has_dim_value() && d.dim_value() >= 0) {
-            out.dims.push_back(d.dim_value());
-            out.symbols.emplace_back();
-        } else {
-            out.dims.push_back(TensorShape::kUnknownDim);
-            out.symbols.push_back(d.has_dim_param() ? d.dim_param() : std::string{});
-        }
-    }
+    out.dims.reserve(static_cast<size_t>(s.dim_size()));
+    for (const auto& d : s.dim())
+        out.dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value()
+                                                                   : TensorShape::kUnknownDim);
+    for (int i = 0; i < s.dim_size(); ++i)
+        if (out.dims[size_t(i)] < 0 && s.dim(i).has_dim_param())
+            out.setSymbol(size_t(i), s.dim(i).dim_param());
     return out;
 }
 
@@ -36,8 +34,8 @@ void fillType(onnx::TypeProto& out, int32_t dtype, const TensorShape& shape) {
         auto* d = sp->add_dim();
         if (shape.dims[i] >= 0)
             d->set_dim_value(shape.dims[i]);
-        else if (i < shape.symbols.size() && !shape.symbols[i].empty())
-            d->set_dim_param(shape.symbols[i]);
+        else if (!shape.symbol(i).empty())
+            d->set_dim_param(shape.symbol(i));
     }
 }
 

@@ -93,7 +93,7 @@ TensorShape mergeDeclared(TensorShape inferred, const TensorShape& declared) {
         for (size_t i = 0; i < inferred.rank(); ++i)
             if (inferred.dims[i] < 0 && declared.dims[i] >= 0) {
                 inferred.dims[i] = declared.dims[i];
-                inferred.symbols[i].clear();
+                inferred.setSymbol(i, {});
             }
     return inferred;
 }

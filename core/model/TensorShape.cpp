@@ -5,7 +5,23 @@
 
 namespace bpu {
 
-TensorShape::TensorShape(std::vector<int64_t> d) : rankKnown(true), dims(std::move(d)), symbols(dims.size()) {}
+TensorShape::TensorShape(std::vector<int64_t> d)
+    : rankKnown(true)
+    , dims(std::move(d)) {}
+
+const std::string& TensorShape::symbol(size_t i) const {
+    static const std::string none;
+    return i < symbols.size() ? symbols[i] : none;
+}
+
+void TensorShape::setSymbol(size_t i, std::string name) {
+    if (name.empty() && i >= symbols.size())
+        return; // nothing to clear: the table stays unallocated
+    if (symbols.size() < dims.size())
+        symbols.resize(dims.size());
+    if (i < symbols.size())
+        symbols[i] = std::move(name);
+}
 
 bool TensorShape::fullyKnown() const {
     if (!rankKnown)
@@ -52,8 +68,8 @@ std::string TensorShape::toString() const {
             s += 'x';
         if (dims[i] >= 0)
             s += std::to_string(dims[i]);
-        else if (i < symbols.size() && !symbols[i].empty())
-            s += symbols[i];
+        else if (!symbol(i).empty())
+            s += symbol(i);
         else
             s += '?';
     }

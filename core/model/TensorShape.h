@@ -15,12 +15,18 @@ struct TensorShape {
 
     bool rankKnown = false;
     std::vector<int64_t> dims;
-    std::vector<std::string> symbols; ///< parallel to dims; empty string where the dim is numeric or anonymous
+    /// Empty while no dim has a name (nearly every shape: a 100k-node model holds hundreds of thousands, and
+    /// a vector of empty strings per shape was an allocation and ~130 bytes each); once one has, parallel to
+    /// dims with an empty string where the dim is numeric or anonymous. Read and write through symbol().
+    std::vector<std::string> symbols;
 
     TensorShape() = default;
     explicit TensorShape(std::vector<int64_t> d);
 
     size_t rank() const { return dims.size(); }
+    /// The model's name for dim i ("batch"); empty where it has none.
+    const std::string& symbol(size_t i) const;
+    void setSymbol(size_t i, std::string name);
     bool fullyKnown() const;
     /// Element count when every dim is known and the product fits in int64; nullopt otherwise.
     std::optional<int64_t> elements() const;

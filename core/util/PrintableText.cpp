@@ -102,6 +102,12 @@ std::string printable(std::string_view s, size_t maxBytes) {
 
 bool isPrintable(std::string_view s) {
     for (size_t i = 0; i < s.size();) {
+        // Printable ASCII needs no decoding: nearly every name of a model, and the import asks about each
+        // one.
+        if (const auto c = static_cast<unsigned char>(s[i]); c >= 0x20 && c < 0x7F) {
+            ++i;
+            continue;
+        }
         uint32_t cp = 0;
         const size_t len = decodeUtf8(s, i, cp);
         if (len == 0 || mustEscape(cp))

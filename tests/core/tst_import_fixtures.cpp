@@ -500,6 +500,39 @@ private slots:
                  qPrintable(allWarnings(g)));
     }
 
+    // Shapes keep a table of dim names only where the file named a dim: a numeric shape has none (a 100k-node
+    // model holds hundreds of thousands of shapes), and clearing a name never creates one.
+    void symbolTableOnlyWhereNamed() {
+        ModelBuilder b;
+        b.input("x", {-1, 3, -1, 16}, onnx::TensorProto::FLOAT, "height"); // dim 0: the batch, resolved to 1
+        b.node("Relu", {"x"}, {"y"}, "relu");
+        b.output("y");
+        b.input("z", {1, 3, 8, 16});
+        b.node("Relu", {"z"}, {"w"}, "relu2");
+        b.output("w");
+        const bpu::Graph g = bpu::ModelImporter::load(b.save("named.onnx"));
+        for (const char* t : {"x", "y"}) {
+            const bpu::TensorShape& s = g.tensor(g.findTensor(t)).shape;
+            QCOMPARE(s.toString(), std::string("1x3xheightx16")); // onnx carries the name through inference
+            QCOMPARE(s.symbol(2), std::string("height"));
+            QCOMPARE(s.symbol(0), std::string()); // the batch's name went with its value
+            QCOMPARE(s.symbol(9), std::string()); // past the rank: no name, no out-of-range read
+        }
+        // No dim of z or w was ever named: their tables were never made.
+        for (const char* t : {"z", "w"}) {
+            QCOMPARE(g.tensor(g.findTensor(t)).shape.toString(), std::string("1x3x8x16"));
+            QVERIFY(g.tensor(g.findTensor(t)).shape.symbols.empty());
+        }
+
+        bpu::TensorShape numeric({1, 2, 3});
+        numeric.setSymbol(1, {});
+        QVERIFY(numeric.symbols.empty());
+        numeric.dims[1] = bpu::TensorShape::kUnknownDim;
+        numeric.setSymbol(1, "h");
+        QCOMPARE(numeric.symbols.size(), size_t(3));
+        QCOMPARE(numeric.toString(), std::string("1xhx3"));
+    }
+
     void topologicalOrder() {
         ModelBuilder b;
         b.input("x", {1, 2, 4, 4});

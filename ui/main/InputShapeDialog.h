@@ -21,7 +21,7 @@ public:
     struct Input {
         QString name;
         std::vector<int64_t> dims;        ///< as far as known (-1 open); empty when even the rank is unknown
-        std::vector<std::string> symbols; ///< the file's names for the open dims ("height")
+        std::vector<std::string> symbols; ///< the file's dim names ("height"); empty when it names none
     };
     using Shapes = std::map<std::string, std::vector<int64_t>>;
 
