@@ -73,18 +73,21 @@ void findSeparateActivations(AnalysisContext& c) {
         std::vector<std::string> names;
         for (const Occurrence& o : occ) {
             double one = 0;
-            nlohmann::json layers = nlohmann::json::array();
             for (NodeId n : o.nodes) {
                 one += rooflineUs(c, n);
-                layers.push_back(g.node(n).name);
                 nodes.push_back(n);
                 names.push_back(g.node(n).name);
             }
             us += one;
-            perConv.push_back({{"conv", g.node(o.conv).name},
-                               {"layers", layers},
-                               {"elements", r.metrics[o.nodes.back().value].outputElements},
-                               {"roofline_us", one}});
+            if (perConv.size() < kEvidenceItems) {
+                nlohmann::json layers = nlohmann::json::array();
+                for (NodeId n : o.nodes)
+                    layers.push_back(g.node(n).name);
+                perConv.push_back({{"conv", g.node(o.conv).name},
+                                   {"layers", std::move(layers)},
+                                   {"elements", r.metrics[o.nodes.back().value].outputElements},
+                                   {"roofline_us", one}});
+            }
         }
         const double share = total > 0 ? us / total : 0;
         if (share < c.target.activationShareMin.value)
@@ -99,10 +102,15 @@ void findSeparateActivations(AnalysisContext& c) {
         f.title = kind + " after " + std::to_string(occ.size()) + " conv" + (occ.size() > 1 ? "s" : "") +
                   " runs as " + std::to_string(layersPer) + " separate BPU layer" +
                   (layersPer > 1 ? "s" : "") + " each (" + pct + " of the BPU time)";
-        f.evidence = {{"activation", kind},         {"convs", occ.size()},
-                      {"roofline_us", us},          {"bpu_roofline_us", total},
-                      {"share_of_bpu_time", share}, {"share_min", c.target.activationShareMin.value},
-                      {"occurrences", perConv},     {"fusable", "Conv[+BN][+Add][+ReLU|ReLU6]"}};
+        f.evidence = {{"activation", kind},
+                      {"convs", occ.size()},
+                      {"roofline_us", us},
+                      {"bpu_roofline_us", total},
+                      {"share_of_bpu_time", share},
+                      {"share_min", c.target.activationShareMin.value},
+                      {"occurrences", perConv},
+                      {"occurrences_total", occ.size()},
+                      {"fusable", "Conv[+BN][+Add][+ReLU|ReLU6]"}};
         f.severity =
             severityForShare(share, c.target.severityHighShare.value, c.target.severityMediumShare.value);
         f.recommendation =

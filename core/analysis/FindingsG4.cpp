@@ -73,11 +73,6 @@ struct Item {
     int64_t waste;
 };
 
-/// A finding's evidence lists its tensors up to this many, the most wasteful first, and counts them all
-/// (tensors_total); its fix names every one. A stage of a 100k-node model puts ~90k tensors in one finding,
-/// and listing each in the evidence held ~45 MB of JSON in the analysis and in the written document.
-constexpr size_t kEvidenceTensors = 50;
-
 // One G4.x cause: tensors of one shape padded the same way (the conv, activation and residual outputs of a
 // stage), one finding listing them all.
 struct PadGroup {
@@ -176,7 +171,7 @@ void findPaddingIssues(AnalysisContext& c) {
                 listed[owner.value] = 1;
                 f.nodes.push_back(owner);
             }
-            if (perTensor.size() < kEvidenceTensors)
+            if (perTensor.size() < kEvidenceItems) // the most wasteful first
                 perTensor.push_back({{"tensor", t.name},
                                      {"node", owner.valid() ? g.node(owner).name : std::string()},
                                      {"op", owner.valid() ? g.node(owner).opType : std::string()},

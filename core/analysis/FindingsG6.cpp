@@ -435,12 +435,14 @@ void findTransforms(AnalysisContext& c) {
         std::vector<std::string> merged;
         int64_t elements = 0;
         for (const Chain* one : same) {
-            nlohmann::json names = nlohmann::json::array();
-            for (NodeId id : one->nodes) {
+            for (NodeId id : one->nodes)
                 f.nodes.push_back(id);
-                names.push_back(g.node(id).name);
+            if (occurrences.size() < kEvidenceItems) { // the most elements moved first
+                nlohmann::json names = nlohmann::json::array();
+                for (NodeId id : one->nodes)
+                    names.push_back(g.node(id).name);
+                occurrences.push_back({{"nodes", std::move(names)}, {"elements_moved", one->elements}});
             }
-            occurrences.push_back({{"nodes", names}, {"elements_moved", one->elements}});
             elements += one->elements;
             // What merging would save: every step after the first costs nothing.
             for (size_t k = 1; k < one->nodes.size(); ++k)
@@ -452,6 +454,7 @@ void findTransforms(AnalysisContext& c) {
         f.evidence = {{"steps", steps},
                       {"changed_dims", ch.changed},
                       {"occurrences", occurrences},
+                      {"occurrences_total", same.size()},
                       {"elements_moved", elements}};
         f.severity = ch.changed >= 4 ? Severity::Medium : Severity::Low;
         f.recommendation =

@@ -963,6 +963,28 @@ private slots:
         QCOMPARE(std::string(bpu::severityName(g66[0]->severity)), std::string("medium"));
         QCOMPARE(g66[0]->nodes, (std::vector<bpu::NodeId>{run.nodeId("reshape"), run.nodeId("transpose")}));
 
+        // The same chain in 60 branches is one finding: its evidence lists the first 50 occurrences and
+        // counts them all; its nodes and its total name every one (a transformer repeats a chain per layer,
+        // 3,600 times at 100k nodes).
+        ModelBuilder many;
+        many.input("x", {1, 16, 8, 16});
+        many.ints("shape", {1, 16, 128});
+        for (int i = 0; i < 60; ++i) {
+            const std::string k = std::to_string(i);
+            many.node("Reshape", {"x", "shape"}, {"r" + k}, "reshape" + k);
+            fixtures::setInts(many.node("Transpose", {"r" + k}, {"y" + k}, "transpose" + k), "perm",
+                              {0, 2, 1});
+            many.output("y" + k);
+        }
+        Run repeated = analyze(many, "transforms60.onnx");
+        auto rep = repeated.findings(bpu::RuleId::G6_6);
+        QCOMPARE(rep.size(), size_t(1));
+        QVERIFY2(rep[0]->title.find("(60 times)") != std::string::npos, rep[0]->title.c_str());
+        QCOMPARE(rep[0]->evidence["occurrences"].size(), size_t(50));
+        QCOMPARE(rep[0]->evidence["occurrences_total"].get<int>(), 60);
+        QCOMPARE(rep[0]->evidence["elements_moved"].get<int64_t>(), int64_t(60 * 2 * 2048));
+        QCOMPARE(rep[0]->nodes.size(), size_t(120));
+
         // A single Reshape: [1,16,8,16] -> [1,16,16,8] changes dims 2 and 3 (a low finding); appending a unit
         // dim ([1,16,8,16,1]) changes one and is not worth one.
         auto single = [](std::vector<int64_t> to, const std::string& file) {
