@@ -3,6 +3,7 @@
 
 #include "ReportFormat.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -88,7 +89,7 @@ std::string evidenceLabel(const std::string& key) {
     return out.empty() ? key : out;
 }
 
-std::string evidenceValue(const std::string& key, const nlohmann::json& v) {
+std::string evidenceValue(const std::string& key, const nlohmann::json& v, size_t total) {
     if (v.is_number()) {
         const double d = v.get<double>();
         if (key == "bytes" || endsWith(key, "_bytes") || endsWith(key, "bytes_per_inference"))
@@ -117,14 +118,13 @@ std::string evidenceValue(const std::string& key, const nlohmann::json& v) {
         return out.empty() ? "-" : out;
     }
     if (v.is_array()) {
+        const size_t all = std::max(total, v.size());
         std::string out;
-        for (size_t i = 0; i < v.size(); ++i) {
-            if (i == kItems) {
-                out += "; ... " + std::to_string(v.size() - kItems) + " more";
-                break;
-            }
+        const size_t shown = std::min(v.size(), kItems);
+        for (size_t i = 0; i < shown; ++i)
             out += (i ? "; " : "") + evidenceValue(key, v[i]);
-        }
+        if (all > shown)
+            out += (shown ? "; ... " : "... ") + std::to_string(all - shown) + " more";
         return out.empty() ? "none" : out;
     }
     return fmt::prose(fmt::jsonText(v, kItems));

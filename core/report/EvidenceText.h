@@ -13,7 +13,9 @@ namespace bpu::report {
 std::string evidenceLabel(const std::string& key);
 
 /// An evidence value as text, in the unit its key implies: *_bytes and "bytes" in KiB/MiB, *_ratio as a
-/// percentage, *_us in microseconds, booleans as yes/no, lists joined. Never exponent notation.
-std::string evidenceValue(const std::string& key, const nlohmann::json& value);
+/// percentage, *_us in microseconds, booleans as yes/no, lists joined. Never exponent notation. `total`: how
+/// many items a list that holds only the first of them stands for (its `<key>_total`), so the "... N more" of
+/// a cut list counts the ones the evidence left out too.
+std::string evidenceValue(const std::string& key, const nlohmann::json& value, size_t total = 0);
 
 } // namespace bpu::report

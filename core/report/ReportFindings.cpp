@@ -79,7 +79,10 @@ std::vector<std::pair<std::string, std::string>> evidenceItems(const nlohmann::j
     for (auto it = evidence.begin(); it != evidence.end(); ++it) {
         if (it.key() == "node" || it.key() == "nodes" || it.key() == "alternative_fix")
             continue;
-        out.emplace_back(evidenceLabel(it.key()), evidenceValue(it.key(), it.value()));
+        // A list cut to its first items (G4.x tensors, G3/G6.6 occurrences) says how many it stands for.
+        const auto total = evidence.find(it.key() + "_total");
+        const size_t all = total != evidence.end() && total->is_number_unsigned() ? total->get<size_t>() : 0;
+        out.emplace_back(evidenceLabel(it.key()), evidenceValue(it.key(), it.value(), all));
     }
     return out;
 }

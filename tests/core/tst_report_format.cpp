@@ -110,6 +110,14 @@ private slots:
         QCOMPARE(evidenceValue("elements", 526600.4), std::string("526,600"));
         QVERIFY(!scientific(evidenceValue("intensity", 1.2e-7)));
         QCOMPARE(evidenceValue("chain", "Conv -> Relu"), std::string("Conv\u00a0\u2192\u00a0Relu"));
+        // A list shows its first six; "more" counts the rest of the list and, where the evidence kept only
+        // the first items of a longer one (its *_total), the ones it left out.
+        const nlohmann::json eight = {1, 2, 3, 4, 5, 6, 7, 8};
+        QCOMPARE(evidenceValue("layers", eight), std::string("1; 2; 3; 4; 5; 6; ... 2 more"));
+        QCOMPARE(evidenceValue("layers", eight, 57), std::string("1; 2; 3; 4; 5; 6; ... 51 more"));
+        QCOMPARE(evidenceValue("layers", nlohmann::json{1, 2}, 3), std::string("1; 2; ... 1 more"));
+        QCOMPARE(evidenceValue("layers", nlohmann::json::array(), 3), std::string("... 3 more"));
+        QCOMPARE(evidenceValue("layers", nlohmann::json::array()), std::string("none"));
     }
 };
 
