@@ -182,12 +182,27 @@ ResolvedInput resolveInput(const DeploySettings& d, const Graph& g, const std::s
     return r;
 }
 
+namespace {
+
+/// An image the preset turned away for an odd H or W only (a drag of the input's H can land on one): the
+/// input type, and with it the runtime's input bytes, changed for that reason alone, which the descriptions
+/// say.
+bool featuremapForOddHw(const DeploySettings& d, const Graph& g, TensorId in, const ResolvedInput& r) {
+    const auto& dims = g.tensor(in).shape.dims;
+    return r.fromPreset && d.preset == DeployPreset::FastPerf && imageShaped(dims) && !evenHw(dims);
+}
+
+} // namespace
+
 std::string describeDeployShort(const DeploySettings& d, const Graph& g) {
     std::string s = d.preset == DeployPreset::Custom ? (d.source.empty() ? std::string("custom") : d.source)
                                                      : std::string(deployPresetName(d.preset));
     std::set<std::string> types;
-    for (TensorId in : g.inputs)
-        types.insert(inputRuntimeTypeName(resolveInput(d, g, g.tensor(in).name).type));
+    for (TensorId in : g.inputs) {
+        const ResolvedInput r = resolveInput(d, g, g.tensor(in).name);
+        types.insert(std::string(inputRuntimeTypeName(r.type)) +
+                     (featuremapForOddHw(d, g, in, r) ? " (odd H/W)" : ""));
+    }
     std::string in;
     for (const auto& t : types)
         in += (in.empty() ? "" : "/") + t;
@@ -216,10 +231,7 @@ std::string describeDeploy(const DeploySettings& d, const Graph& g) {
         if (!ins.empty())
             ins += ", ";
         ins += "'" + r.name + "' " + inputRuntimeTypeName(r.type);
-        // An image the rule turned away for an odd H or W only (a drag of the input's H can land on one):
-        // the input type, and with it the runtime's input bytes, changed for that reason alone.
-        const auto& dims = g.tensor(in).shape.dims;
-        if (r.fromPreset && d.preset == DeployPreset::FastPerf && imageShaped(dims) && !evenHw(dims))
+        if (featuremapForOddHw(d, g, in, r))
             ins += " (odd H or W: --fast-perf takes an image as nv12 only at even H and W)";
         if (isImageType(r.type) && r.norm != NormType::NoPreprocess)
             ins += " (mean/scale on the BPU)";

@@ -119,6 +119,10 @@ void TestDeploy::fastPerfPicksNv12ForImages() {
         said.c_str());
     QCOMPARE(said.find("odd"), said.rfind("odd")); // not said of 'gray' or 'seq'
     QVERIFY(bpu::describeDeploy(fp, yolo).find("odd") == std::string::npos);
+    // The status bar's short form too: the three inputs are featuremaps, one of them for its odd H only.
+    QCOMPARE(bpu::describeDeployShort(fp, g),
+             std::string("fast-perf: featuremap/featuremap (odd H/W) in, outputs quantized"));
+    QCOMPARE(bpu::describeDeployShort(fp, yolo), std::string("fast-perf: nv12 in, outputs quantized"));
     // A featuremap's Quantize is removed by --fast-perf: the CPU does not quantize it.
     QVERIFY(!bpu::resolveInput(fp, g, "x").quantizedOnCpu);
     QVERIFY(bpu::resolveInput(bpu::DeploySettings::keepIoQdq(), g, "x").quantizedOnCpu);
