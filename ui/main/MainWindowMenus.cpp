@@ -80,8 +80,11 @@ void MainWindow::buildMenus() {
     undo_->setShortcuts(unique(QKeySequence::keyBindings(QKeySequence::Undo)));
     undo_->setEnabled(false);
     redo_ = edit->addAction(tr("&Redo"), controller_, &SessionController::redo);
+    // Qt's X11 binding for Redo is Ctrl+Shift+Z only; Ctrl+Y is what Windows-trained hands and most Linux
+    // editors press too (a GUI walk pressed it and nothing happened).
     redo_->setShortcuts(unique(QKeySequence::keyBindings(QKeySequence::Redo) +
-                               QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)}));
+                               QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
+                                                   QKeySequence(Qt::CTRL | Qt::Key_Y)}));
     redo_->setEnabled(false);
     edit->addSeparator();
     // The graph's own Ctrl+F action, widened to the window: one action, so the key is never ambiguous.
