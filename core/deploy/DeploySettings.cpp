@@ -133,6 +133,13 @@ bool imageShaped(const std::vector<int64_t>& dims) {
 bool evenHw(const std::vector<int64_t>& dims) {
     return dims[2] % 2 == 0 && dims[3] % 2 == 0;
 }
+/// An image the preset turned away for an odd H or W only (a drag of the input's H can land on one): the
+/// input type, and with it the runtime's input bytes, changed for that reason alone, which the descriptions
+/// say.
+bool featuremapForOddHw(const DeploySettings& d, const Graph& g, TensorId in, const ResolvedInput& r) {
+    const auto& dims = g.tensor(in).shape.dims;
+    return r.fromPreset && d.preset == DeployPreset::FastPerf && imageShaped(dims) && !evenHw(dims);
+}
 } // namespace
 
 InputRuntimeType fastPerfInputType(const Graph& g, const std::string& inputName) {
@@ -181,18 +188,6 @@ ResolvedInput resolveInput(const DeploySettings& d, const Graph& g, const std::s
     r.quantizedOnCpu = !isImageType(r.type) && !d.removes(BoundaryOp::Quantize);
     return r;
 }
-
-namespace {
-
-/// An image the preset turned away for an odd H or W only (a drag of the input's H can land on one): the
-/// input type, and with it the runtime's input bytes, changed for that reason alone, which the descriptions
-/// say.
-bool featuremapForOddHw(const DeploySettings& d, const Graph& g, TensorId in, const ResolvedInput& r) {
-    const auto& dims = g.tensor(in).shape.dims;
-    return r.fromPreset && d.preset == DeployPreset::FastPerf && imageShaped(dims) && !evenHw(dims);
-}
-
-} // namespace
 
 std::string describeDeployShort(const DeploySettings& d, const Graph& g) {
     std::string s = d.preset == DeployPreset::Custom ? (d.source.empty() ? std::string("custom") : d.source)
