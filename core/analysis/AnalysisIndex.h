@@ -92,7 +92,7 @@ struct OpTable {
 
     /// Placement reasons per operator-table row, built once: "in the operator table (<note>)", ...
     struct RuleText {
-        std::string bpu, cpu, folded;
+        SharedText bpu, cpu, folded; ///< each node placed by the row shares its text
     };
     std::vector<RuleText> texts;
 

@@ -6,6 +6,7 @@
 #include "core/model/Ids.h"
 #include "core/target/OpClass.h"
 #include "core/target/Placement.h"
+#include "core/util/SharedText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,7 +56,7 @@ struct TensorAnalysis {
 
 struct NodeAnalysis {
     Placement placement = Placement::BPU;
-    std::string placementReason;
+    SharedText placementReason; ///< why it runs where it does; shared with every node that says the same
     bool placementOverridden = false;
     /// Operator-table class (conv, matmul, lut, ...), Unknown if not in the table
     OpClass opClass = OpClass::Unknown;

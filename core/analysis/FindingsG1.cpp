@@ -33,7 +33,7 @@ bool cpuByTable(const AnalysisContext& c, const Node& n) {
 }
 
 bool floatKept(const NodeAnalysis& a) {
-    return a.placementReason.rfind("float kept", 0) == 0;
+    return a.placementReason.startsWith("float kept");
 }
 
 // The post-processing tail: one finding that proposes ending the model at the heads.
@@ -176,7 +176,7 @@ void findPlacementIssues(AnalysisContext& c) {
             elements += r.metrics[id.value].outputElements;
         f.evidence = {{"op", op},
                       {"count", ids.size()},
-                      {"reason", first.placementReason},
+                      {"reason", first.placementReason.str()},
                       {"bpu_segments", r.summary.bpuSegments},
                       {"cpu_bpu_transitions", r.summary.cpuBpuTransitions},
                       {"output_elements", elements}};
@@ -193,7 +193,7 @@ void findPlacementIssues(AnalysisContext& c) {
             f.title =
                 std::to_string(ids.size()) + " " + op + " node" + plural + " on the CPU (not a BPU operator)";
             f.recommendation =
-                op + " runs on the CPU on this target (" + first.placementReason +
+                op + " runs on the CPU on this target (" + first.placementReason.str() +
                 "). Take it out of the model's middle: move it into pre- or post-processing, or "
                 "express the same computation with BPU operators, so the model runs as one BPU "
                 "segment.";
@@ -201,7 +201,8 @@ void findPlacementIssues(AnalysisContext& c) {
         } else if (floatKept(first)) {
             nlohmann::json where = nlohmann::json::array();
             for (NodeId id : ids)
-                where.push_back({{"node", g.node(id).name}, {"reason", r.nodes[id.value].placementReason}});
+                where.push_back(
+                    {{"node", g.node(id).name}, {"reason", r.nodes[id.value].placementReason.str()}});
             f.title = std::to_string(ids.size()) + " " + op + " node" + plural +
                       " left in float: fake-quant missing in the QAT model";
             f.evidence["where"] = where;
@@ -212,14 +213,14 @@ void findPlacementIssues(AnalysisContext& c) {
                 " (see where), so the toolchain keeps it in float on the CPU. Add the missing "
                 "fake-quant (a QuantStub or observer on that input) and re-export; the fix "
                 "estimates the model with it quantized on the BPU.";
-        } else if (first.placementReason.rfind("dtype:", 0) == 0) {
+        } else if (first.placementReason.startsWith("dtype:")) {
             // Index and shape arithmetic on int64/bool at run time: the BPU cannot compute it at all.
             f.recommendation = op + " computes on integer or bool tensors at run time (index or shape "
                                     "arithmetic), which the BPU does not: make those values compile-time "
                                     "constants (static shapes), or move the computation into pre- or "
                                     "post-processing.";
             movable = false;
-        } else if (first.placementReason.rfind("dynamic", 0) == 0) {
+        } else if (first.placementReason.startsWith("dynamic")) {
             f.recommendation = op +
                                " is a BPU operator, but its output shape is only known at run time here; "
                                "the BPU runs static shapes (only the batch may vary). Make the count "

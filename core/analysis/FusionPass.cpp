@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // G3: the BPU computes Conv [+BN] [+Add] [+ReLU|ReLU6] as one module when the chain allows it. Finds the
 // chains the profile's patterns describe and, where a chain breaks, says why.
+#include "NamedIds.h"
 #include "Passes.h"
 
 #include <algorithm>
@@ -176,6 +177,10 @@ void runFusion(AnalysisContext& c) {
     size_t groups = 0;
     std::vector<NodeId> chain;
     std::string name;
+    // The user's choices by head (AnalysisOptions): flags per node, not a set lookup per group.
+    const std::vector<uint8_t> forcedHead = nodesNamed(g, c.options.forceFusedHeads),
+                               unfusedHead = nodesNamed(g, c.options.unfusedHeads),
+                               fusedHead = nodesNamed(g, c.options.fusedHeads);
 
     for (NodeId id : g.topoOrder) {
         if (taken[id.value] || ops.headPattern[id.value] < 0 || r.nodes[id.value].placement != Placement::BPU)
@@ -190,7 +195,7 @@ void runFusion(AnalysisContext& c) {
         // A module called from several places is not fused. ONNX shows a shared module only through shared
         // parameters; a shared conv is fused at each call site, but a BN module shared between call sites
         // (its scale/bias used by several BatchNormalization nodes) cannot fold into any one conv.
-        const bool forced = !c.options.forceFusedHeads.empty() && c.options.forceFusedHeads.count(head.name);
+        const bool forced = named(forcedHead, id.value);
         if (auto bn = sharedBatchNorm(g, ops, headOut[0])) {
             if (!forced) {
                 r.missed.push_back({{id}, *bn});
@@ -271,9 +276,7 @@ void runFusion(AnalysisContext& c) {
         grp.id = GroupId{static_cast<uint32_t>(groups - 1)};
         grp.nodes = chain;
         grp.pattern = name;
-        grp.fused = forced || (c.options.fuse ? c.options.unfusedHeads.empty() ||
-                                                    !c.options.unfusedHeads.count(head.name)
-                                              : c.options.fusedHeads.count(head.name) > 0);
+        grp.fused = forced || (c.options.fuse ? !named(unfusedHead, id.value) : named(fusedHead, id.value));
         for (NodeId n : chain)
             taken[n.value] = true;
         if (grp.fused) {

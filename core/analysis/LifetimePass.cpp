@@ -4,6 +4,7 @@
 // furthest away is dumped to DDR (Belady's rule - what a good compiler approximates). A tensor larger than
 // the whole budget spills by itself. A tensor whose consumers all run within `stream_window_steps` of its
 // producer streams through SRAM tile by tile and never reaches DDR.
+#include "NamedIds.h"
 #include "Passes.h"
 #include "core/util/CheckedMath.h"
 
@@ -132,7 +133,7 @@ void runLifetimes(AnalysisContext& c) {
                 best = std::min(best, *u);
         return best;
     };
-    const bool anyResident = !c.options.assumeResident.empty();
+    const std::vector<uint8_t> resident = tensorsNamed(g, c.options.assumeResident);
     for (const auto& entry : produced) {
         // Plain copies, not a structured binding: clang 14 cannot capture a binding in a lambda.
         const uint32_t step = entry.first;
@@ -151,7 +152,7 @@ void runLifetimes(AnalysisContext& c) {
         // tensor's total size, and only a tile's worth of SRAM is held.
         if (ta.liveSteps <= streamWindow && !ops.graphOutput(t))
             continue;
-        if (anyResident && c.options.assumeResident.count(g.tensor(t).name))
+        if (named(resident, t.value))
             continue; // what-if: kept on chip outside the budget
         const int64_t bytes = ta.paddedBytes;
         const uint32_t end = step + static_cast<uint32_t>(ta.liveSteps);

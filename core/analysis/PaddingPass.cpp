@@ -4,8 +4,8 @@
 // general unit (G4.1). Units come from the target profile.
 #include "Alignment.h"
 #include "InputNormalization.h"
+#include "NamedIds.h"
 #include "Passes.h"
-#include "core/model/EinsumEquation.h"
 #include "core/util/CheckedMath.h"
 
 #include <algorithm>
@@ -77,14 +77,8 @@ void runPadding(AnalysisContext& c) {
     // The image after in-graph preprocessing (normalisation, resize, batching: InputNormalization.h).
     const std::vector<uint8_t> imageLike = InputNormalization::imageTensors(g, inputCMax);
 
-    // What-if: tensors the user reshaped to fit (AnalysisOptions::assumeAligned), one name lookup each.
-    std::vector<uint8_t> alignedByUser;
-    if (!c.options.assumeAligned.empty()) {
-        alignedByUser.assign(g.tensors.size(), 0);
-        for (const std::string& name : c.options.assumeAligned)
-            if (const TensorId t = g.findTensor(name); t.valid())
-                alignedByUser[t.value] = 1;
-    }
+    // What-if: tensors the user reshaped to fit (AnalysisOptions::assumeAligned).
+    const std::vector<uint8_t> alignedByUser = tensorsNamed(g, c.options.assumeAligned);
     // A re-analysis after an edit keeps the padding of every tensor whose shape the edit did not re-derive
     // and whose key (below) is unchanged: an edit at 100k nodes touches a handful of tensors, and this pass
     // was the largest share of its re-estimate.
@@ -117,7 +111,7 @@ void runPadding(AnalysisContext& c) {
             for (NodeId cns : ops.consumers(id))
                 onBpu |= ix.onBpu[cns.value] != 0;
         const bool image = (ops.graphInput(id) || imageLike[i]) && ix.rank[i] == 4;
-        const bool aligned = !alignedByUser.empty() && alignedByUser[i];
+        const bool aligned = named(alignedByUser, id.value);
         // Everything below reads besides the shape and the index's per-tensor facts (which change only with
         // the shape): 1 + 7 bits.
         const uint8_t key = static_cast<uint8_t>(0x80 | onBpu | conv << 1 | static_cast<int>(prec) << 2 |
@@ -230,16 +224,7 @@ void runPadding(AnalysisContext& c) {
         } else if (a.macs > 0 && po.elements > 0) {
             // MatMul/Gemm: the output grows by its padding and K by the general rule.
             double outGrowth = double(po.paddedElements) / double(po.elements);
-            int64_t k = 1;
-            const Node& n = g.nodes[i];
-            if (kind == OpKind::Einsum) {
-                k = std::max<int64_t>(1, lowerEinsum(g, n).contracted); // the lowered MatMul's K
-            } else if (!n.inputs.empty() && n.inputs[0].valid() && g.tensor(n.inputs[0]).shape.rank() > 0) {
-                const auto& xs = g.tensor(n.inputs[0]).shape;
-                k = xs.dims.back() > 0 ? xs.dims.back() : 1;
-                if (kind == OpKind::Gemm && n.attrIntOr("transA", 0) && xs.rank() == 2)
-                    k = xs.dims[0];
-            }
+            const int64_t k = m.contraction;
             const DimAlignment general{unitG, "", true, ""};
             double kGrowth = double(general.align(k)) / double(k);
             a.paddedMacs = clampToInt64(double(a.macs) * outGrowth * kGrowth);

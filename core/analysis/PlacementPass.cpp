@@ -99,7 +99,7 @@ void runPlacement(AnalysisContext& c) {
         NodeId p = t.valid() ? ops.producer[t.value] : NodeId{};
         return p.valid() && isDQ(p) ? p : NodeId{};
     };
-    // Assigned field by field so a re-analysis reuses each reason string's storage.
+    // Assigned field by field so a re-analysis reuses the records (a reason is shared text: SharedText.h).
     r.nodes.resize(g.nodes.size());
     for (auto& a : r.nodes) {
         a.placement = Placement::BPU;
@@ -148,9 +148,9 @@ void runPlacement(AnalysisContext& c) {
         }
         if (isQ(id) || isDQ(id) || qa.member[id.value])
             continue;
-        auto place = [&a](Placement p, const std::string& why) {
+        auto place = [&a](Placement p, SharedText why) {
             a.placement = p;
-            a.placementReason = why;
+            a.placementReason = std::move(why);
         };
         if (!rule && !n.domain.empty()) { // (a custom-domain op never has a row)
             place(Placement::CPU, "custom domain '" + n.domain + "': not in the operator table");
@@ -177,7 +177,8 @@ void runPlacement(AnalysisContext& c) {
             // Placed as what it lowers to (OpTable::build picked that row), or on the CPU saying why not.
             const EinsumLowering low = lowerEinsum(g, n);
             if (low.kind == EinsumLowering::Kind::None) {
-                place(Placement::CPU, text.cpu + ": '" + low.equation + "' cannot be lowered: " + low.why);
+                place(Placement::CPU,
+                      text.cpu.str() + ": '" + low.equation + "' cannot be lowered: " + low.why);
                 continue;
             }
             if (rule->placement == Placement::BPU) {
@@ -185,8 +186,8 @@ void runPlacement(AnalysisContext& c) {
                 for (TensorId o : ops.outputs(id))
                     dynamic |= o.valid() && !c.ix->known(o);
                 if (!dynamic && !unsupportedDtype(g, *c.ix, id)) {
-                    place(Placement::BPU,
-                          "Einsum '" + low.equation + "' lowered to " + low.loweredOp() + ": " + text.bpu);
+                    place(Placement::BPU, "Einsum '" + low.equation + "' lowered to " + low.loweredOp() +
+                                              ": " + text.bpu.str());
                     continue;
                 }
             }

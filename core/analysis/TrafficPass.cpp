@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // G6: what each node moves and whether compute or memory bounds it.
+#include "NamedIds.h"
 #include "Passes.h"
 #include "Roofline.h"
 #include "core/util/CheckedMath.h"
@@ -48,7 +49,7 @@ void runTraffic(AnalysisContext& c) {
     const AnalysisIndex& ix = *c.ix;
     const OpTable& ops = ix.ops();
     r.ridgeIntensity = c.target.ridgeIntensity();
-    const bool anyRemoved = !c.options.assumeRemoved.empty();
+    const std::vector<uint8_t> removed = nodesNamed(g, c.options.assumeRemoved);
     for (size_t i = 0; i < r.nodes.size(); ++i) {
         const NodeId id{static_cast<uint32_t>(i)};
         NodeAnalysis& a = r.nodes[i];
@@ -110,7 +111,7 @@ void runTraffic(AnalysisContext& c) {
         const bool paysDdr =
             a.placement == Placement::BPU || (a.placement == Placement::Folded && gid.valid());
         a.memoryUs = paysDdr ? ddrUs(a.ddrBytes, c.target) : 0;
-        a.assumedFree = anyRemoved && c.options.assumeRemoved.count(g.nodes[i].name) > 0;
+        a.assumedFree = named(removed, id.value);
         if (a.assumedFree)
             a.computeUs = a.memoryUs = 0;
         if (a.placement != Placement::BPU || (a.computeUs == 0 && a.memoryUs == 0))

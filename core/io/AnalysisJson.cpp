@@ -38,7 +38,7 @@ Row rowOf(const Graph& g, const AnalysisResult& r, const CostEstimate* cost, con
     row.name = n.name;
     row.op = n.opType;
     row.placement = placementName(a.placement);
-    row.reason = a.placementReason;
+    row.reason = a.placementReason.str();
     row.bound = boundName(a.bound);
     row.group = a.fusionGroup.valid() ? r.groups[a.fusionGroup.value].pattern + "#" + std::to_string(a.fusionGroup.value) : "";
     row.macs = a.macs;
@@ -213,7 +213,7 @@ void nodeMembers(Sink& w, const Graph& g, const AlignmentRules& al, const Analys
     }
     w.integer("padding_waste_bytes", report::nodeWasteBytes(g, r, id));
     w.str("placement", placementName(a.placement));
-    w.str("placement_reason", a.placementReason);
+    w.str("placement_reason", a.placementReason.str());
     w.str("precision", precisionName(a.precision));
     w.boolean("saturated", r.metrics[id.value].saturated);
     w.integer("segment", a.segment);

@@ -217,9 +217,10 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         // As what it lowers to: a MatMul's MACs (every index's extent multiplied), a Mul's product per output
         // element, a ReduceSum's add per input element; a permutation computes nothing.
         const EinsumLowering low = lowerEinsum(g, n);
-        if (low.kind == EinsumLowering::Kind::MatMul)
+        if (low.kind == EinsumLowering::Kind::MatMul) {
             m.macs = low.macs;
-        else if (low.kind == EinsumLowering::Kind::Mul)
+            m.contraction = std::max<int64_t>(1, low.contracted);
+        } else if (low.kind == EinsumLowering::Kind::Mul)
             m.ops = outElems;
         else if (low.kind == EinsumLowering::Kind::Reduce || low.kind == EinsumLowering::Kind::None)
             m.ops = m.inputElements;
@@ -230,6 +231,11 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         const std::string mode = n.attrString("mode").value_or("bilinear");
         const int64_t taps = mode == "nearest" ? 1 : mode == "bicubic" || mode == "cubic" ? 16 : 4;
         m.ops = outElems * taps;
+    }
+    if (m.macs > 0 && op != "Einsum" && x && x->rank() > 0) {
+        m.contraction = x->dims.back() > 0 ? x->dims.back() : 1;
+        if (op == "Gemm" && n.attrIntOr("transA", 0) && x->rank() == 2)
+            m.contraction = x->dims[0];
     }
     for (int64_t v : {m.macs, m.ops, m.params, m.weightBytes, m.inputElements, m.inputBytes, m.outputElements,
                       m.outputBytes})

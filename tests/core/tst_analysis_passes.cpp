@@ -333,6 +333,41 @@ private slots:
         QCOMPARE(run.node("gconv").paddedMacs, int64_t(64 * 128 * 32 * 9));
     }
 
+    // A MatMul-like op's padded MACs grow with its output's padding and with K aligned by the general rule
+    // (G4.1: multiples of 16 at or above 16). K = 100 -> 112 in each case below; the output [.., 10, 24]
+    // pads 10 -> 16 where it is not the first dim, 24 -> 32.
+    void matmulPaddedMacs() {
+        ModelBuilder b;
+        b.input("a", {1, 10, 100});
+        b.weight("wb", {100, 24});
+        b.node("MatMul", {"a", "wb"}, {"mm_y"}, "mm");
+        // Gemm with transA: A is [K, M] = [100, 10], so K is A's first dim (its last, 10, would pad to 16).
+        b.input("at", {100, 10});
+        auto& gemm = b.node("Gemm", {"at", "wb"}, {"gemm_y"}, "gemm");
+        auto* transA = gemm.add_attribute();
+        transA->set_name("transA");
+        transA->set_type(onnx::AttributeProto::INT);
+        transA->set_i(1);
+        // An Einsum that lowers to a MatMul contracts k = 100.
+        auto& ein = b.node("Einsum", {"a", "wb"}, {"ein_y"}, "ein");
+        auto* eq = ein.add_attribute();
+        eq->set_name("equation");
+        eq->set_type(onnx::AttributeProto::STRING);
+        eq->set_s("bik,kj->bij");
+        for (const char* y : {"mm_y", "gemm_y", "ein_y"})
+            b.output(y);
+        Run run = analyze(b, "pad_matmul.onnx");
+        // [1,10,24] -> [1,16,32]: 512 padded of 240 outputs, each summing 112 padded products.
+        for (const char* n : {"mm", "ein"}) {
+            QCOMPARE(run.node(n).placement, bpu::Placement::BPU);
+            QCOMPARE(run.node(n).macs, int64_t(240 * 100));
+            QCOMPARE(run.node(n).paddedMacs, int64_t(512 * 112));
+        }
+        // [10,24] -> [10,32] (the first dim is kept): 320 padded outputs x 112.
+        QCOMPARE(run.node("gemm").macs, int64_t(240 * 100));
+        QCOMPARE(run.node("gemm").paddedMacs, int64_t(320 * 112));
+    }
+
     // ---- G4.1: general tensors, each dim (but batch) to a power of two up to 16, then multiples of 16 ----
     void generalPadding() {
         ModelBuilder b;
@@ -372,6 +407,50 @@ private slots:
             bpu::dimPadRules(e, run.g.tensor(run.tensorId("e_out")).shape.dims, s100().alignment).empty());
     }
 
+    // The what-if options name nodes and tensors; exactly those change, and a name the model lacks (an edit
+    // list written for another export) changes nothing.
+    void whatIfOptionsByName() {
+        ModelBuilder b;
+        b.input("a", {1, 100, 20});
+        b.node("Sigmoid", {"a"}, {"b"}, "sig_b");
+        b.node("Sigmoid", {"b"}, {"c"}, "sig_c");
+        b.node("Sigmoid", {"c"}, {"d"}, "sig_d");
+        b.output("d");
+        bpu::AnalysisOptions o = floatIo();
+        o.assumeRemoved = {"sig_c", "no_such_node", "c"};
+        o.assumeAligned = {"b", "no_such_tensor", "sig_d"};
+        Run run = analyze(b, "whatif_names.onnx", s100(), o);
+        QVERIFY(run.node("sig_c").assumedFree);
+        QCOMPARE(run.node("sig_c").computeUs + run.node("sig_c").memoryUs, 0.0);
+        QVERIFY(!run.node("sig_b").assumedFree && !run.node("sig_d").assumedFree);
+        QVERIFY(run.node("sig_b").computeUs > 0);
+        // Aligned by the user: [1,100,20] stays; the others pad 100 -> 112, 20 -> 32 (G4.1).
+        QCOMPARE(run.tensor("b").padded.dims, (std::vector<int64_t>{1, 100, 20}));
+        QCOMPARE(run.tensor("c").padded.dims, (std::vector<int64_t>{1, 112, 32}));
+        QCOMPARE(run.tensor("d").padded.dims, (std::vector<int64_t>{1, 112, 32}));
+    }
+
+    // Nodes placed by one operator-table row hold its reason once between them (SharedText), not a copy
+    // each: at 100k nodes the copies were rewritten on every re-analysis. A composed reason is its own.
+    void placementReasonIsShared() {
+        ModelBuilder b;
+        b.input("a", {1, 16, 32});
+        b.node("Sigmoid", {"a"}, {"b"}, "sig_b");
+        b.node("Sigmoid", {"b"}, {"c"}, "sig_c");
+        b.node("Foo", {"c"}, {"d"}, "foo");
+        b.output("d");
+        Run run = analyze(b, "shared_reason.onnx");
+        const bpu::SharedText &b1 = run.node("sig_b").placementReason,
+                              &c1 = run.node("sig_c").placementReason;
+        QVERIFY(b1.startsWith("in the operator table ("));
+        QCOMPARE(&b1.str(), &c1.str());
+        QCOMPARE(run.node("foo").placementReason.str(), std::string("not in the operator table"));
+        QVERIFY(&run.node("foo").placementReason.str() != &b1.str());
+        // A copy of the result (a what-if snapshot) shares it too.
+        const bpu::AnalysisResult copy = run.r;
+        QCOMPARE(&copy.nodes[run.nodeId("sig_b").value].placementReason.str(), &b1.str());
+    }
+
     // ---- G1.2 / G1.1: a CPU op splits the BPU graph; every CPU<->BPU edge costs a pass ----
     void topkSplitsSegments() {
         ModelBuilder b;
@@ -387,7 +466,7 @@ private slots:
 
         QCOMPARE(run.placement("conv1"), std::string("BPU"));
         QCOMPARE(run.placement("topk"), std::string("CPU"));
-        QVERIFY(run.node("topk").placementReason.find("CPU operator") != std::string::npos);
+        QVERIFY(run.node("topk").placementReason.str().find("CPU operator") != std::string::npos);
         QCOMPARE(run.placement("conv2"), std::string("BPU"));
         QCOMPARE(run.r.summary.bpuSegments, 2);
         QCOMPARE(run.node("conv1").segment, 0);
@@ -438,7 +517,7 @@ private slots:
         b.output("y");
         Run run = analyze(b, "unknown.onnx");
         QCOMPARE(run.placement("foo"), std::string("CPU"));
-        QCOMPARE(run.node("foo").placementReason, std::string("not in the operator table"));
+        QCOMPARE(run.node("foo").placementReason.str(), std::string("not in the operator table"));
         QCOMPARE(std::string(bpu::opClassName(run.node("foo").opClass)), std::string("unknown"));
         QCOMPARE(run.r.summary.unknownOps, 1);
         QVERIFY(std::any_of(run.r.warnings.begin(), run.r.warnings.end(), [](const std::string& w) {
@@ -454,7 +533,7 @@ private slots:
         Run over = analyze(b, "unknown_override.onnx", s100(), o);
         QCOMPARE(over.placement("foo"), std::string("BPU"));
         QVERIFY(over.node("foo").placementOverridden);
-        QVERIFY(over.node("foo").placementReason.find("user") != std::string::npos);
+        QVERIFY(over.node("foo").placementReason.str().find("user") != std::string::npos);
         QCOMPARE(over.r.summary.bpuSegments, 1);
         QCOMPARE(over.r.summary.qdqPasses, 2); // model input and output only
         QCOMPARE(over.r.summary.cpuNodes, 0);
@@ -470,8 +549,9 @@ private slots:
         b.output("y");
         Run run = analyze(b, "custom_domain.onnx");
         QCOMPARE(run.placement("fancy"), std::string("CPU"));
-        QVERIFY(run.node("fancy").placementReason.find("not in the operator table") != std::string::npos);
-        QVERIFY(run.node("fancy").placementReason.find("com.acme") != std::string::npos);
+        QVERIFY(run.node("fancy").placementReason.str().find("not in the operator table") !=
+                std::string::npos);
+        QVERIFY(run.node("fancy").placementReason.str().find("com.acme") != std::string::npos);
         QCOMPARE(run.r.summary.unknownOps, 1);
         QVERIFY(!run.r.warnings.empty());
     }
@@ -496,13 +576,14 @@ private slots:
         Run run = analyze(b, "reduce.onnx");
         // One axis of 70000 > 65535.
         QCOMPARE(run.placement("sum_big"), std::string("CPU"));
-        QVERIFY2(run.node("sum_big").placementReason.find(
+        QVERIFY2(run.node("sum_big").placementReason.str().find(
                      "reduced axis 1 has 70000 elements (limit 65535)") != std::string::npos,
-                 run.node("sum_big").placementReason.c_str());
+                 run.node("sum_big").placementReason.str().c_str());
         // Two axes of 300: each fits, 90000 reduced elements do not.
         QCOMPARE(run.placement("sum_wide"), std::string("CPU"));
-        QVERIFY2(run.node("sum_wide").placementReason.find("reduces 90000 elements") != std::string::npos,
-                 run.node("sum_wide").placementReason.c_str());
+        QVERIFY2(run.node("sum_wide").placementReason.str().find("reduces 90000 elements") !=
+                     std::string::npos,
+                 run.node("sum_wide").placementReason.str().c_str());
         QCOMPARE(run.placement("sum_ok"), std::string("BPU"));
         // ArgMax: axis limit 32767.
         QCOMPARE(run.placement("argmax_big"), std::string("CPU"));
@@ -754,18 +835,18 @@ private slots:
 
         QVERIFY(run.r.qdqFormat);
         QCOMPARE(run.placement("q_in"), std::string("CPU"));
-        QVERIFY(run.node("q_in").placementReason.find("boundary quantize") != std::string::npos);
+        QVERIFY(run.node("q_in").placementReason.str().find("boundary quantize") != std::string::npos);
         QCOMPARE(run.placement("dq_in"), std::string("folded"));
         QCOMPARE(run.placement("dq_w1"), std::string("folded"));
-        QVERIFY(run.node("dq_w1").placementReason.find("weight") != std::string::npos);
+        QVERIFY(run.node("dq_w1").placementReason.str().find("weight") != std::string::npos);
         QCOMPARE(run.placement("conv1"), std::string("BPU"));
         QCOMPARE(run.placement("q_mid"), std::string("folded"));
         QCOMPARE(run.placement("dq_mid"), std::string("folded"));
-        QVERIFY(run.node("q_mid").placementReason.find("annotation") != std::string::npos);
+        QVERIFY(run.node("q_mid").placementReason.str().find("annotation") != std::string::npos);
         QCOMPARE(run.placement("conv2"), std::string("BPU"));
         QCOMPARE(run.placement("q_out"), std::string("folded"));
         QCOMPARE(run.placement("dq_out"), std::string("CPU"));
-        QVERIFY(run.node("dq_out").placementReason.find("boundary dequantize") != std::string::npos);
+        QVERIFY(run.node("dq_out").placementReason.str().find("boundary dequantize") != std::string::npos);
         QCOMPARE(run.r.summary.bpuSegments, 1);
 
         // 8 explicit nodes (3 pairs + 2 weight DQs); only the two at the model's I/O cost a pass of 8x16x16.
@@ -804,8 +885,8 @@ private slots:
         Run run = analyze(b, "qdq_float_kept.onnx");
         QCOMPARE(run.placement("conv1"), std::string("BPU"));
         QCOMPARE(run.placement("conv2"), std::string("CPU"));
-        QVERIFY2(run.node("conv2").placementReason.rfind("float kept", 0) == 0,
-                 run.node("conv2").placementReason.c_str());
+        QVERIFY2(run.node("conv2").placementReason.str().rfind("float kept", 0) == 0,
+                 run.node("conv2").placementReason.str().c_str());
         QCOMPARE(run.node("conv2").precision, bpu::Precision::Float);
         // float weights on the CPU: 8x8x3x3 x 4 bytes.
         QCOMPARE(run.node("conv2").weightBytes, int64_t(576 * 4));

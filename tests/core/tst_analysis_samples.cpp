@@ -107,12 +107,12 @@ private slots:
             const auto& a = r.nodes[n.id.value];
             const std::string p = bpu::placementName(a.placement);
             QVERIFY2(p == "BPU" || p == "CPU" || p == "folded", n.name.c_str());
-            QVERIFY2(!a.placementReason.empty(), n.name.c_str());
+            QVERIFY2(!a.placementReason.str().empty(), n.name.c_str());
             if (a.opClass == bpu::OpClass::Unknown) {
                 // Not guessed: CPU with the reason and a warning the user can act on (override).
                 ++unknown;
                 QCOMPARE(p, std::string("CPU"));
-                QVERIFY2(a.placementReason.find("not in the operator table") != std::string::npos,
+                QVERIFY2(a.placementReason.str().find("not in the operator table") != std::string::npos,
                          n.name.c_str());
                 QVERIFY2(std::any_of(r.warnings.begin(), r.warnings.end(),
                                      [&](const std::string& w) {

@@ -301,7 +301,7 @@ void TestDeploy::removableBoundaryOpsAreRemoved() {
     bpu::Session s(bpu::ModelImporter::load(path), profile("s100"), o);
     const auto& a = s.analysis().nodes[s.graph().findNode("cast").value];
     QVERIFY(a.removedByDeploy);
-    QVERIFY(a.placementReason.find("remove_node_type Cast") != std::string::npos);
+    QVERIFY(a.placementReason.str().find("remove_node_type Cast") != std::string::npos);
 }
 
 // set_precision: the whole model, named nodes, op types; int16 is slower (int16_throughput_factor, 2x bytes)

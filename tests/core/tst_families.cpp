@@ -147,17 +147,17 @@ private slots:
         QCOMPARE(m.placement("fc"), std::string("BPU"));
         // conv3 reads conv2's raw output and writes a model output: no fake-quant on either side.
         QCOMPARE(m.placement("conv3"), std::string("CPU"));
-        const std::string why = m.node("conv3").placementReason;
+        const std::string why = m.node("conv3").placementReason.str();
         QVERIFY2(contains(why, "fake-quant missing") && contains(why, "'c2' (from 'conv2')"), why.c_str());
         // The Clip inside each fake-quant is part of it.
         for (const char* clip : {"clip_in", "clip_c1", "clip_c2", "clip_out"}) {
             QCOMPARE(m.placement(clip), std::string("folded"));
-            QVERIFY(contains(m.node(clip).placementReason, "fake-quant"));
+            QVERIFY(contains(m.node(clip).placementReason.str(), "fake-quant"));
         }
         // Weights: float initializer -> Q -> DQ is a compile-time constant.
         for (const char* w : {"q_w1", "dq_w1", "q_w2", "dq_w2", "q_wfc", "dq_wfc"}) {
             QCOMPARE(m.placement(w), std::string("folded"));
-            QVERIFY2(contains(m.node(w).placementReason, "weight"), w);
+            QVERIFY2(contains(m.node(w).placementReason.str(), "weight"), w);
         }
         // Only the model-I/O fake-quants are boundary passes.
         QCOMPARE(m.placement("q_in"), std::string("CPU"));
@@ -277,7 +277,7 @@ private slots:
         // does not open a BPU segment of its own.
         QCOMPARE(m.placement("unsqueeze"), std::string("CPU"));
         QCOMPARE(m.placement("concat"), std::string("CPU"));
-        QVERIFY(contains(m.node("unsqueeze").placementReason, "data movement only"));
+        QVERIFY(contains(m.node("unsqueeze").placementReason.str(), "data movement only"));
         QCOMPARE(m.r().summary.bpuSegments, 1);
         // The segment is left once, whatever number of tensors the CPU reads from it.
         QCOMPARE(m.r().summary.cpuBpuTransitions, 1);
@@ -441,7 +441,7 @@ private slots:
         QFETCH(QString, target);
         Model m(fixture("grid_sample"), target.toStdString());
         QCOMPARE(m.placement("grid_sample"), std::string("BPU"));
-        QVERIFY(contains(m.node("grid_sample").placementReason, "estimate"));
+        QVERIFY(contains(m.node("grid_sample").placementReason.str(), "estimate"));
         QCOMPARE(m.r().summary.bpuSegments, 1);
         QCOMPARE(m.r().summary.cpuBpuTransitions, 0);
         // Bilinear: 4 taps per output element, 16x24x24 outputs.
@@ -462,14 +462,14 @@ private slots:
         // bhqd,bhkd->bhqk: a batched MatMul, 1x8x16x16 outputs x 32 = 65536 MACs.
         QCOMPARE(m.placement("scores"), std::string("BPU"));
         QCOMPARE(std::string(bpu::opClassName(m.node("scores").opClass)), std::string("matmul"));
-        QVERIFY(contains(m.node("scores").placementReason, "lowered to MatMul"));
+        QVERIFY(contains(m.node("scores").placementReason.str(), "lowered to MatMul"));
         QCOMPARE(m.r().metrics[m.id("scores").value].macs, int64_t(65536));
         // bhqk->bhkq: a permutation, placed as a Transpose.
         QCOMPARE(m.placement("permute"), std::string("BPU"));
         QCOMPARE(std::string(bpu::opClassName(m.node("permute").opClass)), std::string("transform"));
         // ii->i: a diagonal cannot be lowered.
         QCOMPARE(m.placement("diagonal"), std::string("CPU"));
-        const std::string why = m.node("diagonal").placementReason;
+        const std::string why = m.node("diagonal").placementReason.str();
         QVERIFY2(contains(why, "cannot be lowered") && contains(why, "diagonal"), why.c_str());
         QCOMPARE(m.r().summary.cpuBpuTransitions, 0); // the CPU diagonal touches no BPU tensor
     }

@@ -240,7 +240,7 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == Delta && std::abs(delta()) >= 0.005)
         return QBrush(delta() > 0 ? style::worse() : style::better());
     if (role == Qt::ToolTipRole)
-        return QString::fromStdString(a.placementReason);
+        return QString::fromStdString(a.placementReason.str());
     return {};
 }
 

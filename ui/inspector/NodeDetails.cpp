@@ -73,7 +73,7 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     h += QStringLiteral("<p><b>Placement: %1</b>%2 &mdash; %3</p>")
              .arg(QString::fromLatin1(placementName(a.placement)),
                   a.segment >= 0 ? QStringLiteral(" (segment %1)").arg(a.segment) : QString(),
-                  esc(a.placementReason));
+                  esc(a.placementReason.str()));
     if (const FusedGroup* grp = s.analysis.group(a.fusionGroup))
         h += QStringLiteral("<p><b>Fused group #%1:</b> %2</p>").arg(grp->id.value).arg(esc(grp->pattern));
     h += QStringLiteral(
