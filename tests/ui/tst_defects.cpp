@@ -678,6 +678,30 @@ private slots:
             *w_, [](const Snapshot& s) { return s.deploy.preset == DeployPreset::FastPerf; }));
     }
 
+    // After a batch edit a node's time is for one inference of N images while the status bar says per
+    // image: the hotspot headers say "batch N" (and back to plain after undo), so a user comparing the
+    // Delta column with the status bar's change knows they are different units.
+    void hotspotHeadersNameTheBatch() {
+        fresh("yolov8n.onnx");
+        const HotspotModel* m = w_->hotspots()->model();
+        auto header = [m](int column, int role = Qt::DisplayRole) {
+            return m->headerData(column, Qt::Horizontal, role).toString();
+        };
+        QCOMPARE(header(HotspotModel::Latency), QStringLiteral("Latency (us)"));
+        QSignalSpy changed(m, &QAbstractItemModel::headerDataChanged);
+        apply({{"op", "set_batch"}, {"batch", 4}});
+        QCOMPARE(w_->snapshot()->cost.batch, 4);
+        QCOMPARE(header(HotspotModel::Latency), QStringLiteral("Latency (us, batch 4)"));
+        QCOMPARE(header(HotspotModel::Delta), QStringLiteral("Delta (us, batch 4)"));
+        QVERIFY2(header(HotspotModel::Latency, Qt::ToolTipRole).contains(QStringLiteral("per image")),
+                 qPrintable(header(HotspotModel::Latency, Qt::ToolTipRole)));
+        // The view asked to repaint its header (the rows were kept: same nodes, new numbers).
+        QVERIFY(!changed.isEmpty());
+        w_->controller()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.cost.batch == 1; }));
+        QCOMPARE(header(HotspotModel::Delta), QStringLiteral("Delta (us)"));
+    }
+
     void cleanupTestCase() {
         if (w_ && w_->hasUnsavedEdits()) {
             auto answered = answerNextBox(QMessageBox::Discard, watchers_);

@@ -55,8 +55,11 @@ void HotspotModel::setSnapshot(SnapshotPtr s) {
             rows_.resize(size_t(nodeRows_));
             endRemoveRows();
         }
+        const bool batchChanged = snap_->cost.batch != s->cost.batch;
         snap_ = std::move(s);
         dropSortKeys();
+        if (batchChanged)
+            emit headerDataChanged(Qt::Horizontal, Latency, Delta);
         if (sameTail) {
             std::copy(tail.begin(), tail.end(), rows_.begin() + nodeRows_);
         } else if (!tail.empty()) {
@@ -106,11 +109,28 @@ int HotspotModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant HotspotModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+    if (o != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
+    // A node's time is for one inference, which serves `batch` images after a batch edit, while the status
+    // bar gives the latency per image: the header says which, so the two are not read as the same figure.
+    const int batch = snap_ ? snap_->cost.batch : 1;
+    const bool perTime = section == Latency || section == Delta;
+    if (role == Qt::ToolTipRole && perTime)
+        return section == Latency
+                   ? tr("Time of this node in one inference (%n image(s) per inference); the status bar "
+                        "gives the model's latency per image.",
+                        "", batch)
+                   : tr("This node's time now minus in the baseline, both per inference (now %n image(s) "
+                        "per inference).",
+                        "", batch);
+    if (role != Qt::DisplayRole)
+        return {};
+    if (perTime && batch > 1)
+        return section == Latency ? tr("Latency (us, batch %1)").arg(batch)
+                                  : tr("Delta (us, batch %1)").arg(batch);
     static const char* names[] = {"Node",  "Op",        "Latency (us)", "Share", "Delta (us)", "Placement",
                                   "Waste", "Intensity", "Bound",        "MACs",  "DDR bytes"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+    return tr(names[section]);
 }
 
 double HotspotModel::deltaUs(NodeId id) const {
