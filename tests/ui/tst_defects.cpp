@@ -24,6 +24,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -695,8 +696,15 @@ private slots:
         QCOMPARE(header(HotspotModel::Delta), QStringLiteral("Delta (us, batch 4)"));
         QVERIFY2(header(HotspotModel::Latency, Qt::ToolTipRole).contains(QStringLiteral("per image")),
                  qPrintable(header(HotspotModel::Latency, Qt::ToolTipRole)));
-        // The view asked to repaint its header (the rows were kept: same nodes, new numbers).
+        // The view asked to repaint its header (the rows were kept: same nodes, new numbers), and the columns
+        // grew to show the whole label.
         QVERIFY(!changed.isEmpty());
+        const QTableView* view = w_->hotspots()->view();
+        for (int column : {int(HotspotModel::Latency), int(HotspotModel::Delta)})
+            QVERIFY2(view->columnWidth(column) >= view->horizontalHeader()->sectionSizeHint(column),
+                     qPrintable(QStringLiteral("%1 < %2")
+                                    .arg(view->columnWidth(column))
+                                    .arg(view->horizontalHeader()->sectionSizeHint(column))));
         w_->controller()->undo();
         QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.cost.batch == 1; }));
         QCOMPARE(header(HotspotModel::Delta), QStringLiteral("Delta (us)"));

@@ -115,14 +115,16 @@ QVariant HotspotModel::headerData(int section, Qt::Orientation o, int role) cons
     // bar gives the latency per image: the header says which, so the two are not read as the same figure.
     const int batch = snap_ ? snap_->cost.batch : 1;
     const bool perTime = section == Latency || section == Delta;
-    if (role == Qt::ToolTipRole && perTime)
+    if (role == Qt::ToolTipRole && perTime) {
+        const QString images = batch == 1 ? tr("one image") : tr("%1 images").arg(batch);
         return section == Latency
-                   ? tr("Time of this node in one inference (%n image(s) per inference); the status bar "
-                        "gives the model's latency per image.",
-                        "", batch)
-                   : tr("This node's time now minus in the baseline, both per inference (now %n image(s) "
-                        "per inference).",
-                        "", batch);
+                   ? tr("Time of this node in one inference (%1 per inference); the status bar "
+                        "gives the model's latency per image.")
+                         .arg(images)
+                   : tr("This node's time now minus in the baseline, both per inference (now "
+                        "%1 per inference).")
+                         .arg(images);
+    }
     if (role != Qt::DisplayRole)
         return {};
     if (perTime && batch > 1)

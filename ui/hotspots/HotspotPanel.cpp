@@ -45,6 +45,17 @@ HotspotPanel::HotspotPanel(SelectionHub* hub, QWidget* parent)
                 hub_->select(id, this);
             });
     connect(hub_, &SelectionHub::changed, this, &HotspotPanel::follow);
+    // A batch edit lengthens the Latency and Delta headers ("Latency (us, batch 8)"): widen those columns to
+    // show the whole label rather than cut the part that says what the numbers are.
+    connect(model_, &QAbstractItemModel::headerDataChanged, this,
+            [this](Qt::Orientation o, int first, int last) {
+                if (o != Qt::Horizontal)
+                    return;
+                QHeaderView* header = view_->horizontalHeader();
+                for (int column = first; column <= last; ++column)
+                    if (const int fit = header->sectionSizeHint(column); view_->columnWidth(column) < fit)
+                        view_->setColumnWidth(column, fit);
+            });
 }
 
 void HotspotPanel::setSnapshot(SnapshotPtr s) {
