@@ -183,8 +183,9 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
             m.ops = satAdd(m.ops, outElems);
     } else if (op == "Gemm") {
         if (x && w && x->fullyKnown() && w->fullyKnown() && x->rank() == 2 && w->rank() == 2) {
-            int64_t k = n.attrIntOr("transA", 0) ? x->dims[0] : x->dims[1];
+            const int64_t k = n.attrIntOr("transA", 0) ? x->dims[0] : x->dims[1];
             m.macs = satMul(outElems, k);
+            m.contraction = std::max<int64_t>(1, k);
             if (n.inputs.size() > 2 && n.inputs[2].valid())
                 m.ops = satAdd(m.ops, outElems);
         } else {
@@ -194,8 +195,9 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         const TensorShape* b = op == "QLinearMatMul" ? shapeOf(g, n, 3) : w;
         if (x && b && x->fullyKnown() && b->fullyKnown() && y && y->fullyKnown() && x->rank() >= 1) {
             // K is A's last dim; the output (with broadcast batch dims) has one element per M x N x batch.
-            int64_t k = x->dims.back();
+            const int64_t k = x->dims.back();
             m.macs = satMul(outElems, k);
+            m.contraction = std::max<int64_t>(1, k);
         } else {
             m.complete = false;
         }
@@ -231,11 +233,6 @@ NodeMetrics computeNodeMetrics(const Graph& g, const Node& n) {
         const std::string mode = n.attrString("mode").value_or("bilinear");
         const int64_t taps = mode == "nearest" ? 1 : mode == "bicubic" || mode == "cubic" ? 16 : 4;
         m.ops = outElems * taps;
-    }
-    if (m.macs > 0 && op != "Einsum" && x && x->rank() > 0) {
-        m.contraction = x->dims.back() > 0 ? x->dims.back() : 1;
-        if (op == "Gemm" && n.attrIntOr("transA", 0) && x->rank() == 2)
-            m.contraction = x->dims[0];
     }
     for (int64_t v : {m.macs, m.ops, m.params, m.weightBytes, m.inputElements, m.inputBytes, m.outputElements,
                       m.outputBytes})

@@ -26,10 +26,11 @@ struct NodeMetrics {
     int64_t inputBytes = 0;
     int64_t outputElements = 0;
     int64_t outputBytes = 0;
-    /// Of a node with MACs: how many products each output element sums (a MatMul's K: A's last dim, A's first
-    /// for Gemm with transA, an Einsum's contracted extent), which the padding pass aligns to the general
-    /// unit. 1 for every other node. Kept here, with the MACs it explains, so a re-analysis reads it from
-    /// this table rather than from the node's input shape and attributes.
+    /// Of a MatMul-like node: how many products each output element sums (K: A's last dim, A's first for Gemm
+    /// with transA, an Einsum's contracted extent), which the padding pass aligns to the general unit. Set
+    /// where the MACs are counted from it; 1 for every other node (a conv pads by its own rule). Kept here,
+    /// with the MACs it explains, so a re-analysis reads it from this table rather than from the node's input
+    /// shape and attributes.
     int64_t contraction = 1;
     bool complete = true; ///< false if some shape needed for the numbers above was unknown
     /// A count above passed 2^63 and holds kCountMax (CheckedMath.h): the shapes are beyond any device.

@@ -23,7 +23,6 @@ public:
         : SharedText(std::string(text)) {}
 
     const std::string& str() const { return text_ ? *text_ : empty_(); }
-    bool empty() const { return !text_; }
     void clear() { text_.reset(); }
     bool startsWith(std::string_view prefix) const { return std::string_view(str()).starts_with(prefix); }
 
