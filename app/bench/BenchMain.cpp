@@ -8,6 +8,7 @@
 #endif
 
 #include "BenchSupport.h"
+#include "core/util/ProcessAllocator.h"
 
 #include <benchmark/benchmark.h>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <vector>
 
 int main(int argc, char** argv) {
+    bpu::configureProcessAllocator(); // as the programs it measures do
     std::string shots;
     std::vector<char*> args;
     for (int i = 0; i < argc; ++i) {

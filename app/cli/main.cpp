@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bpuscope-cli: the headless front end. Every subcommand reads the same core results as the GUI.
 #include "Commands.h"
+#include "core/util/ProcessAllocator.h"
 
 #include "core/util/PrintableText.h"
 
@@ -68,6 +69,7 @@ unwritable output, a --fail-on expression that does not parse).
 } // namespace
 
 int main(int argc, char** argv) {
+    bpu::configureProcessAllocator();
     using namespace bpu::cli;
     if (argc < 2) {
         std::cerr << kUsageText;

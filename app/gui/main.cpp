@@ -7,6 +7,7 @@
 #include "core/edit/EditList.h"
 #include "core/model/Graph.h"
 #include "core/util/PrintableText.h"
+#include "core/util/ProcessAllocator.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/graph/GraphView.h"
 #include "ui/main/MainWindow.h"
@@ -26,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 int main(int argc, char** argv) {
+    bpu::configureProcessAllocator();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("BpuScope"));
     QApplication::setApplicationName(QStringLiteral("BpuScope"));
