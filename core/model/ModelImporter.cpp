@@ -11,6 +11,7 @@
 #include "core/util/SafeFile.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <onnx/onnx_pb.h>
 
 #include <climits>
@@ -26,34 +27,75 @@ namespace {
 
 constexpr FileKind kModelFile{"ONNX file", file_limits::kModel};
 
-std::string readFile(const std::string& path) {
-    try {
-        // The size first, for the message that says what to do about it; then the guarded read.
-        const uint64_t size = checkUserFile(path, {kModelFile.noun, UINT64_MAX});
-        if (size > kModelFile.maxBytes)
-            throw ImportError(path,
-                              "file is " + std::to_string(size / (1024 * 1024)) +
-                                  " MiB; ONNX files over 2 GB cannot be parsed (protobuf limit) - keep the "
-                                  "weights in external data");
-        return readUserFile(path, kModelFile);
-    } catch (const FileError& e) {
-        throw ImportError(path, e.problem());
-    }
+/// Over 2 GB first, with the message that says what to do about it (the limit check in OpenUserFile would
+/// only say the size).
+void checkModelSize(const std::string& path) {
+    const uint64_t size = checkUserFile(path, {kModelFile.noun, UINT64_MAX});
+    if (size > kModelFile.maxBytes)
+        throw ImportError(path, "file is " + std::to_string(size / (1024 * 1024)) +
+                                    " MiB; ONNX files over 2 GB cannot be parsed (protobuf limit) - keep the "
+                                    "weights in external data");
+}
+
+/// The limits every parse sets: a hostile file nests subgraphs to blow the stack.
+void limitStream(google::protobuf::io::CodedInputStream& stream) {
+    stream.SetTotalBytesLimit(INT_MAX);
+    stream.SetRecursionLimit(256);
+}
+
+/// What a parsed model must have to be imported at all.
+void checkParsed(const std::string& path, const onnx::ModelProto& model) {
+    if (model.ir_version() <= 0 && model.opset_import_size() == 0)
+        throw ImportError(path, "not an ONNX model (no ir_version and no opset_import)");
+    if (!model.has_graph() || model.graph().node_size() == 0)
+        throw ImportError(path, "the model has no graph nodes");
+}
+
+[[noreturn]] void throwNotProtobuf(const std::string& path) {
+    throw ImportError(path, "not an ONNX model (protobuf parse failed: truncated or not a ModelProto)");
 }
 
 onnx::ModelProto parse(const std::string& path, const std::string& bytes) {
     onnx::ModelProto model;
     google::protobuf::io::CodedInputStream stream(reinterpret_cast<const uint8_t*>(bytes.data()),
                                                   static_cast<int>(bytes.size()));
-    stream.SetTotalBytesLimit(INT_MAX);
-    stream.SetRecursionLimit(256); // a hostile file nests subgraphs to blow the stack
+    limitStream(stream);
     if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage())
-        throw ImportError(path, "not an ONNX model (protobuf parse failed: truncated or not a ModelProto)");
-    if (model.ir_version() <= 0 && model.opset_import_size() == 0)
-        throw ImportError(path, "not an ONNX model (no ir_version and no opset_import)");
-    if (!model.has_graph() || model.graph().node_size() == 0)
-        throw ImportError(path, "the model has no graph nodes");
+        throwNotProtobuf(path);
+    checkParsed(path, model);
     return model;
+}
+
+/// Bytes protobuf reads from the file at a time: fits the L2 cache, so they are hot when parsed.
+constexpr int kReadBlock = 256 * 1024;
+
+/// Parses the file as it is read, a block at a time: the whole file is never held beside the messages
+/// parsed from it. Reading it into one buffer first cost, at 100k nodes, the zero-fill and the copy of 20 MB
+/// into memory touched for the first time (~7% of the import, perf) and 20 MB of peak RSS.
+onnx::ModelProto parseFile(const std::string& path) {
+    try {
+        checkModelSize(path);
+        const OpenUserFile file(path, kModelFile);
+        google::protobuf::io::FileInputStream raw(file.descriptor(), kReadBlock);
+        onnx::ModelProto model;
+        bool parsed = false;
+        int consumed = 0;
+        {
+            google::protobuf::io::CodedInputStream stream(&raw);
+            limitStream(stream);
+            parsed = model.ParseFromCodedStream(&stream) && stream.ConsumedEntireMessage();
+            consumed = stream.CurrentPosition();
+        }
+        if (raw.GetErrno() != 0)
+            file.throwReadError(raw.GetErrno());
+        if (!parsed)
+            throwNotProtobuf(path);
+        file.checkReadWhole(static_cast<uint64_t>(consumed));
+        checkParsed(path, model);
+        return model;
+    } catch (const FileError& e) {
+        throw ImportError(path, e.problem());
+    }
 }
 
 void checkDims(const std::string& path, const std::string& what, const std::vector<int64_t>& dims) {
@@ -263,24 +305,8 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
     return g;
 }
 
-} // namespace
-
-Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
-    opt.progress(0.0, "reading");
-    std::string bytes = readFile(path);
-    opt.progress.checkCancel();
-    return loadBytes(path, std::move(bytes), opt);
-}
-
-Graph ModelImporter::loadBytes(const std::string& path, std::string bytes, const ImportOptions& opt) {
-    if (bytes.empty())
-        throw ImportError(path, "file is empty");
-    if (bytes.size() > file_limits::kModel)
-        throw ImportError(path, "ONNX files over 2 GB cannot be parsed (protobuf limit)");
-    opt.progress(0.05, "parsing");
-    onnx::ModelProto model = parse(path, bytes);
-    bytes.clear();
-    bytes.shrink_to_fit();
+/// Everything after the parse: names, checks, the graph, links, shapes.
+Graph importParsed(const std::string& path, onnx::ModelProto model, const ImportOptions& opt) {
     opt.progress.checkCancel();
     // Names reach terminals, labels and reports: escape what could act on them, before anything uses one.
     const int escapedNames = sanitizeNames(model);
@@ -361,6 +387,25 @@ Graph ModelImporter::loadBytes(const std::string& path, std::string bytes, const
                              "NonMaxSuppression, ...); their shapes are known only at run time");
     opt.progress(1.0, "done");
     return g;
+}
+
+} // namespace
+
+Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
+    opt.progress(0.0, "reading");
+    return importParsed(path, parseFile(path), opt);
+}
+
+Graph ModelImporter::loadBytes(const std::string& path, std::string bytes, const ImportOptions& opt) {
+    if (bytes.empty())
+        throw ImportError(path, "file is empty");
+    if (bytes.size() > file_limits::kModel)
+        throw ImportError(path, "ONNX files over 2 GB cannot be parsed (protobuf limit)");
+    opt.progress(0.05, "parsing");
+    onnx::ModelProto model = parse(path, bytes);
+    bytes.clear();
+    bytes.shrink_to_fit();
+    return importParsed(path, std::move(model), opt);
 }
 
 } // namespace bpu

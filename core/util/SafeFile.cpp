@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -89,7 +90,8 @@ uint64_t checkUserFile(const std::string& path, const FileKind& kind) {
     return static_cast<uint64_t>(st.st_size);
 }
 
-std::string readUserFile(const std::string& path, const FileKind& kind) {
+OpenUserFile::OpenUserFile(const std::string& path, const FileKind& kind)
+    : path_(path) {
     // stat() first gives the clearer message for a folder or a missing file; the descriptor check below is
     // what makes it safe (the path may change in between).
     checkUserFile(path, kind);
@@ -101,23 +103,44 @@ std::string readUserFile(const std::string& path, const FileKind& kind) {
     if (::fstat(f.fd, &st) != 0)
         throwErrno(path, errno, "cannot be read: ");
     checkStat(path, st, kind);
-    std::string bytes(static_cast<size_t>(st.st_size), '\0');
+    size_ = static_cast<uint64_t>(st.st_size);
+    std::swap(fd_, f.fd);
+}
+
+OpenUserFile::~OpenUserFile() {
+    if (fd_ >= 0)
+        ::close(fd_);
+}
+
+void OpenUserFile::checkReadWhole(uint64_t consumed) const {
+    if (consumed < size_)
+        throw FileError(path_, "cannot be read completely (the file changed while it was read)");
+    if (consumed > size_)
+        throw FileError(path_, "the file grew while it was read");
+}
+
+void OpenUserFile::throwReadError(int err) const {
+    throwErrno(path_, err, "cannot be read: ");
+}
+
+std::string readUserFile(const std::string& path, const FileKind& kind) {
+    const OpenUserFile file(path, kind);
+    std::string bytes(static_cast<size_t>(file.size()), '\0');
     size_t got = 0;
     while (got < bytes.size()) {
-        const ssize_t n = ::read(f.fd, bytes.data() + got, bytes.size() - got);
+        const ssize_t n = ::read(file.descriptor(), bytes.data() + got, bytes.size() - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
-            throwErrno(path, errno, "cannot be read: ");
+            file.throwReadError(errno);
         if (n == 0)
             break;
         got += static_cast<size_t>(n);
     }
-    if (got != bytes.size())
-        throw FileError(path, "cannot be read completely (the file changed while it was read)");
     char extra = 0;
-    if (::read(f.fd, &extra, 1) > 0)
-        throw FileError(path, "the file grew while it was read");
+    if (got == bytes.size() && ::read(file.descriptor(), &extra, 1) > 0)
+        ++got;
+    file.checkReadWhole(got);
     return bytes;
 }
 

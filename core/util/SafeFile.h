@@ -43,6 +43,32 @@ struct FileKind {
 /// the file and the problem.
 std::string readUserFile(const std::string& path, const FileKind& kind);
 
+/// A user file opened and checked as readUserFile does (a regular file, non-empty, within the kind's limit,
+/// checked on the open descriptor), for a reader that takes it in pieces - protobuf's stream parser reads a
+/// model through descriptor() with a small buffer, so a 100 MB model is never held whole beside its parsed
+/// form. Closes the descriptor when destroyed. Throws FileError.
+class OpenUserFile {
+public:
+    OpenUserFile(const std::string& path, const FileKind& kind);
+    ~OpenUserFile();
+    OpenUserFile(const OpenUserFile&) = delete;
+    OpenUserFile& operator=(const OpenUserFile&) = delete;
+
+    int descriptor() const { return fd_; }
+    /// The size when it was opened.
+    uint64_t size() const { return size_; }
+    /// The reader read `consumed` bytes and then met the end of the file: throws FileError if that is not the
+    /// size it had when opened (the file changed while it was read), as readUserFile refuses such a file.
+    void checkReadWhole(uint64_t consumed) const;
+    /// A read through descriptor() failed with `err` (errno): throws the FileError readUserFile would.
+    [[noreturn]] void throwReadError(int err) const;
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    uint64_t size_ = 0;
+};
+
 /// The same checks without reading: for files another library opens (Qt's QFile for a hash). Returns the
 /// size. Throws FileError.
 uint64_t checkUserFile(const std::string& path, const FileKind& kind);

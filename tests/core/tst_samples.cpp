@@ -311,6 +311,32 @@ private slots:
         QVERIFY(sharedBiases >= 30); // 39 Identity nodes share equal bias initializers
     }
 
+    // load() parses the file as it reads it, a block at a time; loadBytes() parses one buffer. Both must
+    // give the same graph: every sample over the 256 KiB read block crosses a block boundary mid-message.
+    void fileAndBytesImportAlike_data() { sample_data(); }
+    void fileAndBytesImportAlike() {
+        QFETCH(QString, name);
+        const std::string path = samplePath(name.toStdString());
+        std::ifstream in(path, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QVERIFY(!bytes.empty());
+        const bpu::Graph streamed = bpu::ModelImporter::load(path);
+        const bpu::Graph whole = bpu::ModelImporter::loadBytes(path, bytes);
+        QCOMPARE(streamed.nodes.size(), whole.nodes.size());
+        QCOMPARE(streamed.tensors.size(), whole.tensors.size());
+        QCOMPARE(streamed.warnings, whole.warnings);
+        for (size_t i = 0; i < whole.nodes.size(); ++i) {
+            QCOMPARE(streamed.nodes[i].name, whole.nodes[i].name);
+            QCOMPARE(streamed.nodes[i].opType, whole.nodes[i].opType);
+            QCOMPARE(streamed.nodes[i].proto->SerializeAsString(), whole.nodes[i].proto->SerializeAsString());
+        }
+        for (size_t i = 0; i < whole.tensors.size(); ++i) {
+            QCOMPARE(streamed.tensors[i].name, whole.tensors[i].name);
+            QCOMPARE(streamed.tensors[i].shape.toString(), whole.tensors[i].shape.toString());
+            QCOMPARE(streamed.tensors[i].dtype, whole.tensors[i].dtype);
+        }
+    }
+
     // The CLI's JSON agrees with the library on every sample.
     void cliJson_data() { sample_data(); }
     void cliJson() {
