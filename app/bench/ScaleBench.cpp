@@ -14,9 +14,12 @@
 //                             fresh_ms: the in-process work (import + Session + teardown) once in a fresh
 //                             child (`bpuscope-bench --analyse-once=FILE`), timed inside it as python times
 //                             itself; fresh_x_10k its 100k/10k ratio (fastest of each). Both sizes start from
-//                             an empty heap, so this is the like-for-like linearity figure: x_10k sets a 10k
-//                             run on pages the repeats before it already faulted in against a 100k run that
-//                             faults ~300 MB fresh (perf: page faults were a third of the per-node growth).
+//                             an empty heap as the programs do: x_10k sets a 10k run on pages the repeats
+//                             before it already faulted in against a 100k run that faults ~300 MB fresh.
+//                             Since the heap asks for huge pages (core/util/ProcessAllocator.h) a 10k child
+//                             still runs mostly in the 32 MiB segment mimalloc mapped before main, on 4 KB
+//                             pages, so this ratio now flatters; for the page-for-page figure run the child
+//                             with MIMALLOC_LARGE_OS_PAGES=1 (docs/performance.md, seventh pass).
 //   scale_edit/<kind>/<nodes> one option edit (the middle node to the CPU and back) on a live session: the
 //                             incremental re-estimate (revert_ms: taking it back).
 //   scale_gains/<kind>/<nodes> a finding-gain pass over all findings on the same live session.
