@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 
 #include <algorithm>
 
@@ -531,6 +532,40 @@ private slots:
         numeric.setSymbol(1, "h");
         QCOMPARE(numeric.symbols.size(), size_t(3));
         QCOMPARE(numeric.toString(), std::string("1xhx3"));
+    }
+
+    // load() parses the file as it reads it, 256 KiB at a time: an embedded 2.4 MB weight is one protobuf
+    // field over ten reads. It must arrive whole (the importer refuses raw data that does not fill its dims),
+    // exactly as from one buffer, and a file cut inside it must be refused, not half-read.
+    void weightAcrossReadBlocks() {
+        ModelBuilder b;
+        b.input("x", {1, 256, 28, 28});
+        b.weight("w", {256, 256, 3, 3});
+        fixtures::setInts(b.node("Conv", {"x", "w"}, {"y"}, "conv"), "pads", {1, 1, 1, 1});
+        b.output("y");
+        const std::string path = b.save("embedded_weight.onnx");
+        std::ifstream in(path, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QVERIFY(bytes.size() > 256 * 256 * 9 * 4); // the weight is in the file
+
+        const bpu::Graph streamed = bpu::ModelImporter::load(path);
+        const bpu::Graph whole = bpu::ModelImporter::loadBytes(path, bytes);
+        QCOMPARE(shapeText(streamed, "y"), QStringLiteral("1x256x28x28"));
+        const bpu::Tensor& w = streamed.tensor(streamed.findTensor("w"));
+        QVERIFY(w.isInitializer);
+        QCOMPARE(w.shape.toString(), std::string("256x256x3x3"));
+        QCOMPARE(bpu::computeAllMetrics(streamed)[0].params, int64_t(256 * 256 * 9));
+        QCOMPARE(streamed.node(streamed.findNode("conv")).proto->SerializeAsString(),
+                 whole.node(whole.findNode("conv")).proto->SerializeAsString());
+
+        const std::string cut = fixtures::tempDir() + "/embedded_weight_cut.onnx";
+        std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+        try {
+            bpu::ModelImporter::load(cut);
+            QFAIL("a file cut inside its weight was imported");
+        } catch (const bpu::ImportError& e) {
+            QVERIFY2(std::string(e.what()).find("protobuf parse failed") != std::string::npos, e.what());
+        }
     }
 
     void topologicalOrder() {
