@@ -121,10 +121,15 @@ std::string evidenceValue(const std::string& key, const nlohmann::json& v, size_
         const size_t all = std::max(total, v.size());
         std::string out;
         const size_t shown = std::min(v.size(), kItems);
-        for (size_t i = 0; i < shown; ++i)
-            out += (i ? "; " : "") + evidenceValue(key, v[i]);
+        // Items that are themselves labelled values (a G6.6 occurrence: its elements and its nodes) are
+        // bracketed: their own lists join with "; " too, and the reader must see where one item ends.
+        for (size_t i = 0; i < shown; ++i) {
+            const bool structured = v[i].is_object() || v[i].is_array();
+            const std::string item = evidenceValue(key, v[i]);
+            out += (i ? "; " : "") + (structured ? "(" + item + ")" : item);
+        }
         if (all > shown)
-            out += (shown ? "; ... " : "... ") + std::to_string(all - shown) + " more";
+            out += (shown ? "; ... " : "... ") + fmt::count(static_cast<int64_t>(all - shown)) + " more";
         return out.empty() ? "none" : out;
     }
     return fmt::prose(fmt::jsonText(v, kItems));

@@ -65,7 +65,7 @@ std::string fixText(const EditList& edits) {
         for (size_t n = 0; n < k.nodes.size() && n < kFixListItems; ++n)
             out += (n ? ", " : "") + k.nodes[n];
         if (k.nodes.size() > kFixListItems)
-            out += ", ... " + std::to_string(k.nodes.size() - kFixListItems) + " more";
+            out += ", ... " + fmt::count(static_cast<int64_t>(k.nodes.size() - kFixListItems)) + " more";
     }
     return out;
 }
@@ -79,7 +79,13 @@ std::vector<std::pair<std::string, std::string>> evidenceItems(const nlohmann::j
     for (auto it = evidence.begin(); it != evidence.end(); ++it) {
         if (it.key() == "node" || it.key() == "nodes" || it.key() == "alternative_fix")
             continue;
-        // A list cut to its first items (G4.x tensors, G3/G6.6 occurrences) says how many it stands for.
+        // A list cut to its first items (G4.x tensors, G3/G6.6 occurrences) says how many it stands for in
+        // its own "... N more", so its count is not a line of its own.
+        if (it.key().ends_with("_total")) {
+            const auto list = evidence.find(it.key().substr(0, it.key().size() - 6));
+            if (list != evidence.end() && list->is_array())
+                continue;
+        }
         const auto total = evidence.find(it.key() + "_total");
         const size_t all = total != evidence.end() && total->is_number_unsigned() ? total->get<size_t>() : 0;
         out.emplace_back(evidenceLabel(it.key()), evidenceValue(it.key(), it.value(), all));

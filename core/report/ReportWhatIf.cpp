@@ -37,7 +37,7 @@ std::string cutJson(const nlohmann::json& v) {
     std::string out = "[";
     for (size_t i = 0; i < kEditListItems; ++i)
         out += (i ? "," : "") + v[i].dump();
-    return out + ", ... " + std::to_string(v.size() - kEditListItems) + " more]";
+    return out + ", ... " + fmt::count(static_cast<int64_t>(v.size() - kEditListItems)) + " more]";
 }
 
 /// An edit as JSON text with "op" first (nlohmann sorts keys), as people write it in an edit file; a list

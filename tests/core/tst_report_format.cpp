@@ -118,6 +118,12 @@ private slots:
         QCOMPARE(evidenceValue("layers", nlohmann::json{1, 2}, 3), std::string("1; 2; ... 1 more"));
         QCOMPARE(evidenceValue("layers", nlohmann::json::array(), 3), std::string("... 3 more"));
         QCOMPARE(evidenceValue("layers", nlohmann::json::array()), std::string("none"));
+        QCOMPARE(evidenceValue("layers", eight, 1057), std::string("1; 2; 3; 4; 5; 6; ... 1,051 more"));
+        // Items with labelled parts are bracketed: their own lists join with "; " as the items do.
+        const nlohmann::json occurrences = {{{"elements_moved", 4}, {"nodes", {"a", "b"}}},
+                                            {{"elements_moved", 8}, {"nodes", {"c", "d"}}}};
+        QCOMPARE(evidenceValue("occurrences", occurrences),
+                 std::string("(Elements moved 4, Nodes a; b); (Elements moved 8, Nodes c; d)"));
     }
 };
 

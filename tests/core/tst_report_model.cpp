@@ -405,6 +405,32 @@ private slots:
         }
     }
 
+    /// A cut evidence list: yolov8n's G3 finding keeps 50 of its 57 SiLU occurrences (occurrences_total 57).
+    /// The report shows six, each bracketed (an occurrence's own node list also joins with "; "), and counts
+    /// the other 51 in the list itself, so no separate "Occurrences total" line repeats the count.
+    void cutEvidenceListCountsOnce() {
+        Built b = build(samplePath("yolov8n.onnx"));
+        const bpu::Finding* g3 = nullptr;
+        for (const auto& f : b.session->analysis().findings)
+            if (f.rule == bpu::RuleId::G3)
+                g3 = &f;
+        QVERIFY(g3);
+        QCOMPARE(g3->evidence.value("occurrences_total", 0), 57);
+        QCOMPARE(g3->evidence["occurrences"].size(), size_t(50));
+        const std::string md = bpu::report::renderMarkdown(b.doc);
+        std::istringstream lines(md);
+        std::string line, occurrences;
+        while (std::getline(lines, line)) {
+            QVERIFY2(!contains(line, "Occurrences total"), line.c_str());
+            if (contains(line, "**Occurrences:**") && contains(line, "Sigmoid"))
+                occurrences = line;
+        }
+        QVERIFY(!occurrences.empty());
+        QVERIFY2(contains(occurrences, "; ... 51 more"), occurrences.c_str());
+        QVERIFY2(contains(occurrences, "**Occurrences:** ("), occurrences.c_str());
+        QCOMPARE(std::count(occurrences.begin(), occurrences.end(), '('), std::ptrdiff_t(6));
+    }
+
     /// The first page: the three latency figures by name, the deployment, the top findings; the model's and
     /// profile's particulars and the method only in the last section.
     void firstPage() {
