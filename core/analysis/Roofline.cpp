@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "Roofline.h"
 
+#include <array>
+#include <iterator>
+
 namespace bpu {
 
 namespace {
 
-/// Which rate applies to a node: the switch bpuComputeRate() explains and bpuComputeUs() prices. Kept apart
-/// from the explanation because the traffic pass prices every node on every re-analysis (no strings there).
+/// Which rate applies to a node: the row of kRates bpuComputeRate() explains and bpuComputeUs() prices.
 enum class RateKind { DenseConv, GroupConv, Matmul, MatmulAct, Softmax, Transform, Vector };
 
 RateKind rateKind(const NodeAnalysis& a, bool grouped) {
@@ -27,44 +29,83 @@ RateKind rateKind(const NodeAnalysis& a, bool grouped) {
     }
 }
 
-ComputeRate::Work workOf(RateKind k) {
-    switch (k) {
-    case RateKind::DenseConv:
-    case RateKind::GroupConv:
-    case RateKind::Matmul:
-    case RateKind::MatmulAct:
-        return ComputeRate::Work::PaddedMacs;
-    case RateKind::Softmax:
-    case RateKind::Transform:
-        return ComputeRate::Work::MovedElements;
-    case RateKind::Vector:
-        break;
-    }
-    return ComputeRate::Work::PaddedOps;
+/// How one kind of work is priced and explained: bpuComputeUs() reads `work` and `perSecond`, the inspector's
+/// bpuComputeRate() the rest. One row per RateKind, in its order, so a kind cannot be priced one way and
+/// explained another.
+struct RateRow {
+    ComputeRate::Work work;
+    const char* workName;
+    const char* formula;                       ///< before the int16 factor and the closing bracket
+    std::array<const char*, 3> params;         ///< the profile keys the rate reads (unused slots null)
+    double (*perSecond)(const TargetProfile&); ///< work units per second at int8
+};
+
+double clockHz(const TargetProfile& t) {
+    return t.bpuClockGhz.value * 1e9;
 }
 
-/// Work units per second for `k` on `t`.
+constexpr RateRow kRates[] = {
+    {ComputeRate::Work::PaddedMacs,
+     "padded MACs",
+     "padded MACs / (peak_int8_tops / 2 x dense_conv_efficiency",
+     {"peak_int8_tops", "dense_conv_efficiency"},
+     [](const TargetProfile& t) {
+         return t.peakMacsPerSecond() * t.denseConvEfficiency.value;
+     }},
+    {ComputeRate::Work::PaddedMacs,
+     "padded MACs",
+     "padded MACs / (peak_int8_tops / 2 x group_conv_efficiency",
+     {"peak_int8_tops", "group_conv_efficiency"},
+     [](const TargetProfile& t) {
+         return t.peakMacsPerSecond() * t.groupConvEfficiency.value;
+     }},
+    {ComputeRate::Work::PaddedMacs,
+     "padded MACs",
+     "padded MACs / (peak_int8_tops / 2 x matmul_efficiency",
+     {"peak_int8_tops", "matmul_efficiency"},
+     [](const TargetProfile& t) {
+         return t.peakMacsPerSecond() * t.matmulEfficiency.value;
+     }},
+    {ComputeRate::Work::PaddedMacs,
+     "padded MACs",
+     "padded MACs / (peak_int8_tops / 2 x matmul_act_efficiency",
+     {"peak_int8_tops", "matmul_act_efficiency"},
+     [](const TargetProfile& t) {
+         return t.peakMacsPerSecond() * t.matmulActEfficiency.value;
+     }},
+    // Softmax is split into its vector passes (Sub, LUT, ReduceSum, ReduceMax, LUT, Mul) over the padded
+    // tensor.
+    {ComputeRate::Work::MovedElements,
+     "padded elements",
+     "padded elements x softmax_vector_passes / (vector_elements_per_cycle x bpu_clock_ghz",
+     {"softmax_vector_passes", "vector_elements_per_cycle", "bpu_clock_ghz"},
+     [](const TargetProfile& t) {
+         return t.vectorElementsPerCycle.value * clockHz(t) / t.softmaxVectorPasses.value;
+     }},
+    {ComputeRate::Work::MovedElements,
+     "padded output elements",
+     "padded output elements / (transform_elements_per_cycle x bpu_clock_ghz",
+     {"transform_elements_per_cycle", "bpu_clock_ghz"},
+     [](const TargetProfile& t) {
+         return t.transformElementsPerCycle.value * clockHz(t);
+     }},
+    {ComputeRate::Work::PaddedOps,
+     "padded ops",
+     "padded ops / (vector_elements_per_cycle x bpu_clock_ghz",
+     {"vector_elements_per_cycle", "bpu_clock_ghz"},
+     [](const TargetProfile& t) {
+         return t.vectorElementsPerCycle.value * clockHz(t);
+     }},
+};
+static_assert(std::size(kRates) == static_cast<size_t>(RateKind::Vector) + 1, "one row per RateKind");
+
+const RateRow& rowOf(RateKind k) {
+    return kRates[static_cast<size_t>(k)];
+}
+
+/// Work units per second for `k` on `t`, int16 slowed by the profile's factor.
 double perSecond(RateKind k, bool int16, const TargetProfile& t) {
-    const double precision = int16 ? t.int16ThroughputFactor.value : 1.0;
-    const double clockHz = t.bpuClockGhz.value * 1e9;
-    switch (k) {
-    case RateKind::DenseConv:
-        return t.peakMacsPerSecond() * t.denseConvEfficiency.value * precision;
-    case RateKind::GroupConv:
-        return t.peakMacsPerSecond() * t.groupConvEfficiency.value * precision;
-    case RateKind::Matmul:
-        return t.peakMacsPerSecond() * t.matmulEfficiency.value * precision;
-    case RateKind::MatmulAct:
-        return t.peakMacsPerSecond() * t.matmulActEfficiency.value * precision;
-    case RateKind::Softmax:
-        // Split into its vector passes (Sub, LUT, ReduceSum, ReduceMax, LUT, Mul) over the padded tensor.
-        return t.vectorElementsPerCycle.value * clockHz * precision / t.softmaxVectorPasses.value;
-    case RateKind::Transform:
-        return t.transformElementsPerCycle.value * clockHz * precision;
-    case RateKind::Vector:
-        break;
-    }
-    return t.vectorElementsPerCycle.value * clockHz * precision;
+    return rowOf(k).perSecond(t) * (int16 ? t.int16ThroughputFactor.value : 1.0);
 }
 
 } // namespace
@@ -72,39 +113,15 @@ double perSecond(RateKind k, bool int16, const TargetProfile& t) {
 ComputeRate bpuComputeRate(const NodeAnalysis& a, bool grouped, const TargetProfile& t) {
     const bool int16 = a.precision == Precision::Int16;
     const RateKind k = rateKind(a, grouped);
+    const RateRow& row = rowOf(k);
     ComputeRate r;
-    r.work = workOf(k);
+    r.work = row.work;
     r.perSecond = perSecond(k, int16, t);
-    switch (k) {
-    case RateKind::DenseConv:
-    case RateKind::GroupConv:
-    case RateKind::Matmul:
-    case RateKind::MatmulAct: {
-        const char* eff = k == RateKind::MatmulAct   ? "matmul_act_efficiency"
-                          : k == RateKind::Matmul    ? "matmul_efficiency"
-                          : k == RateKind::GroupConv ? "group_conv_efficiency"
-                                                     : "dense_conv_efficiency";
-        r.workName = "padded MACs";
-        r.formula = std::string("padded MACs / (peak_int8_tops / 2 x ") + eff;
-        r.params = {"peak_int8_tops", eff};
-        break;
-    }
-    case RateKind::Softmax:
-        r.workName = "padded elements";
-        r.formula = "padded elements x softmax_vector_passes / (vector_elements_per_cycle x bpu_clock_ghz";
-        r.params = {"softmax_vector_passes", "vector_elements_per_cycle", "bpu_clock_ghz"};
-        break;
-    case RateKind::Transform:
-        r.workName = "padded output elements";
-        r.formula = "padded output elements / (transform_elements_per_cycle x bpu_clock_ghz";
-        r.params = {"transform_elements_per_cycle", "bpu_clock_ghz"};
-        break;
-    case RateKind::Vector:
-        r.workName = "padded ops";
-        r.formula = "padded ops / (vector_elements_per_cycle x bpu_clock_ghz";
-        r.params = {"vector_elements_per_cycle", "bpu_clock_ghz"};
-        break;
-    }
+    r.workName = row.workName;
+    r.formula = row.formula;
+    for (const char* p : row.params)
+        if (p)
+            r.params.push_back(p);
     if (int16) {
         r.formula += " x int16_throughput_factor";
         r.params.push_back("int16_throughput_factor");
@@ -121,7 +138,7 @@ double bpuComputeUs(const NodeAnalysis& a, bool grouped, int64_t movedElements, 
     if (a.placement != Placement::BPU)
         return 0;
     const RateKind k = rateKind(a, grouped);
-    const ComputeRate::Work w = workOf(k);
+    const ComputeRate::Work w = rowOf(k).work;
     const double work = w == ComputeRate::Work::PaddedMacs      ? double(a.paddedMacs)
                         : w == ComputeRate::Work::MovedElements ? double(movedElements)
                                                                 : double(a.ops);

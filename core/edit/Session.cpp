@@ -105,12 +105,12 @@ const std::vector<Finding>& Session::findings() {
     return analysis_.findings;
 }
 
-Session::Trial Session::trial(const EditList& fix, const CostEstimate& before) {
+Session::Trial Session::trial(const EditList& fix, double perImageMsBefore) {
     // One re-estimate for the whole fix, however many edits it holds (a placement override per CPU node),
     // and one for its revert.
     UndoToken token = applyEditList(*this, fix);
     // Per image: a batch edit changes how many images one inference serves.
-    const Trial t{before.perImageMs - cost_.perImageMs, cost_.latencyMs, cost_.fps, cost_.batch};
+    const Trial t{perImageMsBefore - cost_.perImageMs, cost_.latencyMs, cost_.fps, cost_.batch};
     token.revert(*this);
     return t;
 }
@@ -155,13 +155,9 @@ void Session::estimateFindingGains(const Progress& progress) {
         findingSlot[i] = it->second;
     }
     // The trials re-analyse this session, which clears its findings: tryInPlace sets them aside (`fixes`
-    // points into them; moving the vector keeps its elements where they are). Only the cost's scalars are
-    // kept to measure against: the per-node tables are the big part of a CostEstimate.
-    CostEstimate before;
-    before.perImageMs = cost_.perImageMs;
-    before.latencyMs = cost_.latencyMs;
-    before.fps = cost_.fps;
-    before.batch = cost_.batch;
+    // points into them; moving the vector keeps its elements where they are). Each trial is measured
+    // against the latency per image now.
+    const double perImageMsBefore = cost_.perImageMs;
     std::vector<std::variant<Trial, std::string>> outcome(fixes.size());
     bool stopped = false;
     tryInPlace([&](Session&) {
@@ -171,7 +167,7 @@ void Session::estimateFindingGains(const Progress& progress) {
                 break;
             }
             try {
-                outcome[i] = trial(*fixes[i], before);
+                outcome[i] = trial(*fixes[i], perImageMsBefore);
             } catch (const EditListError& e) {
                 // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
                 outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());

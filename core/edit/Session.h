@@ -89,9 +89,10 @@ public:
 
 private:
     void runAnalysis(bool withFindings);
-    /// What applying `fix` does to this session, measured against `before` (this session's cost now); the
-    /// fix is reverted before it returns. Throws EditError (the session untouched) if it does not apply.
-    Trial trial(const EditList& fix, const CostEstimate& before);
+    /// What applying `fix` does to this session, its gain measured against `perImageMsBefore` (this
+    /// session's latency per image now); the fix is reverted before it returns. Throws EditError (the
+    /// session untouched) if it does not apply.
+    Trial trial(const EditList& fix, double perImageMsBefore);
     const OpTable& ops();
 
     std::shared_ptr<Graph> graph_; ///< never null; shared between session copies until one edits it
