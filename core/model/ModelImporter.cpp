@@ -77,17 +77,23 @@ onnx::ModelProto parseFile(const std::string& path) {
         checkModelSize(path);
         const OpenUserFile file(path, kModelFile);
         google::protobuf::io::FileInputStream raw(file.descriptor(), kReadBlock);
+        // One byte past the size the file had when opened: enough to see that it grew, and a file another
+        // program keeps appending to is never read on and on.
+        google::protobuf::io::LimitingInputStream bounded(&raw, static_cast<int64_t>(file.size()) + 1);
         onnx::ModelProto model;
         bool parsed = false;
         int consumed = 0;
         {
-            google::protobuf::io::CodedInputStream stream(&raw);
+            google::protobuf::io::CodedInputStream stream(&bounded);
             limitStream(stream);
             parsed = model.ParseFromCodedStream(&stream) && stream.ConsumedEntireMessage();
             consumed = stream.CurrentPosition();
         }
         if (raw.GetErrno() != 0)
             file.throwReadError(raw.GetErrno());
+        if (static_cast<uint64_t>(consumed) > file.size())
+            file.checkReadWhole(
+                static_cast<uint64_t>(consumed)); // it grew: that, not the parse, is the error
         if (!parsed)
             throwNotProtobuf(path);
         file.checkReadWhole(static_cast<uint64_t>(consumed));
