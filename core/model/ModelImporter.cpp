@@ -91,9 +91,9 @@ onnx::ModelProto parseFile(const std::string& path) {
         }
         if (raw.GetErrno() != 0)
             file.throwReadError(raw.GetErrno());
+        // A file that grew is refused for that, whether or not the bytes past its size parse.
         if (static_cast<uint64_t>(consumed) > file.size())
-            file.checkReadWhole(
-                static_cast<uint64_t>(consumed)); // it grew: that, not the parse, is the error
+            file.checkReadWhole(static_cast<uint64_t>(consumed));
         if (!parsed)
             throwNotProtobuf(path);
         file.checkReadWhole(static_cast<uint64_t>(consumed));
