@@ -16,6 +16,7 @@
 //
 // Targets (issue 4): analysis <= 1.5x python's load + infer time; incremental <= 2 ms at 1k nodes, <= 16 ms
 // at 10k. Run: bpuscope-bench --benchmark_filter='analysis/|reestimate/' --benchmark_counters_tabular=true
+#include "BenchPaths.h"
 #include "BenchProcess.h"
 #include "BenchSupport.h"
 
@@ -54,7 +55,7 @@ using bench::s100;
 // -------------------------------------------------------------------------------------
 
 void BM_Analysis(benchmark::State& state, const std::string& file) {
-    const std::string path = std::string(BPUSCOPE_SAMPLES) + "/" + file;
+    const std::string path = bench::samplesDir() + "/" + file;
     size_t nodes = 0;
     double cpuMs = 0, importMs = 0;
     ProcessRun py, pyStart, cli;
@@ -73,9 +74,7 @@ void BM_Analysis(benchmark::State& state, const std::string& file) {
         // The floor to compare against, and python's start-up on its own.
         py = runProcess({kPython, "-c", kPythonInfer, path});
         pyStart = runProcess({kPython, "-c", "import onnx"});
-#ifdef BPUSCOPE_CLI
-        cli = runProcess({BPUSCOPE_CLI, "analyze", path});
-#endif
+        cli = runProcess({bench::cliPath(), "analyze", path});
     }
     state.counters["nodes"] = double(nodes);
     state.counters["import_ms"] = importMs;
@@ -215,7 +214,7 @@ const std::vector<Model>& reestimateModels() {
                 }
             }
         if (!best.empty())
-            out.push_back({bench::stem(best), std::string(BPUSCOPE_SAMPLES) + "/" + best});
+            out.push_back({bench::stem(best), bench::samplesDir() + "/" + best});
         out.push_back({"synthetic1k", residualNet(1000)});
         out.push_back({"synthetic10k", residualNet(10000)});
         return out;

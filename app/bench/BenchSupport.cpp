@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "BenchSupport.h"
+#include "BenchPaths.h"
 
 #include "core/layout/SyntheticGraph.h"
 #include "core/model/ModelImporter.h"
@@ -15,7 +16,7 @@ namespace bench {
 std::vector<std::string> sampleFiles() {
     std::vector<std::string> out;
     std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(BPUSCOPE_SAMPLES, ec))
+    for (const auto& e : std::filesystem::directory_iterator(bench::samplesDir(), ec))
         if (e.path().extension() == ".onnx")
             out.push_back(e.path().filename().string());
     std::sort(out.begin(), out.end());
@@ -28,8 +29,7 @@ const bpu::Graph* sample(const std::string& file) {
     if (it == cache.end()) {
         std::unique_ptr<bpu::Graph> g;
         try {
-            g = std::make_unique<bpu::Graph>(
-                bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + file));
+            g = std::make_unique<bpu::Graph>(bpu::ModelImporter::load(bench::samplesDir() + "/" + file));
         } catch (const std::exception& e) {
             std::fprintf(stderr, "bpuscope-bench: %s: %s\n", file.c_str(), e.what());
         }

@@ -30,6 +30,7 @@
 // edit at 100k <= 100 ms;
 // GUI <= 1.5 s at 10k, <= 10 s at 100k. Run (docs/performance.md):
 //   bpuscope-bench --benchmark_filter='^scale' --benchmark_counters_tabular=true
+#include "BenchPaths.h"
 #include "BenchProcess.h"
 #include "BenchSupport.h"
 
@@ -59,12 +60,12 @@ constexpr int kSizes[] = {10200, 102000};
 
 /// The generated model (written on first use); empty if the generator failed.
 std::string scaleModel(const std::string& kind, int nodes) {
-    const std::string dir = BPUSCOPE_SCALE_DIR;
+    const std::string dir = bench::scaleDir();
     const std::string path = dir + "/" + kind + "-" + std::to_string(nodes) + ".onnx";
     if (std::filesystem::exists(path))
         return path;
     std::filesystem::create_directories(dir);
-    const auto run = bench::runProcess({kPython, BPUSCOPE_SCALE_GEN, kind, std::to_string(nodes), path});
+    const auto run = bench::runProcess({kPython, bench::scaleGenerator(), kind, std::to_string(nodes), path});
     return run.ok && std::filesystem::exists(path) ? path : std::string{};
 }
 
@@ -99,8 +100,7 @@ void BM_Scale(benchmark::State& state, const std::string& kind, int nodes) {
     size_t count = 0;
     bench::ProcessRun py, cli, fresh;
     // A regular file: the CLI refuses to write its JSON to a device such as /dev/null (docs/hardening.md).
-    const std::string json =
-        std::string(BPUSCOPE_SCALE_DIR) + "/" + kind + "-" + std::to_string(nodes) + ".json";
+    const std::string json = bench::scaleDir() + "/" + kind + "-" + std::to_string(nodes) + ".json";
     for (auto _ : state) {
         const double c0 = bench::cpuSeconds();
         const auto t0 = std::chrono::steady_clock::now();
@@ -114,7 +114,7 @@ void BM_Scale(benchmark::State& state, const std::string& kind, int nodes) {
         cpuMs = (bench::cpuSeconds() - c0) * 1e3;
         state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         py = bench::runProcess({kPython, "-c", kPythonInfer, path});
-        cli = bench::runProcess({BPUSCOPE_CLI, "analyze", path, "--json", json});
+        cli = bench::runProcess({bench::cliPath(), "analyze", path, "--json", json});
         fresh = bench::runProcess(
             {std::filesystem::read_symlink("/proc/self/exe").string(), "--analyse-once=" + path});
     }
@@ -226,17 +226,16 @@ void BM_ScaleGains(benchmark::State& state, const std::string& kind, int nodes) 
     state.counters["findings"] = double(s->analysis().findings.size());
 }
 
-#ifdef BPUSCOPE_GUI_EXE
+#ifdef BPUSCOPE_BENCH_GUI
 void BM_ScaleGui(benchmark::State& state, const std::string& kind, int nodes) {
     const std::string path = modelOrSkip(state, kind, nodes);
     if (path.empty())
         return;
-    const std::string shot =
-        std::string(BPUSCOPE_SCALE_DIR) + "/" + kind + "-" + std::to_string(nodes) + ".png";
+    const std::string shot = bench::scaleDir() + "/" + kind + "-" + std::to_string(nodes) + ".png";
     bench::ProcessRun gui;
     for (auto _ : state) {
         // QT_QPA_PLATFORM=offscreen is inherited (BenchMain sets it).
-        gui = bench::runProcess({BPUSCOPE_GUI_EXE, path, "--screenshot", shot});
+        gui = bench::runProcess({bench::guiPath(), path, "--screenshot", shot});
         state.SetIterationTime(gui.wallMs * 1e-3);
     }
     if (!gui.ok)
@@ -268,7 +267,7 @@ void BM_ScaleGui(benchmark::State& state, const std::string& kind, int nodes) {
                 ->Iterations(1)
                 ->Unit(benchmark::kMillisecond);
         }
-#ifdef BPUSCOPE_GUI_EXE
+#ifdef BPUSCOPE_BENCH_GUI
     for (const char* kind : kKinds)
         for (int n : kSizes)
             benchmark::RegisterBenchmark(("scale_gui/" + std::string(kind) + "/" + std::to_string(n)).c_str(),

@@ -3,6 +3,7 @@
 // table, charts, graph colours), i.e. the per-step price of a live drag. Also the workbench screenshots of
 // `bpuscope-bench --shots=DIR` (a drag edit in progress).
 #include "BenchMain.h"
+#include "BenchPaths.h"
 #include "BenchSupport.h"
 
 #include "core/cost/ScopeFigures.h"
@@ -166,7 +167,7 @@ bool writeWorkbenchShots(const QString& dir) {
                           Drag{"resnet50.onnx", "/layer4/layer4.0/conv2/Conv", -60}}) {
         bpu::ui::MainWindow w;
         w.show();
-        w.openModel(QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(d.model));
+        w.openModel(QString::fromStdString(bench::samplesDir() + "/") + QLatin1String(d.model));
         settle(w);
         const auto s = w.snapshot();
         const bpu::NodeId conv = s ? s->graph->findNode(d.conv) : bpu::NodeId{};

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Running bpuscope-cli (BPUSCOPE_CLI, set by tests/CMakeLists.txt) or another tool from a test and collecting
+// Running bpuscope-cli (bpu::test::cliPath(), TestPaths.h) or another tool from a test and collecting
 // its exit code and output, shared by the core tests that check the command line.
+#include "TestPaths.h"
 #include <QByteArray>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -42,7 +43,7 @@ inline Proc runProgram(const QString& program, const QStringList& args, int time
 
 /// Runs bpuscope-cli with `args`.
 inline Proc runCli(const QStringList& args, int timeoutMs = 300000) {
-    return runProgram(QStringLiteral(BPUSCOPE_CLI), args, timeoutMs);
+    return runProgram(QString::fromStdString(bpu::test::cliPath()), args, timeoutMs);
 }
 
 } // namespace clirun

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The bundled samples (BPUSCOPE_SAMPLES, set by tests/CMakeLists.txt) and the s100 profile, shared by the
+// The bundled samples (bpu::test::samplesDir(), TestPaths.h) and the s100 profile, shared by the
 // core tests that run over every sample.
+#include "TestPaths.h"
 #include "core/target/TargetProfile.h"
 
 #include <algorithm>
@@ -18,13 +19,13 @@ inline std::shared_ptr<const bpu::TargetProfile> s100() {
 }
 
 inline std::string samplePath(const std::string& file) {
-    return std::string(BPUSCOPE_SAMPLES) + "/" + file;
+    return bpu::test::samplesDir() + "/" + file;
 }
 
 /// Every *.onnx in samples/, sorted by name.
 inline std::vector<std::string> sampleFiles() {
     std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(BPUSCOPE_SAMPLES))
+    for (const auto& e : std::filesystem::directory_iterator(bpu::test::samplesDir()))
         if (e.path().extension() == ".onnx")
             out.push_back(e.path().filename().string());
     std::sort(out.begin(), out.end());

@@ -5,6 +5,7 @@
 // Markdown/HTML into a report. Each is a clear "bpuscope: error: <file>: <problem>" line and exit 3 (2 for
 // usage), never a hang, a crash, a write to an input or a leak.
 #include "CliRun.h"
+#include "TestPaths.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -55,7 +56,7 @@ private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         model_ = dir_.filePath(QStringLiteral("model.onnx"));
-        QVERIFY(QFile::copy(QStringLiteral(BPUSCOPE_SAMPLES "/mobilenet_v2.onnx"), model_));
+        QVERIFY(QFile::copy(QString::fromStdString(bpu::test::samplesDir() + "/mobilenet_v2.onnx"), model_));
         edits_ = write(QStringLiteral("edits.json"), R"({"edits": [{"op": "fuse_all"}]})");
     }
 
@@ -179,7 +180,8 @@ private slots:
     // Names are data: nodes called "<img src=x onerror=alert(1)>|`*" and "[click](javascript:alert(1))" and
     // an output "<script>" reach the Markdown and HTML reports as text, not as markup or a link.
     void namesAreEscapedInReports() {
-        const QString model = QStringLiteral(BPUSCOPE_TESTDATA "/hostile/html_in_names.onnx");
+        const QString model =
+            QString::fromStdString(bpu::test::testDataDir() + "/hostile/html_in_names.onnx");
         for (const char* format : {"md", "html"}) {
             const QString out = dir_.filePath(QStringLiteral("names.") + QLatin1String(format));
             const Run r = cli({QStringLiteral("report"), model, QStringLiteral("-o"), out});

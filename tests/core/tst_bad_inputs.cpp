@@ -3,6 +3,7 @@
 // exit code 3 and message for them, and the inputs that are odd but acceptable (missing weights, unknown
 // ops).
 #include "OnnxFixtures.h"
+#include "TestPaths.h"
 
 #include "core/model/ImportError.h"
 #include "core/model/ModelImporter.h"
@@ -44,7 +45,7 @@ std::string readAll(const std::string& path) {
 
 // Runs the CLI; returns exit code, fills stderr.
 int runCli(const QStringList& args, QString* err, const std::function<void()>& childSetup = {},
-           const QString& program = QStringLiteral(BPUSCOPE_CLI)) {
+           const QString& program = QString::fromStdString(bpu::test::cliPath())) {
     QProcess p;
     if (childSetup)
         p.setChildProcessModifier(childSetup);
@@ -141,7 +142,7 @@ private slots:
         make("text", fixtures::writeBytes("text.onnx", "this is a text file, not a model\n"));
         make("json", fixtures::writeBytes("model.onnx.json", "{\"graph\": {\"node\": []}}\n"));
 
-        const std::string real = readAll(std::string(BPUSCOPE_SAMPLES) + "/resnet50.onnx");
+        const std::string real = readAll(bpu::test::samplesDir() + "/resnet50.onnx");
         QVERIFY(real.size() > 10000);
         make("truncated-half", fixtures::writeBytes("truncated-half.onnx", real.substr(0, real.size() / 2)));
         make("truncated-tail", fixtures::writeBytes("truncated-tail.onnx", real.substr(0, real.size() - 7)));
@@ -335,7 +336,7 @@ private slots:
     // wrong number of elements. Refused like the equivalent what-if edit, naming the input and the node; the
     // CLI exits 3. The model's own shape still imports.
     void inputShapeBreaksConstantReshape() {
-        const std::string path = std::string(BPUSCOPE_SAMPLES) + "/shufflenet_v2_x1_0.onnx";
+        const std::string path = bpu::test::samplesDir() + "/shufflenet_v2_x1_0.onnx";
         bpu::ImportOptions opt;
         opt.inputShapes["input"] = {1, 3, 320, 320};
         try {
@@ -416,7 +417,7 @@ private slots:
         // nobody must be able to run the CLI even if the build tree sits in a private folder (/root/...):
         // run a copy from the test's own folder, which is world-traversable like the model file in it.
         const std::string cli = fixtures::tempDir() + "/bpuscope-cli";
-        fs::copy_file(BPUSCOPE_CLI, cli, fs::copy_options::overwrite_existing);
+        fs::copy_file(bpu::test::cliPath(), cli, fs::copy_options::overwrite_existing);
         fs::permissions(cli, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                  fs::perms::others_read | fs::perms::others_exec);
         fs::permissions(fixtures::tempDir(), fs::perms::owner_all | fs::perms::group_read |
@@ -498,7 +499,8 @@ private slots:
         // The CLI lists it and still succeeds.
         QString err;
         QProcess p;
-        p.start(QStringLiteral(BPUSCOPE_CLI), {QStringLiteral("info"), QString::fromStdString(path)});
+        p.start(QString::fromStdString(bpu::test::cliPath()),
+                {QStringLiteral("info"), QString::fromStdString(path)});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
@@ -519,7 +521,7 @@ private slots:
     void hostile() {
         QFETCH(QString, file);
         QFETCH(QString, problem);
-        const std::string path = std::string(BPUSCOPE_TESTDATA) + "/hostile/" + file.toStdString();
+        const std::string path = bpu::test::testDataDir() + "/hostile/" + file.toStdString();
         if (problem.isEmpty()) {
             bpu::Graph g = bpu::ModelImporter::load(path);
             QVERIFY(!g.nodes.empty());
@@ -540,9 +542,9 @@ private slots:
     void hostileCli() {
         QFETCH(QString, file);
         QFETCH(QString, problem);
-        const QString path = QStringLiteral(BPUSCOPE_TESTDATA "/hostile/") + file;
+        const QString path = QString::fromStdString(bpu::test::testDataDir() + "/hostile/") + file;
         QProcess p;
-        p.start(QStringLiteral(BPUSCOPE_CLI),
+        p.start(QString::fromStdString(bpu::test::cliPath()),
                 {QStringLiteral("analyze"), path, QStringLiteral("--json"), QStringLiteral("-")});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
@@ -644,7 +646,7 @@ private slots:
         for (const auto& h : kHostile)
             rows.insert(h.file);
         int files = 0;
-        for (const auto& entry : fs::directory_iterator(std::string(BPUSCOPE_TESTDATA) + "/hostile")) {
+        for (const auto& entry : fs::directory_iterator(bpu::test::testDataDir() + "/hostile")) {
             const std::string name = entry.path().filename().string();
             if (entry.path().extension() != ".onnx")
                 continue;

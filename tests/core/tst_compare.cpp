@@ -5,6 +5,7 @@
 // and the renumbered copies below are the same file with names rewritten by position.
 #include "CliRun.h"
 #include "SampleFiles.h"
+#include "TestPaths.h"
 #include "core/compare/CompareOutput.h"
 #include "core/compare/ModelComparison.h"
 #include "core/edit/Session.h"
@@ -26,7 +27,7 @@ namespace {
 
 using samples::s100;
 
-const std::string kData = BPUSCOPE_TESTDATA "/compare/";
+const std::string kData = bpu::test::testDataDir() + "/compare/";
 const std::string kPlain = kData + "resnet18.onnx";
 const std::string kRenamed = kData + "resnet18_renamed.onnx";
 const std::string kSoftmax256 = kData + "resnet18_softmax256.onnx";

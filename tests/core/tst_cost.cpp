@@ -4,6 +4,7 @@
 // int16, batching, a CPU fallback, folding boundary Q/DQ, and every finding's gain equal to re-estimating its
 // fix).
 #include "SampleFiles.h"
+#include "TestPaths.h"
 #include "core/analysis/Analyzer.h"
 #include "core/cost/Calibration.h"
 #include "core/cost/CostModel.h"
@@ -33,8 +34,8 @@ namespace {
 using samples::sampleFiles;
 using samples::samplePath;
 
-const std::string kMeasurements = std::string(BPUSCOPE_RESOURCE_DIR) + "/calibration/measurements.csv";
-const std::string kCalibrationDoc = std::string(BPUSCOPE_RESOURCE_DIR) + "/../docs/calibration.md";
+const std::string kMeasurements = bpu::test::resourceDir() + "/calibration/measurements.csv";
+const std::string kCalibrationDoc = bpu::test::resourceDir() + "/../docs/calibration.md";
 
 std::shared_ptr<const bpu::TargetProfile> profile(const std::string& name) {
     static std::map<std::string, std::shared_ptr<const bpu::TargetProfile>> cache;

@@ -4,6 +4,7 @@
 // board figure differs from the float-I/O view by exactly the passes the deployment removes.
 #include "OnnxFixtures.h"
 #include "SampleFiles.h"
+#include "TestPaths.h"
 
 #include "core/deploy/DeployJson.h"
 #include "core/deploy/DeployYaml.h"
@@ -27,7 +28,7 @@ namespace {
 
 using samples::samplePath;
 
-const std::string kData = std::string(BPUSCOPE_TESTDATA) + "/deploy/";
+const std::string kData = bpu::test::testDataDir() + "/deploy/";
 
 std::shared_ptr<const bpu::TargetProfile> profile(const std::string& name) {
     return std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile(name));
@@ -400,7 +401,7 @@ void TestDeploy::projectKeepsTheDeployment() {
 // 3 naming the file.
 void TestDeploy::cliDeployOption() {
     QProcess p;
-    p.start(QStringLiteral(BPUSCOPE_CLI),
+    p.start(QString::fromStdString(bpu::test::cliPath()),
             {QStringLiteral("analyze"), QString::fromStdString(samplePath("yolov8n.onnx")),
              QStringLiteral("--deploy"), QString::fromStdString(kData + "featuremap_keep_qdq.yaml")});
     QVERIFY(p.waitForFinished(60000));
@@ -414,7 +415,7 @@ void TestDeploy::cliDeployOption() {
              qPrintable(out));
     QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("some_future_key ignored")));
 
-    p.start(QStringLiteral(BPUSCOPE_CLI),
+    p.start(QString::fromStdString(bpu::test::cliPath()),
             {QStringLiteral("analyze"), QString::fromStdString(samplePath("yolov8n.onnx")),
              QStringLiteral("--deploy"), QString::fromStdString(kData + "bad_remove_type.yaml")});
     QVERIFY(p.waitForFinished(60000));

@@ -6,6 +6,7 @@
 // expected placements, params, passes and switches below are worked out by hand from those drawings. The
 // real exports (samples/resnet18_qat.onnx and its float twin, ssdlite) close the loop with the issue's
 // acceptance figures.
+#include "TestPaths.h"
 #include "core/analysis/Analyzer.h"
 #include "core/analysis/InputNormalization.h"
 #include "core/edit/Edit.h"
@@ -40,11 +41,11 @@ std::shared_ptr<const bpu::TargetProfile> profile(const std::string& name) {
 }
 
 std::string fixture(const std::string& name) {
-    return std::string(BPUSCOPE_TESTDATA) + "/families/" + name + ".onnx";
+    return bpu::test::testDataDir() + "/families/" + name + ".onnx";
 }
 
 std::string sample(const std::string& name) {
-    return std::string(BPUSCOPE_SAMPLES) + "/" + name + ".onnx";
+    return bpu::test::samplesDir() + "/" + name + ".onnx";
 }
 
 /// A model under analysis with its cost; findings (and their gains, when asked) on demand.

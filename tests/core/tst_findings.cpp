@@ -6,6 +6,7 @@
 #include "CliRun.h"
 #include "OnnxFixtures.h"
 #include "SampleFiles.h"
+#include "TestPaths.h"
 
 #include "core/analysis/Analyzer.h"
 #include "core/edit/EditList.h"
@@ -356,7 +357,8 @@ private slots:
         QFETCH(QStringList, conditions);
         QFETCH(int, exitCode);
         QFETCH(QStringList, inErr);
-        QStringList args{QStringLiteral("analyze"), QStringLiteral(BPUSCOPE_SAMPLES "/mobilenet_v2.onnx")};
+        QStringList args{QStringLiteral("analyze"),
+                         QString::fromStdString(bpu::test::samplesDir() + "/mobilenet_v2.onnx")};
         for (const auto& c : conditions)
             args << QStringLiteral("--fail-on") << c;
         const Proc p = runCli(args);

@@ -4,6 +4,7 @@
 // exactly as the build tree does. The .deb itself (lintian, desktop-file-validate, appstreamcli, dpkg -x) is
 // checked by packaging/check-deb from `packaging/bootstrap package`.
 #include "CliRun.h"
+#include "TestPaths.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,8 +33,8 @@ private slots:
     void installedTreeRunsOnItsOwnData() {
         QTemporaryDir prefix;
         QVERIFY(prefix.isValid());
-        const Proc install = run(QStringLiteral(BPUSCOPE_CMAKE),
-                                 {QStringLiteral("--install"), QStringLiteral(BPUSCOPE_BUILD_DIR),
+        const Proc install = run(QString::fromStdString(bpu::test::cmakePath()),
+                                 {QStringLiteral("--install"), QString::fromStdString(bpu::test::buildDir()),
                                   QStringLiteral("--prefix"), prefix.path()});
         QVERIFY2(install.exitCode == 0, install.err.constData());
         const QString root = QDir(prefix.path()).canonicalPath();
@@ -63,14 +64,15 @@ private slots:
         const Proc installed =
             run(cli, {QStringLiteral("analyze"), sample, QStringLiteral("--json"), QStringLiteral("-")});
         QVERIFY2(installed.exitCode == 0, installed.err.constData());
-        const Proc built = run(QStringLiteral(BPUSCOPE_CLI), {QStringLiteral("analyze"), sample,
-                                                              QStringLiteral("--json"), QStringLiteral("-")});
+        const Proc built =
+            run(QString::fromStdString(bpu::test::cliPath()),
+                {QStringLiteral("analyze"), sample, QStringLiteral("--json"), QStringLiteral("-")});
         QCOMPARE(built.exitCode, 0);
         auto a = nlohmann::json::parse(installed.out.toStdString());
         auto b = nlohmann::json::parse(built.out.toStdString());
         QVERIFY(QString::fromStdString(a["target"]["file"].get<std::string>()).startsWith(share));
         QVERIFY(QString::fromStdString(b["target"]["file"].get<std::string>())
-                    .startsWith(QStringLiteral(BPUSCOPE_SOURCE_DIR)));
+                    .startsWith(QString::fromStdString(bpu::test::sourceDir())));
         a["target"].erase("file");
         b["target"].erase("file");
         QVERIFY(a == b);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Layered layout: geometry invariants on hand-built DAGs, the samples and a 10k-node synthetic network.
 // Crossings are counted here from the output polylines, independently of the layout's own counter.
+#include "TestPaths.h"
 #include "core/layout/GraphLayoutInput.h"
 #include "core/layout/LayeredLayout.h"
 #include "core/layout/SyntheticGraph.h"
@@ -102,7 +103,7 @@ Input uniform(int n, std::vector<std::pair<int, int>> edges) {
 }
 
 bpu::Graph loadSample(const char* name) {
-    return bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name);
+    return bpu::ModelImporter::load(bpu::test::samplesDir() + "/" + name);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "CliRun.h"
 #include "OnnxFixtures.h"
 #include "SampleFiles.h"
+#include "TestPaths.h"
 
 #include "core/analysis/Roofline.h"
 #include "core/cost/LatencyFigures.h"
@@ -621,7 +622,7 @@ private slots:
     void cliTextFormats() {
         const std::string out = fixtures::tempDir() + "/r.md";
         QProcess p;
-        p.start(QStringLiteral(BPUSCOPE_CLI),
+        p.start(QString::fromStdString(bpu::test::cliPath()),
                 {QStringLiteral("report"), QString::fromStdString(samplePath("resnet50.onnx")),
                  QStringLiteral("-o"), QString::fromStdString(out)});
         QVERIFY(p.waitForFinished(120000));
@@ -631,7 +632,7 @@ private slots:
         QVERIFY(contains(md, "# BpuScope optimization report: resnet50"));
 
         QProcess bad;
-        bad.start(QStringLiteral(BPUSCOPE_CLI),
+        bad.start(QString::fromStdString(bpu::test::cliPath()),
                   {QStringLiteral("report"), QStringLiteral("/nonexistent/x.onnx"), QStringLiteral("-o"),
                    QString::fromStdString(out)});
         QVERIFY(bad.waitForFinished(60000));
@@ -639,7 +640,7 @@ private slots:
         QVERIFY(bad.readAllStandardError().startsWith("bpuscope: error: /nonexistent/x.onnx: "));
 
         QProcess usage;
-        usage.start(QStringLiteral(BPUSCOPE_CLI),
+        usage.start(QString::fromStdString(bpu::test::cliPath()),
                     {QStringLiteral("report"), QString::fromStdString(samplePath("resnet50.onnx"))});
         QVERIFY(usage.waitForFinished(60000));
         QCOMPARE(usage.exitCode(), 2);

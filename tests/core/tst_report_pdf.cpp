@@ -6,6 +6,7 @@
 // node names come out as text; bad input exits 3 naming the file.
 #include "CliRun.h"
 #include "OnnxFixtures.h"
+#include "TestPaths.h"
 
 #include "core/report/ReportFormat.h"
 
@@ -18,7 +19,7 @@
 namespace {
 
 QString sample(const char* name) {
-    return QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name);
+    return QString::fromStdString(bpu::test::samplesDir() + "/") + QLatin1String(name);
 }
 
 /// A run's output decoded: the checks below read it as text.
@@ -42,7 +43,7 @@ Run run(const QString& program, const QStringList& args) {
 }
 
 Run cli(const QStringList& args) {
-    return run(QStringLiteral(BPUSCOPE_CLI), args);
+    return run(QString::fromStdString(bpu::test::cliPath()), args);
 }
 
 nlohmann::json analyze(const QString& model, const QStringList& extra = {}) {

@@ -2,6 +2,7 @@
 // The bundled samples (real architectures, graph-only): params against an independent count of the file's
 // initializers, MACs against the published figures, every shape known, and the CLI's JSON on each.
 #include "OnnxFixtures.h"
+#include "TestPaths.h"
 
 #include "core/metrics/NodeMetrics.h"
 #include "core/model/ModelImporter.h"
@@ -70,7 +71,7 @@ const std::map<std::string, Published>& published() {
 
 std::vector<std::string> sampleNames() {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(BPUSCOPE_SAMPLES))
+    for (const auto& e : fs::directory_iterator(bpu::test::samplesDir()))
         if (e.path().extension() == ".onnx")
             names.push_back(e.path().stem().string());
     std::sort(names.begin(), names.end());
@@ -78,7 +79,7 @@ std::vector<std::string> sampleNames() {
 }
 
 std::string samplePath(const std::string& name) {
-    return std::string(BPUSCOPE_SAMPLES) + "/" + name + ".onnx";
+    return bpu::test::samplesDir() + "/" + name + ".onnx";
 }
 
 // The reference count, straight from the protobuf: elements and bytes of every initializer.
@@ -343,8 +344,9 @@ private slots:
         QFETCH(QString, name);
         const std::string path = samplePath(name.toStdString());
         QProcess p;
-        p.start(QStringLiteral(BPUSCOPE_CLI), {QStringLiteral("info"), QString::fromStdString(path),
-                                               QStringLiteral("--json"), QStringLiteral("-")});
+        p.start(QString::fromStdString(bpu::test::cliPath()),
+                {QStringLiteral("info"), QString::fromStdString(path), QStringLiteral("--json"),
+                 QStringLiteral("-")});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         QJsonParseError err;

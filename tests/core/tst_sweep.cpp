@@ -3,6 +3,7 @@
 // (the same engine, run independently), a bad file gets its own error row without stopping the sweep, and
 // the exit code tells CI whether any row failed.
 #include "CliRun.h"
+#include "TestPaths.h"
 
 #include <nlohmann/json.hpp>
 
@@ -77,11 +78,11 @@ private slots:
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("sweep.csv")),
                       html = dir.filePath(QStringLiteral("sweep.html"));
-        const Proc p =
-            runCli({QStringLiteral("sweep"), QStringLiteral(BPUSCOPE_SAMPLES), QStringLiteral("--jobs"),
-                    QStringLiteral("2"), QStringLiteral("--csv"), csv, QStringLiteral("--html"), html});
+        const Proc p = runCli({QStringLiteral("sweep"), QString::fromStdString(bpu::test::samplesDir()),
+                               QStringLiteral("--jobs"), QStringLiteral("2"), QStringLiteral("--csv"), csv,
+                               QStringLiteral("--html"), html});
         QVERIFY2(p.exitCode == 0, p.err.constData());
-        const QStringList models = QDir(QStringLiteral(BPUSCOPE_SAMPLES))
+        const QStringList models = QDir(QString::fromStdString(bpu::test::samplesDir()))
                                        .entryList({QStringLiteral("*.onnx")}, QDir::Files, QDir::Name);
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), size_t(models.size()));
@@ -103,7 +104,8 @@ private slots:
         // Spot-check two rows against `analyze` of the same model on its own.
         for (const char* name : {"yolov8n.onnx", "shufflenet_v2_x1_0.onnx"}) {
             const Proc a =
-                runCli({QStringLiteral("analyze"), QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name),
+                runCli({QStringLiteral("analyze"),
+                        QString::fromStdString(bpu::test::samplesDir() + "/") + QLatin1String(name),
                         QStringLiteral("--json"), QStringLiteral("-")});
             QCOMPARE(a.exitCode, 0);
             const auto j = nlohmann::json::parse(a.out.toStdString());
@@ -121,9 +123,9 @@ private slots:
     // row is there for both targets, each bad file has one error row per target naming it, exit code 1.
     void badFilesGetErrorRows() {
         QTemporaryDir dir;
-        QVERIFY(QFile::copy(QStringLiteral(BPUSCOPE_SAMPLES "/resnet50.onnx"),
+        QVERIFY(QFile::copy(QString::fromStdString(bpu::test::samplesDir() + "/resnet50.onnx"),
                             dir.filePath(QStringLiteral("a_good.onnx"))));
-        QFile src(QStringLiteral(BPUSCOPE_SAMPLES "/resnet50.onnx"));
+        QFile src(QString::fromStdString(bpu::test::samplesDir() + "/resnet50.onnx"));
         QVERIFY(src.open(QIODevice::ReadOnly));
         QFile cut(dir.filePath(QStringLiteral("b_truncated.onnx")));
         QVERIFY(cut.open(QIODevice::WriteOnly));
@@ -160,11 +162,11 @@ private slots:
 
     void usageAndBadInput() {
         QCOMPARE(runCli({QStringLiteral("sweep")}).exitCode, 2);
-        QCOMPARE(runCli({QStringLiteral("sweep"), QStringLiteral(BPUSCOPE_SAMPLES), QStringLiteral("--jobs"),
-                         QStringLiteral("0")})
+        QCOMPARE(runCli({QStringLiteral("sweep"), QString::fromStdString(bpu::test::samplesDir()),
+                         QStringLiteral("--jobs"), QStringLiteral("0")})
                      .exitCode,
                  2);
-        const Proc t = runCli({QStringLiteral("sweep"), QStringLiteral(BPUSCOPE_SAMPLES),
+        const Proc t = runCli({QStringLiteral("sweep"), QString::fromStdString(bpu::test::samplesDir()),
                                QStringLiteral("--target"), QStringLiteral("/nonexistent/profile.json")});
         QCOMPARE(t.exitCode, 3);
         QTemporaryDir empty;

@@ -2,6 +2,7 @@
 // Target profiles: the built-ins load, every number carries its source/estimate note, and a broken profile is
 // rejected with an error naming the file and the offending key.
 #include "OnnxFixtures.h"
+#include "TestPaths.h"
 
 #include "core/target/TargetProfile.h"
 
@@ -288,7 +289,7 @@ private slots:
 
     void cliListsBuiltins() {
         QProcess p;
-        p.start(QStringLiteral(BPUSCOPE_CLI), {QStringLiteral("targets")});
+        p.start(QString::fromStdString(bpu::test::cliPath()), {QStringLiteral("targets")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 0);
@@ -303,7 +304,8 @@ private slots:
                  qPrintable(lines[1]));
 
         QProcess extra;
-        extra.start(QStringLiteral(BPUSCOPE_CLI), {QStringLiteral("targets"), QStringLiteral("x")});
+        extra.start(QString::fromStdString(bpu::test::cliPath()),
+                    {QStringLiteral("targets"), QStringLiteral("x")});
         QVERIFY(extra.waitForFinished(60000));
         QCOMPARE(extra.exitCode(), 2); // usage error
     }
@@ -320,8 +322,9 @@ private slots:
             return b.save("profile_model.onnx");
         }();
         QProcess p;
-        p.start(QStringLiteral(BPUSCOPE_CLI), {QStringLiteral("analyze"), QString::fromStdString(model),
-                                               QStringLiteral("--target"), QString::fromStdString(path)});
+        p.start(QString::fromStdString(bpu::test::cliPath()),
+                {QStringLiteral("analyze"), QString::fromStdString(model), QStringLiteral("--target"),
+                 QString::fromStdString(path)});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 3);
         const QString err = QString::fromUtf8(p.readAllStandardError());

@@ -5,6 +5,7 @@
 // add up).
 #include "CliRun.h"
 #include "OnnxFixtures.h"
+#include "TestPaths.h"
 
 #include "core/cost/CostModel.h"
 #include "core/edit/Session.h"
@@ -101,7 +102,7 @@ private slots:
     // The CLI writes one row per node in the ONNX file's own node order (so it diffs against the compiler's
     // file line by line); the order is read here straight from the protobuf, not through the importer.
     void nodeInfoFollowsTheFileOrder() {
-        const QString model = QStringLiteral(BPUSCOPE_SAMPLES "/yolov8n.onnx");
+        const QString model = QString::fromStdString(bpu::test::samplesDir() + "/yolov8n.onnx");
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("yolov8n_node_info.csv"));
         const Proc p = runCli({QStringLiteral("analyze"), model, QStringLiteral("--node-info"), out});
@@ -140,7 +141,7 @@ private slots:
     }
     void perfJsonAgreesWithTheAnalysis() {
         QFETCH(QString, sample);
-        const QString model = QStringLiteral(BPUSCOPE_SAMPLES "/") + sample;
+        const QString model = QString::fromStdString(bpu::test::samplesDir() + "/") + sample;
         const Proc perf =
             runCli({QStringLiteral("analyze"), model, QStringLiteral("--perf-json"), QStringLiteral("-")});
         QVERIFY2(perf.exitCode == 0, perf.err.constData());

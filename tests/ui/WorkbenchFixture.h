@@ -4,6 +4,7 @@
 // comparisons.
 #pragma once
 
+#include "TestPaths.h"
 #include "core/model/Graph.h"
 #include "ui/graph/GraphView.h"
 #include "ui/hotspots/HotspotModel.h"
@@ -28,7 +29,7 @@
 namespace fixture {
 
 inline QString sample(const char* name) {
-    return QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(name);
+    return QString::fromStdString(bpu::test::samplesDir() + "/") + QLatin1String(name);
 }
 
 /// Settings (recent files, window layout) go to a throwaway test location, never the user's.

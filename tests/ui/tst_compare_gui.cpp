@@ -2,6 +2,7 @@
 // File > Compare With...: the open model against another export, loaded off the GUI thread. The colours and
 // the compare table must show exactly what core/compare computes for the two files (checked against a
 // comparison made here from the same files), and follow an edit of the open model.
+#include "TestPaths.h"
 #include "WorkbenchFixture.h"
 #include "core/edit/EditList.h"
 
@@ -24,7 +25,7 @@ using namespace bpu::ui;
 
 namespace {
 
-const QString kData = QStringLiteral(BPUSCOPE_TESTDATA "/compare/");
+const QString kData = QString::fromStdString(bpu::test::testDataDir() + "/compare/");
 
 Comparison reference(const QString& a, const QString& b) {
     auto t = std::make_shared<const TargetProfile>(loadTargetProfile("s100"));

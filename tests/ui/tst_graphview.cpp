@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Graph view, offscreen: items per node, colours per colouring, search, selection without echo, groups,
 // edge marks, newest layout wins.
+#include "TestPaths.h"
 #include "core/model/ModelImporter.h"
 #include "ui/graph/EdgeItem.h"
 #include "ui/graph/GraphNavigation.h"
@@ -23,7 +24,7 @@ using namespace bpu::ui;
 namespace {
 
 std::shared_ptr<const Graph> loadSample(const char* name) {
-    return std::make_shared<const Graph>(ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name));
+    return std::make_shared<const Graph>(ModelImporter::load(bpu::test::samplesDir() + "/" + name));
 }
 
 /// Each Conv with the Sigmoid and Mul of its SiLU as one group.

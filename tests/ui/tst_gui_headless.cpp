@@ -2,6 +2,8 @@
 // The GUI binary's headless hook (`bpuscope MODEL [--edits F] --screenshot OUT.png`, offscreen), run as a
 // user or a docs script runs it: a good run writes a real picture and exits 0; every kind of bad input exits
 // with its code and a message naming the problem, and never waits forever on a dialog nobody can click.
+#include "TestPaths.h"
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QFileInfo>
@@ -17,7 +19,7 @@
 namespace {
 
 QString sample(const char* file) {
-    return QStringLiteral(BPUSCOPE_SAMPLES "/") + QLatin1String(file);
+    return QString::fromStdString(bpu::test::samplesDir() + "/") + QLatin1String(file);
 }
 
 struct Run {
@@ -45,7 +47,7 @@ class TestGuiHeadless : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(BPUSCOPE_GUI), args);
+        p.start(QString::fromStdString(bpu::test::guiPath()), args);
         Run r;
         if (!p.waitForFinished(300000)) {
             p.kill();
@@ -163,7 +165,7 @@ void TestGuiHeadless::modelIsNeverWritten() {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(BPUSCOPE_CLI), args);
+        p.start(QString::fromStdString(bpu::test::cliPath()), args);
         return p.waitForFinished(300000) && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     };
     QCOMPARE(cli({QStringLiteral("analyze"), model, QStringLiteral("--json"),

@@ -3,6 +3,7 @@
 // inspector's text for a rank-100k input or a node with 100k outputs is bounded (it is laid out on the GUI
 // thread), and an edit list of 20,000 edits lands as one undo step and one re-estimate with the same result
 // as its net effect. The models come from make_hostile.py --big (onnx's Python helper).
+#include "TestPaths.h"
 #include "WorkbenchFixture.h"
 #include "core/edit/EditList.h"
 
@@ -28,8 +29,8 @@ private slots:
         QVERIFY(dir_.isValid());
         QProcess py;
         py.start(QStringLiteral("/usr/bin/python3"),
-                 {QStringLiteral(BPUSCOPE_TESTDATA "/hostile/make_hostile.py"), QStringLiteral("--big"),
-                  dir_.path()});
+                 {QString::fromStdString(bpu::test::testDataDir() + "/hostile/make_hostile.py"),
+                  QStringLiteral("--big"), dir_.path()});
         QVERIFY(py.waitForFinished(300000));
         QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
         QVERIFY(QFile::exists(big("rank_100k.onnx")));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ui/charts and ui/report offscreen: each chart is built from a session's values, follows palette changes and
 // records as a non-empty vector picture; the PDF export runs on a worker thread with progress.
+#include "TestPaths.h"
 #include "core/edit/Edit.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
@@ -27,7 +28,7 @@ namespace {
 
 bpu::Session loadSession(const char* name) {
     auto target = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
-    bpu::Session s(bpu::ModelImporter::load(std::string(BPUSCOPE_SAMPLES) + "/" + name), target);
+    bpu::Session s(bpu::ModelImporter::load(bpu::test::samplesDir() + "/" + name), target);
     s.estimateFindingGains();
     return s;
 }

@@ -2,6 +2,7 @@
 // File > Export Report from the workbench, offscreen on YOLOv8n with a what-if edit applied: the report is
 // the one `bpuscope-cli report --edits` writes for the same model and edits (byte for byte in the text
 // formats), a PDF is written off the GUI thread, Cancel leaves no file, and a bad path or format is an error.
+#include "TestPaths.h"
 #include "WorkbenchFixture.h"
 
 #include "core/edit/EditList.h"
@@ -54,7 +55,7 @@ class TestReportExport : public QObject {
         f.write((QByteArrayLiteral("{\"edits\": [") + kEdit + "]}").constData());
         f.close();
         QProcess cli;
-        cli.start(QStringLiteral(BPUSCOPE_CLI),
+        cli.start(QString::fromStdString(bpu::test::cliPath()),
                   {QStringLiteral("report"), fixture::sample("yolov8n.onnx"), QStringLiteral("--edits"),
                    edits, QStringLiteral("-o"), dir_.filePath(name)});
         if (!cli.waitForFinished(300000) || cli.exitCode() != 0)
