@@ -16,7 +16,8 @@ namespace bpu {
 /// attribute) for: IR and opset versions no ONNX release has, data types that are not ONNX's, initializers
 /// whose data does not fill their dims, conv/pool/transpose attributes onnx would divide by or index with
 /// (in If/Loop/Scan bodies too). Appends warnings (an opset newer than the onnx library here knows). Single
-/// assignment in the main graph is checked as the graph is built (SingleAssignment.h).
+/// assignment is checked apart: in the main graph as the graph is built (SingleAssignment.h), in bodies by
+/// SubgraphScopes.h.
 void checkModel(const std::string& path, const onnx::ModelProto& model, std::vector<std::string>& warnings);
 
 /// "node 'conv1' (Conv)", "node '#3' (com.microsoft.FusedConv)": how an import error names a node of the

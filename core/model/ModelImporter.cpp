@@ -8,6 +8,7 @@
 #include "OnnxConvert.h"
 #include "ShapeEngine.h"
 #include "SingleAssignment.h"
+#include "SubgraphScopes.h"
 #include "core/util/SafeFile.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -185,6 +186,9 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         std::vector<int64_t> dims(init.dims().begin(), init.dims().end());
         checkDims(path, "initializer '" + init.name() + "'", dims);
         Tensor& t = g.tensor(g.internTensor(init.name()));
+        if (t.isInitializer)
+            throw ImportError(path,
+                              "initializer '" + init.name() + "' is listed twice (a value has one producer)");
         t.isInitializer = true;
         t.dtype = static_cast<DataType>(init.data_type());
         t.shape = TensorShape(dims);
@@ -205,6 +209,9 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
                              "sizes come from dims)");
     for (const auto& sparse : graph.sparse_initializer()) {
         Tensor& t = g.tensor(g.internTensor(sparse.values().name()));
+        if (t.isInitializer)
+            throw ImportError(path, "sparse initializer '" + sparse.values().name() +
+                                        "' has the name of another initializer (a value has one producer)");
         t.isInitializer = true;
         t.dtype = static_cast<DataType>(sparse.values().data_type());
         std::vector<int64_t> dims(sparse.dims().begin(), sparse.dims().end());
@@ -215,9 +222,15 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
 
     // Model inputs (those that are not initializers), with symbolic dims resolved.
     std::set<std::string> usedOverrides;
+    // An input that is also an initializer is legal (its default value) but not flagged isGraphInput: the
+    // ids seen here catch the one listed twice either way. Inputs are few.
+    std::set<uint32_t> inputIds;
     for (const auto& vi : graph.input()) {
         checkDeclaredShape(path, vi);
         TensorId id = g.internTensor(vi.name());
+        if (!inputIds.insert(id.value).second)
+            throw ImportError(path,
+                              "graph input '" + vi.name() + "' is listed twice (a value has one producer)");
         Tensor& t = g.tensor(id);
         if (t.isInitializer)
             continue;
@@ -228,9 +241,9 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         if (auto it = opt.inputShapes.find(vi.name()); it != opt.inputShapes.end()) {
             usedOverrides.insert(it->first);
             if (t.shape.rankKnown && t.shape.rank() != it->second.size())
-                throw ImportError(path, "--input-shape " + vi.name() + " has rank " +
-                                            std::to_string(it->second.size()) + " but the model's input has rank " +
-                                            std::to_string(t.shape.rank()));
+                throw ImportError(
+                    path, "--input-shape " + vi.name() + " has rank " + std::to_string(it->second.size()) +
+                              " but the model's input has rank " + std::to_string(t.shape.rank()));
             checkDims(path, "--input-shape " + vi.name(), it->second);
             t.shape = TensorShape(it->second);
         } else if (t.shape.rankKnown && !t.shape.dims.empty() && t.shape.dims[0] < 0) {
@@ -244,7 +257,8 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
                                      (t.shape.symbol(i).empty() ? "" : " ('" + t.shape.symbol(i) + "')") +
                                      " is unresolved: pass --input-shape " + vi.name() + "=...");
         if (!t.shape.rankKnown)
-            g.warnings.push_back("input '" + vi.name() + "' has no shape: pass --input-shape " + vi.name() + "=...");
+            g.warnings.push_back("input '" + vi.name() + "' has no shape: pass --input-shape " + vi.name() +
+                                 "=...");
         auto e = t.shape.elements();
         if (t.shape.fullyKnown() && !e)
             throw ImportError(path, "input '" + vi.name() + "': its element count overflows 64 bits");
@@ -293,9 +307,9 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         ++index;
     }
     if (subgraphNodes > 0)
-        g.warnings.push_back("model has control-flow subgraphs (If/Loop/Scan) holding " +
-                             std::to_string(subgraphNodes) +
-                             " nodes; they are shape-inferred with their parent but not analysed node by node");
+        g.warnings.push_back(
+            "model has control-flow subgraphs (If/Loop/Scan) holding " + std::to_string(subgraphNodes) +
+            " nodes; they are shape-inferred with their parent but not analysed node by node");
 
     for (const auto& vi : graph.output()) {
         checkDeclaredShape(path, vi);
@@ -318,6 +332,7 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
     const int escapedNames = sanitizeNames(model);
     std::vector<std::string> warnings;
     checkModel(path, model, warnings);
+    checkSubgraphScopes(path, model.graph());
 
     bool batchApplied = false;
     Graph g = buildGraph(path, model, opt, batchApplied);
@@ -345,7 +360,9 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
     auto progress = opt.progress;
     auto outer = opt.progress.report;
     if (outer)
-        progress.report = [outer](double f, std::string_view s) { outer(0.1 + 0.9 * f, s); };
+        progress.report = [outer](double f, std::string_view s) {
+            outer(0.1 + 0.9 * f, s);
+        };
     ShapeEngine::Report report = ShapeEngine::inferAll(g, progress);
     if (!report.invalid.empty()) {
         const Node& n = g.node(report.invalid.front());
@@ -383,8 +400,8 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
             cause = "--batch " + std::to_string(opt.batch);
         const std::string what = "node '" + n.name + "' (" + n.opType + "): " + n.shapeError;
         if (!cause.empty())
-            throw ImportError(path,
-                              cause + " breaks " + what + " (the model was exported for another input shape)");
+            throw ImportError(path, cause + " breaks " + what +
+                                        " (the model was exported for another input shape)");
         g.warnings.push_back(what + " - the model's own shapes are inconsistent");
     }
     if (report.nodesDataDependent > 0)

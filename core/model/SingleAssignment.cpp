@@ -16,10 +16,21 @@ void SingleAssignment::write(const onnx::NodeProto& n, int index, TensorId out) 
                                      "', which is a model input or initializer");
     if (writer_.size() <= out.value)
         writer_.resize(g_.tensors.size(), -1);
-    if (const int first = writer_[out.value]; first >= 0)
+    if (const int first = writer_[out.value]; first == index) {
+        // The node is not in the graph yet (it is added once all its outputs are written): its message is
+        // built from the file's proto alone, which names both slots.
+        std::string slots;
+        for (int i = 0; i < n.output_size(); ++i)
+            if (n.output(i) == t.name)
+                slots += (slots.empty() ? "" : " and ") + std::to_string(i);
+        throw ImportError(path_, nodeLabel(n, index) + " lists '" + t.name +
+                                     "' as more than one of its outputs (" + slots +
+                                     "): a value has one producer");
+    } else if (first >= 0) {
         throw ImportError(path_, nodeLabel(n, index) + " writes '" + t.name + "', which " +
                                      nodeLabel(*g_.nodes[size_t(first)].proto, first) +
                                      " already produces (a value has one producer)");
+    }
     writer_[out.value] = index;
 }
 

@@ -106,6 +106,35 @@ const Hostile kHostile[] = {
     // Found by fuzz_model: MaxUnpool whose indices input names nothing (so has no type): onnx 1.12 read
     // their dim 1 unchecked (SIGSEGV). Now the node just gets no inferred shape.
     {"crash-fuzz_model-maxunpool-untyped-indices.onnx", ""},
+    // Issue 41, one row per way a name gets a second producer; onnx's checker refuses each of them
+    // (make_hostile.py --check). The first three read past the node list (SIGSEGV in the CLI and the GUI).
+    {"output_twice_split.onnx", "node 'split' (Split) lists 'a' as more than one of its outputs (0 and 1)"},
+    {"output_twice_topk.onnx", "node 'topk' (TopK) lists 'y' as more than one of its outputs (0 and 1)"},
+    {"output_twice_maxpool.onnx",
+     "node 'pool' (MaxPool) lists 'y' as more than one of its outputs (0 and 1)"},
+    {"initializer_twice.onnx", "initializer 'w' is listed twice"},
+    {"input_twice.onnx", "graph input 'x' is listed twice"},
+    {"if_body_output_twice.onnx",
+     "node 't_split' (Split) in the body 'then_branch' of node 'branch' (If) lists "
+     "'t_a' as more than one of its outputs (0 and 1)"},
+    {"if_body_two_producers.onnx",
+     "node 't_second' (Sigmoid) in the body 'then_branch' of node 'branch' (If) "
+     "writes 't_y', which is already an output of node 't_first' (Relu) in the body "
+     "'then_branch' of node 'branch' (If)"},
+    {"if_body_writes_outer_input.onnx",
+     "node 't_relu' (Relu) in the body 'then_branch' of node 'branch' (If) "
+     "writes 'x', which is already input 1 of the model"},
+    {"if_body_writes_outer_value.onnx",
+     "node 't_relu' (Relu) in the body 'then_branch' of node 'branch' (If) "
+     "writes 's', which is already an output of node 'sig' (Sigmoid) ("},
+    {"if_body_initializer_twice.onnx",
+     "initializer 't_w' in the body 'then_branch' of node 'branch' (If) is listed twice"},
+    {"loop_body_input_twice.onnx",
+     "input 'i' in the body 'body' of node 'loop' (Loop) is listed twice (as inputs 0 and 2)"},
+    // Legal, and onnx's checker agrees: they import and analyse.
+    {"legal_empty_outputs_repeat.onnx", ""},     // LSTM -> ['', '', 'yc']: omitted optional outputs
+    {"legal_initializer_is_input.onnx", ""},     // 'w' an input with an initializer as its default
+    {"legal_body_input_shadows_outer.onnx", ""}, // a Loop body input named 'x' like the model's input
 };
 
 constexpr int64_t kTwoGiB = int64_t(2) * 1024 * 1024 * 1024;

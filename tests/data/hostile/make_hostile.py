@@ -204,7 +204,114 @@ def big_but_legal():
                                            [vi(prev, None)]))
 
 
+def single_assignment():
+    """Issue 41: every value name is produced once per scope (an input, an initializer or one output slot of
+    one node), and a body's nodes see the names around them. The first three crashed the CLI and the GUI:
+    the second write of one node's output was reported from a node not yet added."""
+    i64 = TensorProto.INT64
+    x6 = [vi("x", [1, 6])]
+    split = helper.make_node("Split", ["x"], ["a", "a", "b"], "split", axis=1)
+    save("output_twice_split.onnx", helper.make_graph([split], "g", x6, [vi("a", None), vi("b", None)]))
+    k = helper.make_tensor("k", i64, [1], [2])
+    topk = helper.make_node("TopK", ["x", "k"], ["y", "y"], "topk")
+    save("output_twice_topk.onnx", helper.make_graph([topk], "g", x6, [vi("y", None)], initializer=[k]))
+    pool = helper.make_node("MaxPool", ["x"], ["y", "y"], "pool", kernel_shape=[2, 2])
+    save("output_twice_maxpool.onnx",
+         helper.make_graph([pool], "g", [vi("x", [1, 4, 8, 8])], [vi("y", None)]))
+
+    relu = helper.make_node("Add", ["x", "w"], ["y"], "add")
+    w1, w2 = helper.make_tensor("w", F, [6], [0.0] * 6), helper.make_tensor("w", F, [6], [1.0] * 6)
+    save("initializer_twice.onnx", helper.make_graph([relu], "g", x6, [vi("y", None)], initializer=[w1, w2]))
+    relu = helper.make_node("Relu", ["x"], ["y"], "relu")
+    save("input_twice.onnx", helper.make_graph([relu], "g", x6 + x6, [vi("y", None)]))
+
+    # One level down: onnx's checker refuses each of these too (check_graph with its lexical scopes).
+    def body(nodes, outputs, inputs=(), inits=()):
+        return helper.make_graph(nodes, "body", list(inputs), [vi(o, None) for o in outputs],
+                                 initializer=list(inits))
+
+    def if_model(name, then_branch):
+        else_branch = body([helper.make_node("Relu", ["x"], ["e_y"], "e_relu")], ["e_y"])
+        node = helper.make_node("If", ["cond"], ["y"], "branch", then_branch=then_branch, else_branch=else_branch)
+        pre = helper.make_node("Sigmoid", ["x"], ["s"], "sig")
+        save(name, helper.make_graph([pre, node], "g", [vi("cond", [], TensorProto.BOOL)] + x6,
+                                     [vi("y", None), vi("s", None)]))
+
+    if_model("if_body_output_twice.onnx",
+             body([helper.make_node("Split", ["x"], ["t_a", "t_a"], "t_split", axis=1)], ["t_a"]))
+    if_model("if_body_two_producers.onnx",
+             body([helper.make_node("Relu", ["x"], ["t_y"], "t_first"),
+                   helper.make_node("Sigmoid", ["x"], ["t_y"], "t_second")], ["t_y"]))
+    if_model("if_body_writes_outer_input.onnx",
+             body([helper.make_node("Relu", ["cond"], ["x"], "t_relu")], ["x"]))
+    if_model("if_body_writes_outer_value.onnx",
+             body([helper.make_node("Relu", ["x"], ["s"], "t_relu")], ["s"]))
+    t1, t2 = helper.make_tensor("t_w", F, [6], [0.0] * 6), helper.make_tensor("t_w", F, [6], [1.0] * 6)
+    if_model("if_body_initializer_twice.onnx",
+             body([helper.make_node("Add", ["x", "t_w"], ["t_y"], "t_add")], ["t_y"], inits=[t1, t2]))
+
+    # A Loop body's inputs are (iteration, condition, carried...): one listed twice.
+    trip = helper.make_tensor("trip", i64, [], [2])
+    loop_body = body([helper.make_node("Identity", ["c"], ["c_out"], "b_id"),
+                      helper.make_node("Relu", ["i"], ["v_out"], "b_relu")], ["c_out", "v_out"],
+                     inputs=[vi("i", [], i64), vi("c", [], TensorProto.BOOL), vi("i", [1, 6])])
+    loop = helper.make_node("Loop", ["trip", "", "x"], ["y"], "loop", body=loop_body)
+    save("loop_body_input_twice.onnx", helper.make_graph([loop], "g", x6, [vi("y", None)], initializer=[trip]))
+
+    # Legal, and must stay accepted: omitted optional outputs ('' may repeat), an initializer that is also an
+    # input (its default), and a body input that shadows an outer name (onnx's checker allows it).
+    lstm = helper.make_node("LSTM", ["x3", "W", "R"], ["", "", "yc"], "lstm", hidden_size=3)
+    save("legal_empty_outputs_repeat.onnx",
+         helper.make_graph([lstm], "g", [vi("x3", [2, 1, 4])], [vi("yc", None)],
+                           initializer=[helper.make_tensor("W", F, [1, 12, 4], [0.1] * 48),
+                                        helper.make_tensor("R", F, [1, 12, 3], [0.1] * 36)]))
+    w = helper.make_tensor("w", F, [6], [1.0] * 6)
+    save("legal_initializer_is_input.onnx",
+         helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"], "add")], "g", x6 + [vi("w", [6])],
+                           [vi("y", None)], initializer=[w]))
+    shadow = body([helper.make_node("Identity", ["c"], ["c_out"], "b_id"),
+                   helper.make_node("Relu", ["x"], ["x_out"], "b_relu")], ["c_out", "x_out"],
+                  inputs=[vi("i", [], i64), vi("c", [], TensorProto.BOOL), vi("x", [1, 6])])
+    loop = helper.make_node("Loop", ["trip", "", "x"], ["y"], "loop", body=shadow)
+    save("legal_body_input_shadows_outer.onnx",
+         helper.make_graph([loop], "g", x6, [vi("y", None)], initializer=[trip]))
+
+
+def check_single_assignment():
+    """`--check`: onnx's own checker on the files of single_assignment(), the independent word on which are
+    legal. Graph outputs written without a shape get an empty one first (the checker wants the field)."""
+    from onnx import checker
+
+    def give_shapes(g):
+        for v in list(g.input) + list(g.output):
+            if not v.type.tensor_type.HasField("shape"):
+                v.type.tensor_type.shape.SetInParent()
+        for n in g.node:
+            for a in n.attribute:
+                if a.HasField("g"):
+                    give_shapes(a.g)
+
+    names = [f for f in sorted(os.listdir(HERE)) if f.startswith(
+        ("output_twice_", "initializer_twice", "input_twice", "if_body_output_twice", "if_body_two_producers",
+         "if_body_writes_outer_", "if_body_initializer_twice", "loop_body_input_twice", "legal_"))]
+    wrong = 0
+    for name in names:
+        m = onnx.load(os.path.join(HERE, name))
+        give_shapes(m.graph)
+        try:
+            checker.check_model(m)
+            verdict = "accepted"
+        except checker.ValidationError as e:
+            verdict = "refused: " + str(e).splitlines()[0]
+        ok = name.startswith("legal_") == (verdict == "accepted")
+        wrong += not ok
+        print(("ok   " if ok else "WRONG ") + name + ": " + verdict)
+    return wrong
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 2 and sys.argv[1] == "--check":
+        sys.exit(1 if check_single_assignment() else 0)
     if len(sys.argv) == 3 and sys.argv[1] == "--big":
         OUT = sys.argv[2]
         big_but_legal()
@@ -215,3 +322,4 @@ if __name__ == "__main__":
     bad_types_and_versions()
     arithmetic_overflow()
     names_with_control_characters()
+    single_assignment()
