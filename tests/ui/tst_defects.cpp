@@ -215,7 +215,8 @@ private slots:
             QTest::qWait(40);
         }
         QVERIFY(slider->isSliderDown());
-        auto answered = answerNextBox(QMessageBox::Discard, watchers_); // mid-drag states may be unsaved edits
+        auto answered =
+            answerNextBox(QMessageBox::Discard, watchers_); // mid-drag states may be unsaved edits
         QSignalSpy loaded(w_.get(), &MainWindow::loaded);
         QVERIFY(w_->openModel(fixture::sample("mobilenet_v2.onnx")));
         QVERIFY(loaded.wait(120000));
@@ -333,6 +334,40 @@ private slots:
         asked = answerNextBox(QMessageBox::Discard, watchers_);
         QVERIFY(w_->close());
         QVERIFY(!asked->isEmpty());
+    }
+
+    // 5b. A refused file opened over unsaved edits (issue 41): the prompt is answered Discard, the file is
+    // refused (it once killed the window: a node listing one output twice), and the model and its edits stay
+    // as they were - nothing is discarded until a model replaces them.
+    void refusedFileKeepsUnsavedEdits() {
+        fresh("yolov8n.onnx");
+        apply({{"op", "set_batch"}, {"batch", 2}});
+        const auto before = w_->snapshot();
+        const QStringList numbers = fixture::numbers(*w_);
+        QVERIFY(w_->isWindowModified());
+        const QString bad =
+            QString::fromStdString(bpu::test::testDataDir() + "/hostile/output_twice_split.onnx");
+        auto asked = answerNextBox(QMessageBox::Discard, watchers_);
+        QSignalSpy failed(w_.get(), &MainWindow::loadFailed);
+        QVERIFY(w_->openModel(bad));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        QVERIFY2(asked->contains(QStringLiteral("output_twice_split.onnx")), qPrintable(*asked));
+        const QString message = failed.at(0).at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("output_twice_split.onnx")) &&
+                     message.contains(QStringLiteral("node 'split' (Split) lists 'a' as more than one")),
+                 qPrintable(message));
+        QVERIFY(w_->lastMessage());
+        QCOMPARE(w_->lastMessage()->icon(), QMessageBox::Critical);
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(w_->snapshot(), before);
+        QCOMPARE(w_->snapshot()->cost.batch, 2);
+        QCOMPARE(w_->snapshot()->historyPosition, size_t(1));
+        QCOMPARE(fixture::numbers(*w_), numbers);
+        QVERIFY(w_->isWindowModified()); // still unsaved work: the next open or quit asks again
+        w_->lastMessage()->close();
+        QTRY_VERIFY(!w_->lastMessage());
+        w_->controller()->undo(); // and its history still works
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.edits.empty(); }));
     }
 
     // 6. A project whose model is missing says so once and applies nothing to the open model; one whose
