@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // A main for the fuzz targets without libFuzzer: feeds every file named on the command line (or found in a
-// folder named there) to LLVMFuzzerTestOneInput once. The ordinary test build links each target with it
-// and ctest replays the seed corpora, so the harnesses keep compiling against the engine's API and every
-// seed (including tests/data/hostile) stays a passing input under gcc and under the sanitizer build — the
-// libFuzzer build itself (clang, -DBPUSCOPE_FUZZ=ON) only runs when someone fuzzes.
+// folder named there, recursively) to LLVMFuzzerTestOneInput once. The ordinary test build links each target
+// with it and ctest replays the seed corpora, so the harnesses keep compiling against the engine's API and
+// every seed (including tests/data/hostile) stays a passing input under gcc and under the sanitizer build —
+// the libFuzzer build itself (clang, -DBPUSCOPE_FUZZ=ON) only runs when someone fuzzes.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -35,9 +36,11 @@ int main(int argc, char** argv) {
         const std::filesystem::path arg = argv[i];
         std::vector<std::filesystem::path> files;
         if (std::filesystem::is_directory(arg)) {
-            for (const auto& e : std::filesystem::directory_iterator(arg))
+            // The whole tree (tests/data holds its models in subfolders), in a fixed order.
+            for (const auto& e : std::filesystem::recursive_directory_iterator(arg))
                 if (e.is_regular_file())
                     files.push_back(e.path());
+            std::sort(files.begin(), files.end());
         } else {
             files.push_back(arg);
         }
