@@ -3,8 +3,10 @@
 #include "Commands.h"
 #include "FailOn.h"
 #include "ModelSetup.h"
+#include "ResultNotice.h"
 
 #include "core/analysis/Analyzer.h"
+#include "core/analysis/ResultDiagnostics.h"
 #include "core/cost/CostModel.h"
 #include "core/edit/EditList.h"
 #include "core/edit/OptimizationPlan.h"
@@ -129,9 +131,14 @@ int runAnalyze(const CliArgs& args) {
     session.estimateFindingGains();
     const OptimizationPlan plan = buildOptimizationPlan(session);
     session.findings(); // as the summary below reads them, whether or not the JSON is written
+    const Completeness complete = completeness(session.graph());
+    const std::vector<Diagnostic> diagnostics =
+        resultDiagnostics(session.graph(), &session.analysis(), &session.options().deploy);
+    printDiagnostics(diagnostics);
     if (auto json = args.get("json")) {
-        const nlohmann::json planMembers = {{"plan", planJson(plan)},
-                                            {"plan_summary", planSummaryJson(plan)}};
+        nlohmann::json summary = planSummaryJson(plan);
+        summary["partial"] = !complete.complete(); // the plan's steps rest on the same guessed shapes
+        const nlohmann::json planMembers = {{"plan", planJson(plan)}, {"plan_summary", std::move(summary)}};
         writeOutput(*json, [&](const TextSink& append) {
             writeSessionJson(append, session, baseline, edits, planMembers);
         });
@@ -142,12 +149,13 @@ int runAnalyze(const CliArgs& args) {
         writeOutput(*file, nodeInfoCsv(session.graph(), session.analysis()));
     if (auto file = args.get("perf-json"))
         writeOutput(*file,
-                    perfJson(session.graph(), *setup.target, session.analysis(), session.cost()).dump(2) + "\n");
+                    perfJson(session.graph(), *setup.target, session.analysis(), session.cost()).dump(2) +
+                        "\n");
     bool toStdout = false;
     for (const char* key : {"json", "csv", "node-info", "perf-json"})
         toStdout |= args.get(key).value_or("") == "-";
     if (!toStdout) {
-        std::cout << summaryText(session) << planText(plan);
+        std::cout << resultHead(complete, diagnostics) << summaryText(session) << planText(plan);
         if (!edits.empty())
             std::printf("baseline:   board %.3f ms = %.1f FPS, BPU (static) %.3f ms before %zu edit(s)\n",
                         baseline.latencyMs, baseline.fps, baseline.bpuMs, edits.size());

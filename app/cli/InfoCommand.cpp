@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "BuryAtExit.h"
 #include "Commands.h"
+#include "ResultNotice.h"
 
 #include "core/io/InfoJson.h"
 #include "core/metrics/NodeMetrics.h"
@@ -31,7 +32,8 @@ std::string humanCount(int64_t v) {
 std::string infoText(const Graph& g, const ModelMetrics& m) {
     std::ostringstream os;
     os << "model:        " << g.path << "\n";
-    os << "producer:     " << (g.producerName.empty() ? "(none)" : g.producerName + " " + g.producerVersion) << "\n";
+    os << "producer:     " << (g.producerName.empty() ? "(none)" : g.producerName + " " + g.producerVersion)
+       << "\n";
     os << "ir_version:   " << g.irVersion << "\n";
     os << "opsets:      ";
     for (const auto& [d, v] : g.opsets)
@@ -77,8 +79,6 @@ std::string infoText(const Graph& g, const ModelMetrics& m) {
     };
     list(gaps, 50);
     list(dynamic, 5);
-    for (const auto& w : g.warnings)
-        os << "warning: " << w << "\n";
     return os.str();
 }
 
@@ -89,12 +89,13 @@ int runInfo(const CliArgs& args) {
         throw UsageError("info takes exactly one MODEL");
     auto owned = std::make_unique<Graph>(ModelImporter::load(args.positional[0], args.importOptions()));
     const Graph& g = *owned;
+    printDiagnostics(g.diagnostics);
     ModelMetrics totals;
     computeAllMetrics(g, &totals);
     if (auto json = args.get("json"))
         writeOutput(*json, infoJson(g, totals).dump(2) + "\n");
     if (!args.get("json") || *args.get("json") != "-")
-        std::cout << infoText(g, totals);
+        std::cout << resultHead(completeness(g), g.diagnostics) << infoText(g, totals);
     buryAtExit(std::move(owned));
     return kOk;
 }

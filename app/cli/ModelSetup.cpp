@@ -17,8 +17,6 @@ ModelSetup loadModelSetup(const CliArgs& args) {
     else if (!fromMarch.empty() && fromMarch != target)
         std::cerr << "bpuscope: note: " << s.deploy.source << " compiles for march " << s.deploy.march
                   << "; estimating for --target " << target << " as asked\n";
-    for (const auto& n : s.deploy.notes)
-        std::cerr << "bpuscope: note: " << s.deploy.source << ": " << n << "\n";
     s.target = std::make_shared<const TargetProfile>(loadTargetProfile(target));
     return s;
 }

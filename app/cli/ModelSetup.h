@@ -11,7 +11,7 @@ namespace bpu::cli {
 
 /// The target and deployment a model command runs under: --deploy (a preset or an hb_compile YAML; default
 /// fast-perf) and --target (else the YAML's march, else s100). A config whose march disagrees with --target
-/// is noted on stderr; --target wins.
+/// is noted on stderr; --target wins. The config's own notes are the result's diagnostics (ResultNotice.h).
 struct ModelSetup {
     std::shared_ptr<const TargetProfile> target;
     DeploySettings deploy;

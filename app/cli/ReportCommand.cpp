@@ -5,6 +5,8 @@
 #include "Commands.h"
 #include "DocumentOutput.h"
 #include "ModelSetup.h"
+#include "ResultNotice.h"
+#include "core/analysis/ResultDiagnostics.h"
 
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
@@ -94,6 +96,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     input.edits = edits;
     log(0.2, "finding gains");
     session.estimateFindingGains();
+    printDiagnostics(resultDiagnostics(session.graph(), &session.analysis(), &session.options().deploy));
     input.session = &session;
     input.baseline = baseline ? &*baseline : nullptr;
     const bool pdf = format == "pdf";

@@ -3,6 +3,7 @@
 
 #include "AnalysisTypes.h"
 #include "core/metrics/NodeMetrics.h"
+#include "core/model/Diagnostic.h"
 
 #include <vector>
 
@@ -11,9 +12,9 @@ namespace bpu {
 /// Everything the passes found, as one value: per node and per tensor (indexed by id), plus the model-level
 /// lists. Front ends read it; they never recompute a number of their own.
 struct AnalysisResult {
-    std::vector<NodeMetrics> metrics;   ///< by NodeId
+    std::vector<NodeMetrics> metrics; ///< by NodeId
     ModelMetrics totals;
-    std::vector<NodeAnalysis> nodes;    ///< by NodeId
+    std::vector<NodeAnalysis> nodes;     ///< by NodeId
     std::vector<TensorAnalysis> tensors; ///< by TensorId
     std::vector<QdqPass> qdq;
     std::vector<Crossing> crossings;     ///< CPU<->BPU hand-overs of tensors (in DDR), in tensor order
@@ -24,11 +25,11 @@ struct AnalysisResult {
     std::vector<TensorId> headOutputs; ///< where the tail starts: the tensors a cut_at there would keep
     std::vector<FusedGroup> groups;
     std::vector<MissedFusion> missed;
-    std::vector<Finding> findings;      ///< ranked
-    std::vector<std::string> warnings;
+    std::vector<Finding> findings;       ///< ranked
+    std::vector<Diagnostic> diagnostics; ///< the analysis' own (the import's are the graph's)
     AnalysisSummary summary;
-    bool qdqFormat = false;             ///< the model carries explicit Q/DQ pairs around its ops
-    double ridgeIntensity = 0;          ///< MACs per byte where dense conv turns compute-bound
+    bool qdqFormat = false;    ///< the model carries explicit Q/DQ pairs around its ops
+    double ridgeIntensity = 0; ///< MACs per byte where dense conv turns compute-bound
 
     const FusedGroup* group(GroupId id) const { return id.valid() ? &groups[id.value] : nullptr; }
 };

@@ -38,7 +38,7 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
     r.headOutputs.clear();
     r.missed.clear();
     r.findings.clear();
-    r.warnings.clear();
+    r.diagnostics.clear();
     r.summary = {};
     r.qdqFormat = false;
     r.ridgeIntensity = 0;
@@ -74,10 +74,11 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
         }
     }
     if (saturated > 0)
-        r.warnings.push_back(
-            std::to_string(saturated) + " node(s), first '" + first +
-            "', have MAC/byte counts beyond 2^63 (shapes no device could hold): the counts are "
-            "capped at 9223372036854775807 and their latency is not meaningful");
+        r.diagnostics.push_back(
+            {DiagSeverity::Warning, DiagCode::CountsSaturated, g.path,
+             std::to_string(saturated) + " node(s), first '" + first +
+                 "', have MAC/byte counts beyond 2^63 (shapes no device could hold): the counts are "
+                 "capped at 9223372036854775807 and their latency is not meaningful"});
     for (const auto& a : r.nodes) {
         switch (a.placement) {
         case Placement::BPU:

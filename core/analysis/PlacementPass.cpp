@@ -155,9 +155,10 @@ void runPlacement(AnalysisContext& c) {
         if (!rule && !n.domain.empty()) { // (a custom-domain op never has a row)
             place(Placement::CPU, "custom domain '" + n.domain + "': not in the operator table");
             ++r.summary.unknownOps;
-            r.warnings.push_back(
-                "node '" + n.name + "' (" + n.domain + "." + n.opType +
-                ") is not in the operator table; placed on the CPU - override it if the BPU runs it");
+            r.diagnostics.push_back(
+                {DiagSeverity::Warning, DiagCode::UnknownOperator, g.path,
+                 "node '" + n.name + "' (" + n.domain + "." + n.opType +
+                     ") is not in the operator table; placed on the CPU - override it if the BPU runs it"});
             continue;
         }
         if (c.ix->compileTime[id.value]) {
@@ -167,9 +168,10 @@ void runPlacement(AnalysisContext& c) {
         if (!rule) {
             place(Placement::CPU, "not in the operator table");
             ++r.summary.unknownOps;
-            r.warnings.push_back(
-                "node '" + n.name + "' (" + n.opType +
-                ") is not in the operator table; placed on the CPU - override it if the BPU runs it");
+            r.diagnostics.push_back(
+                {DiagSeverity::Warning, DiagCode::UnknownOperator, g.path,
+                 "node '" + n.name + "' (" + n.opType +
+                     ") is not in the operator table; placed on the CPU - override it if the BPU runs it"});
             continue;
         }
         const OpTable::RuleText& text = ops.texts[ops.ruleText[id.value]];

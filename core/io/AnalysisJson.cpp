@@ -3,8 +3,10 @@
 #include "JsonMembers.h"
 #include "JsonPretty.h"
 
+#include "DiagnosticsJson.h"
 #include "InfoJson.h"
 #include "core/analysis/Alignment.h"
+#include "core/analysis/ResultDiagnostics.h"
 #include "core/cost/CostEstimate.h"
 #include "core/deploy/DeployJson.h"
 #include "core/edit/EditList.h"
@@ -40,7 +42,9 @@ Row rowOf(const Graph& g, const AnalysisResult& r, const CostEstimate* cost, con
     row.placement = placementName(a.placement);
     row.reason = a.placementReason.str();
     row.bound = boundName(a.bound);
-    row.group = a.fusionGroup.valid() ? r.groups[a.fusionGroup.value].pattern + "#" + std::to_string(a.fusionGroup.value) : "";
+    row.group = a.fusionGroup.valid()
+                    ? r.groups[a.fusionGroup.value].pattern + "#" + std::to_string(a.fusionGroup.value)
+                    : "";
     row.macs = a.macs;
     row.paddedMacs = a.paddedMacs;
     row.inBytes = a.inputBytes;
@@ -78,13 +82,10 @@ std::string csvField(const std::string& s) {
 nlohmann::json targetJson(const TargetProfile& t) {
     nlohmann::json params = nlohmann::json::object();
     for (const auto& p : t.parameters())
-        params[p.key] = {{"value", p.param->value}, {p.param->estimate ? "estimate" : "source", p.param->note}};
-    return {{"name", t.name},
-            {"display_name", t.displayName},
-            {"version", t.version},
-            {"march", t.march},
-            {"file", t.sourcePath},
-            {"ridge_macs_per_byte", t.ridgeIntensity()},
+        params[p.key] = {{"value", p.param->value},
+                         {p.param->estimate ? "estimate" : "source", p.param->note}};
+    return {{"name", t.name},   {"display_name", t.displayName}, {"version", t.version},
+            {"march", t.march}, {"file", t.sourcePath},          {"ridge_macs_per_byte", t.ridgeIntensity()},
             {"params", params}};
 }
 
@@ -283,15 +284,20 @@ nlohmann::json analysisHead(const Graph& g, const TargetProfile& t, const Analys
     nlohmann::json missed = nlohmann::json::array();
     for (const auto& m : r.missed)
         missed.push_back({{"nodes", nodeNames(g, m.nodes)}, {"reason", m.reason}});
+    // A finding on a partial result rests on the guessed shapes too: each says so.
+    const Completeness complete = completeness(g);
     nlohmann::json findings = nlohmann::json::array();
-    for (const auto& f : r.findings)
+    for (const auto& f : r.findings) {
         findings.push_back(findingJson(g, f));
-    nlohmann::json warnings = g.warnings;
-    for (const auto& w : r.warnings)
-        warnings.push_back(w);
+        findings.back()["partial"] = !complete.complete();
+    }
+    nlohmann::json warnings = diagnosticTexts(g.diagnostics);
+    for (const auto& d : r.diagnostics)
+        warnings.push_back(d.text);
     // Moved in, not listed in an initializer list: that copies each value.
     nlohmann::json doc = nlohmann::json::object();
     doc["schema"] = "bpuscope.analysis/1";
+    setCompleteness(doc, complete);
     doc["model"] = modelJson(g, r.totals);
     doc["target"] = targetJson(t);
     doc["summary"] = std::move(summary);
@@ -300,7 +306,8 @@ nlohmann::json analysisHead(const Graph& g, const TargetProfile& t, const Analys
     doc["fusion_groups"] = nullptr;
     doc["missed_fusions"] = std::move(missed);
     doc["findings"] = std::move(findings);
-    doc["warnings"] = std::move(warnings);
+    doc["warnings"] = std::move(warnings); // the texts alone, as before `diagnostics`
+    doc["diagnostics"] = diagnosticsJson(resultDiagnostics(g, &r, deploy));
     if (deploy)
         doc["deployment"] = resolvedDeployJson(*deploy, g);
     if (cost)
@@ -408,18 +415,19 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
 
 std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstimate* cost) {
     std::ostringstream os;
-    os << "name,op,placement,placement_reason,macs,padded_macs,input_bytes,output_bytes,weight_bytes,output_shape,"
+    os << "name,op,placement,placement_reason,macs,padded_macs,input_bytes,output_bytes,weight_bytes,output_"
+          "shape,"
           "padded_output_shape,padding_waste_bytes,intensity,bound,fusion_group";
     if (cost)
         os << ",latency_us,latency_share";
     os << "\n";
     for (NodeId id : g.topoOrder) {
         Row row = rowOf(g, r, cost, g.node(id));
-        os << csvField(row.name) << ',' << csvField(row.op) << ',' << row.placement << ',' << csvField(row.reason)
-           << ',' << row.macs << ',' << row.paddedMacs << ',' << row.inBytes << ',' << row.outBytes << ','
-           << row.weightBytes << ',' << csvField(row.outShape) << ',' << csvField(row.paddedShape) << ','
-           << row.waste << ','
-           << row.intensity << ',' << row.bound << ',' << csvField(row.group);
+        os << csvField(row.name) << ',' << csvField(row.op) << ',' << row.placement << ','
+           << csvField(row.reason) << ',' << row.macs << ',' << row.paddedMacs << ',' << row.inBytes << ','
+           << row.outBytes << ',' << row.weightBytes << ',' << csvField(row.outShape) << ','
+           << csvField(row.paddedShape) << ',' << row.waste << ',' << row.intensity << ',' << row.bound << ','
+           << csvField(row.group);
         if (cost)
             os << ',' << row.latencyUs << ',' << row.share;
         os << "\n";

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "InfoJson.h"
 
+#include "DiagnosticsJson.h"
+
 namespace bpu {
 
 nlohmann::json modelJson(const Graph& g, const ModelMetrics& totals) {
@@ -60,7 +62,9 @@ nlohmann::json infoJson(const Graph& g, const ModelMetrics& totals) {
                           {"inputs", inputs},
                           {"outputs", outputs},
                           {"nodes_without_shapes", noShapes},
-                          {"warnings", g.warnings}};
+                          {"warnings", diagnosticTexts(g.diagnostics)},
+                          {"diagnostics", diagnosticsJson(g.diagnostics)}};
+    setCompleteness(doc, completeness(g));
     return doc;
 }
 

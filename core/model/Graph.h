@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "Diagnostic.h"
 #include "NameIndex.h"
 #include "Node.h"
 #include "Tensor.h"
@@ -24,7 +25,12 @@ public:
     std::string producerName;
     std::string producerVersion;
     std::map<std::string, int64_t> opsets; ///< domain ("" = ai.onnx) -> version
-    std::vector<std::string> warnings;
+    /// What the import assumed or could not do, each naming this file (ResultDiagnostics.h gathers them
+    /// with the analysis' own).
+    std::vector<Diagnostic> diagnostics;
+    void diagnose(DiagCode code, std::string text, DiagSeverity severity = DiagSeverity::Warning) {
+        diagnostics.push_back({severity, code, path, std::move(text)});
+    }
 
     std::vector<Node> nodes;
     std::vector<Tensor> tensors;

@@ -113,7 +113,7 @@ Graph GraphCut::apply(const Graph& g, const std::vector<std::string>& tensors) {
     out.producerName = g.producerName;
     out.producerVersion = g.producerVersion;
     out.opsets = g.opsets;
-    out.warnings = g.warnings;
+    out.diagnostics = g.diagnostics;
     std::vector<TensorId> tensorMap(g.tensors.size());
     for (const auto& t : g.tensors) {
         if (!used[t.id.value])

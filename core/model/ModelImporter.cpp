@@ -169,7 +169,7 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
     for (const auto& op : model.opset_import())
         g.opsets[op.domain() == "ai.onnx" ? std::string{} : op.domain()] = op.version();
     if (g.opsets.empty())
-        g.warnings.push_back("model declares no opset_import; assuming none");
+        g.diagnose(DiagCode::NoOpsetImport, "model declares no opset_import; assuming none");
 
     const auto& graph = model.graph();
     // Every node has at least one output tensor and most tensors are some node's output; initializers and
@@ -204,9 +204,11 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         }
     }
     if (missingWeights > 0)
-        g.warnings.push_back("weights not present: " + std::to_string(missingWeights) +
-                             " initializers name an external-data file that is not there (graph-only model; "
-                             "sizes come from dims)");
+        g.diagnose(DiagCode::WeightsAbsent,
+                   "weights not present: " + std::to_string(missingWeights) +
+                       " initializers name an external-data file that is not there (graph-only model; sizes "
+                       "come from dims)",
+                   DiagSeverity::Note);
     for (const auto& sparse : graph.sparse_initializer()) {
         Tensor& t = g.tensor(g.internTensor(sparse.values().name()));
         if (t.isInitializer)
@@ -253,12 +255,13 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         }
         for (size_t i = 0; i < t.shape.rank(); ++i)
             if (t.shape.dims[i] < 0)
-                g.warnings.push_back("input '" + vi.name() + "' dim " + std::to_string(i) +
-                                     (t.shape.symbol(i).empty() ? "" : " ('" + t.shape.symbol(i) + "')") +
-                                     " is unresolved: pass --input-shape " + vi.name() + "=...");
+                g.diagnose(DiagCode::InputDimUnresolved,
+                           "input '" + vi.name() + "' dim " + std::to_string(i) +
+                               (t.shape.symbol(i).empty() ? "" : " ('" + t.shape.symbol(i) + "')") +
+                               " is unresolved: pass --input-shape " + vi.name() + "=...");
         if (!t.shape.rankKnown)
-            g.warnings.push_back("input '" + vi.name() + "' has no shape: pass --input-shape " + vi.name() +
-                                 "=...");
+            g.diagnose(DiagCode::InputShapeMissing,
+                       "input '" + vi.name() + "' has no shape: pass --input-shape " + vi.name() + "=...");
         auto e = t.shape.elements();
         if (t.shape.fullyKnown() && !e)
             throw ImportError(path, "input '" + vi.name() + "': its element count overflows 64 bits");
@@ -307,9 +310,10 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         ++index;
     }
     if (subgraphNodes > 0)
-        g.warnings.push_back(
-            "model has control-flow subgraphs (If/Loop/Scan) holding " + std::to_string(subgraphNodes) +
-            " nodes; they are shape-inferred with their parent but not analysed node by node");
+        g.diagnose(DiagCode::ControlFlowBodies,
+                   "model has control-flow subgraphs (If/Loop/Scan) holding " +
+                       std::to_string(subgraphNodes) +
+                       " nodes; they are shape-inferred with their parent but not analysed node by node");
 
     for (const auto& vi : graph.output()) {
         checkDeclaredShape(path, vi);
@@ -336,12 +340,15 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
 
     bool batchApplied = false;
     Graph g = buildGraph(path, model, opt, batchApplied);
-    g.warnings.insert(g.warnings.begin(), warnings.begin(), warnings.end());
+    std::vector<Diagnostic> checks;
+    for (auto& w : warnings)
+        checks.push_back({DiagSeverity::Warning, DiagCode::OpsetNewer, path, std::move(w)});
+    g.diagnostics.insert(g.diagnostics.begin(), checks.begin(), checks.end());
     if (escapedNames > 0)
-        g.warnings.push_back(
-            std::to_string(escapedNames) +
-            " names in the model hold control characters or invalid UTF-8, or are over 1 KiB: "
-            "they are shown escaped (\\x1b) or cut");
+        g.diagnose(DiagCode::NamesEscaped,
+                   std::to_string(escapedNames) +
+                       " names in the model hold control characters or invalid UTF-8, or are over 1 KiB: "
+                       "they are shown escaped (\\x1b) or cut");
     // Values that nobody produces and that are not inputs/initializers are dangling references.
     try {
         g.link();
@@ -353,8 +360,9 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
             if (in.valid()) {
                 const Tensor& t = g.tensor(in);
                 if (!t.producer.valid() && !t.isInitializer && !t.isGraphInput)
-                    g.warnings.push_back("node '" + n.name + "' reads '" + t.name +
-                                         "', which no node produces and is not a model input or initializer");
+                    g.diagnose(DiagCode::DanglingInput,
+                               "node '" + n.name + "' reads '" + t.name +
+                                   "', which no node produces and is not a model input or initializer");
             }
     opt.progress(0.1, "shape inference");
     auto progress = opt.progress;
@@ -384,8 +392,8 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
                 ", beyond the memory of any device");
     }
     if (report.nodesWithoutShapes > 0)
-        g.warnings.push_back("no complete shape inference for " + std::to_string(report.nodesWithoutShapes) +
-                             " nodes");
+        g.diagnose(DiagCode::ShapesIncomplete,
+                   "no complete shape inference for " + std::to_string(report.nodesWithoutShapes) + " nodes");
     if (!report.inconsistent.empty()) {
         // The input shapes the options set do not fit a shape the model fixed: refused, as the equivalent
         // what-if edit is. Without options the file itself is inconsistent: imported, with the warning.
@@ -402,12 +410,13 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
         if (!cause.empty())
             throw ImportError(path, cause + " breaks " + what +
                                         " (the model was exported for another input shape)");
-        g.warnings.push_back(what + " - the model's own shapes are inconsistent");
+        g.diagnose(DiagCode::ShapesInconsistent, what + " - the model's own shapes are inconsistent");
     }
     if (report.nodesDataDependent > 0)
-        g.warnings.push_back(std::to_string(report.nodesDataDependent) +
-                             " nodes have data-dependent output sizes (downstream of NonZero, "
-                             "NonMaxSuppression, ...); their shapes are known only at run time");
+        g.diagnose(DiagCode::ShapesDataDependent,
+                   std::to_string(report.nodesDataDependent) +
+                       " nodes have data-dependent output sizes (downstream of NonZero, "
+                       "NonMaxSuppression, ...); their shapes are known only at run time");
     opt.progress(1.0, "done");
     return g;
 }

@@ -180,8 +180,9 @@ Section summarySection(const Context& c) {
         sec.blocks.push_back(top);
     }
 
-    std::vector<std::string> warnings = c.g.warnings;
-    warnings.insert(warnings.end(), c.r.warnings.begin(), c.r.warnings.end());
+    std::vector<std::string> warnings = diagnosticTexts(c.g.diagnostics);
+    for (const auto& d : c.r.diagnostics)
+        warnings.push_back(d.text);
     for (size_t i = 0; i < warnings.size() && i < kWarnings; ++i)
         sec.blocks.push_back(Note{"Warning: " + fmt::prose(warnings[i])});
     if (warnings.size() > kWarnings)

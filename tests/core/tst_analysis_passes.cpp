@@ -520,9 +520,9 @@ private slots:
         QCOMPARE(run.node("foo").placementReason.str(), std::string("not in the operator table"));
         QCOMPARE(std::string(bpu::opClassName(run.node("foo").opClass)), std::string("unknown"));
         QCOMPARE(run.r.summary.unknownOps, 1);
-        QVERIFY(std::any_of(run.r.warnings.begin(), run.r.warnings.end(), [](const std::string& w) {
-            return w.find("'foo'") != std::string::npos &&
-                   w.find("not in the operator table") != std::string::npos;
+        QVERIFY(std::any_of(run.r.diagnostics.begin(), run.r.diagnostics.end(), [](const bpu::Diagnostic& d) {
+            return d.code == bpu::DiagCode::UnknownOperator && d.text.find("'foo'") != std::string::npos &&
+                   d.text.find("not in the operator table") != std::string::npos;
         }));
         QCOMPARE(run.placement("conv2"), std::string("BPU"));
         QCOMPARE(run.r.summary.bpuSegments, 2);
@@ -553,7 +553,7 @@ private slots:
                 std::string::npos);
         QVERIFY(run.node("fancy").placementReason.str().find("com.acme") != std::string::npos);
         QCOMPARE(run.r.summary.unknownOps, 1);
-        QVERIFY(!run.r.warnings.empty());
+        QVERIFY(!run.r.diagnostics.empty());
     }
 
     void reduceAxisLimit() {

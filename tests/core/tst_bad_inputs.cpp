@@ -482,15 +482,17 @@ private slots:
         QCOMPARE(w.bytes().value_or(-1), int64_t(8 * 16 * 4));
         QVERIFY(!w.value); // never read
         QCOMPARE(g.tensor(g.findTensor("y")).shape.toString(), std::string("1x16"));
-        QVERIFY(std::any_of(g.warnings.begin(), g.warnings.end(), [](const std::string& s) {
-            return s.rfind("weights not present: 1 initializers", 0) == 0;
+        QVERIFY(std::any_of(g.diagnostics.begin(), g.diagnostics.end(), [](const bpu::Diagnostic& d) {
+            return d.code == bpu::DiagCode::WeightsAbsent && d.severity == bpu::DiagSeverity::Note &&
+                   d.text.rfind("weights not present: 1 initializers", 0) == 0;
         }));
         // Present: no warning, storage External, still not read.
         fixtures::writeBytes("model.weights", std::string(8 * 16 * 4, '\0'));
         bpu::Graph g2 = bpu::ModelImporter::load(b.save("with-weights.onnx"));
         QVERIFY(g2.tensor(g2.findTensor("w")).storage == bpu::WeightStorage::External);
-        QVERIFY(std::none_of(g2.warnings.begin(), g2.warnings.end(),
-                             [](const std::string& s) { return s.rfind("weights not present", 0) == 0; }));
+        QVERIFY(std::none_of(g2.diagnostics.begin(), g2.diagnostics.end(), [](const bpu::Diagnostic& d) {
+            return d.code == bpu::DiagCode::WeightsAbsent;
+        }));
     }
 
     // An op onnx does not know: the model loads, the node is reported without shapes and says why.
@@ -522,8 +524,9 @@ private slots:
         QVERIFY(!g.tensor(g.findTensor("u")).shape.fullyKnown());
         QVERIFY2(QString::fromStdString(node.shapeError).contains(QStringLiteral("is not known to onnx")),
                  node.shapeError.c_str());
-        QVERIFY(std::any_of(g.warnings.begin(), g.warnings.end(), [](const std::string& s) {
-            return s == "no complete shape inference for 2 nodes"; // the unknown op and the Relu after it
+        QVERIFY(std::any_of(g.diagnostics.begin(), g.diagnostics.end(), [](const bpu::Diagnostic& d) {
+            return d.text ==
+                   "no complete shape inference for 2 nodes"; // the unknown op and the Relu after it
         }));
         // The CLI lists it and still succeeds.
         QString err;

@@ -34,14 +34,15 @@ bpu::NodeMetrics metricsOf(const bpu::Graph& g, const std::string& node) {
 }
 
 bool anyWarningContains(const bpu::Graph& g, const QString& needle) {
-    return std::any_of(g.warnings.begin(), g.warnings.end(),
-                       [&](const std::string& w) { return QString::fromStdString(w).contains(needle); });
+    return std::any_of(g.diagnostics.begin(), g.diagnostics.end(), [&](const bpu::Diagnostic& d) {
+        return QString::fromStdString(d.text).contains(needle);
+    });
 }
 
 QString allWarnings(const bpu::Graph& g) {
     QStringList l;
-    for (const auto& w : g.warnings)
-        l << QString::fromStdString(w);
+    for (const auto& d : g.diagnostics)
+        l << QString::fromStdString(d.text);
     return l.join(QStringLiteral(" | "));
 }
 

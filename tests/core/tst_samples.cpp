@@ -173,8 +173,9 @@ private slots:
         QCOMPARE(totals.weightBytes, ref.bytes);
         QCOMPARE(int(g.nodes.size()), ref.nodes);
         // Graph-only: the weights file is absent, and that is a warning, not an error.
-        QVERIFY(std::any_of(g.warnings.begin(), g.warnings.end(),
-                            [](const std::string& w) { return w.rfind("weights not present", 0) == 0; }));
+        QVERIFY(std::any_of(g.diagnostics.begin(), g.diagnostics.end(), [](const bpu::Diagnostic& d) {
+            return d.text.rfind("weights not present", 0) == 0;
+        }));
 
         // Every shape is known; in detectors only what follows NMS/NonZero may stay open.
         int open = 0;
@@ -325,7 +326,7 @@ private slots:
         const bpu::Graph whole = bpu::ModelImporter::loadBytes(path, bytes);
         QCOMPARE(streamed.nodes.size(), whole.nodes.size());
         QCOMPARE(streamed.tensors.size(), whole.tensors.size());
-        QCOMPARE(streamed.warnings, whole.warnings);
+        QCOMPARE(bpu::diagnosticTexts(streamed.diagnostics), bpu::diagnosticTexts(whole.diagnostics));
         for (size_t i = 0; i < whole.nodes.size(); ++i) {
             QCOMPARE(streamed.nodes[i].name, whole.nodes[i].name);
             QCOMPARE(streamed.nodes[i].opType, whole.nodes[i].opType);
@@ -388,7 +389,7 @@ private slots:
                 QCOMPARE(dims[d].toInteger(), qint64(t.shape.dims[size_t(d)]));
         }
         QCOMPARE(root.value(QStringLiteral("inputs")).toArray().size(), qsizetype(g.inputs.size()));
-        QCOMPARE(root.value(QStringLiteral("warnings")).toArray().size(), qsizetype(g.warnings.size()));
+        QCOMPARE(root.value(QStringLiteral("warnings")).toArray().size(), qsizetype(g.diagnostics.size()));
         const QJsonArray open = root.value(QStringLiteral("nodes_without_shapes")).toArray();
         qsizetype expectedOpen = 0;
         for (const auto& n : g.nodes) {

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// Issue 42: a result that rests on unresolved input dims says PARTIAL first, in every output, and every
+// diagnostic reaches a person. The model is written here: x [1, 3, height, width] -> Conv 3x3 -> Relu ->
+// GlobalAveragePool -> y. With H and W unresolved the conv and the relu have no shape (their output is
+// [1, 8, ?, ?]); the pool's output is [1, 8, 1, 1] whatever H and W are (onnx's own inference), so 2 of the
+// 3 nodes are guesses.
+#include "CliRun.h"
+#include "OnnxFixtures.h"
+
+#include "core/model/Completeness.h"
+#include "core/model/ModelImporter.h"
+
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+std::string dynamicModel() {
+    fixtures::ModelBuilder b;
+    b.input("x", {1, 3, -1, -1});
+    auto* shape = b.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+    shape->mutable_dim(2)->set_dim_param("height");
+    shape->mutable_dim(3)->set_dim_param("width");
+    b.weight("w", {8, 3, 3, 3});
+    auto& conv = b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    fixtures::setInts(conv, "pads", {1, 1, 1, 1});
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    b.node("GlobalAveragePool", {"r"}, {"y"}, "pool");
+    b.output("y");
+    return b.save("dynamic_hw.onnx");
+}
+
+const char* kReason = "input 'x' has unresolved dims 2 ('height'), 3 ('width')";
+
+} // namespace
+
+class TestPartialResults : public QObject {
+    Q_OBJECT
+    std::string model_;
+
+private slots:
+    void initTestCase() { model_ = dynamicModel(); }
+
+    void completenessOfTheGraph() {
+        const bpu::Graph g = bpu::ModelImporter::load(model_);
+        const bpu::Completeness c = bpu::completeness(g);
+        QVERIFY(!c.complete());
+        QCOMPARE(c.reasons.size(), size_t(1));
+        QCOMPARE(c.reasons[0], std::string(kReason));
+        QCOMPARE(c.inputs, std::vector<std::string>{"x"});
+        QCOMPARE(c.nodesWithoutShape, 2); // conv and relu; the pool's [1, 8, 1, 1] is known
+        QCOMPARE(c.nodes, 3);
+        QVERIFY(c.summary().find("2 of 3 nodes have no inferred shape") != std::string::npos);
+
+        bpu::ImportOptions opt;
+        opt.inputShapes["x"] = {1, 3, 64, 64};
+        const bpu::Graph resolved = bpu::ModelImporter::load(model_, opt);
+        QVERIFY(bpu::completeness(resolved).complete());
+        QVERIFY(bpu::completeness(resolved).summary().empty());
+    }
+
+    // The text output's first line, each diagnostic once on stderr, the JSON's flags.
+    void analyzeSaysPartialFirst() {
+        const QString model = QString::fromStdString(model_);
+        const auto r = clirun::runCli({QStringLiteral("analyze"), model});
+        QCOMPARE(r.exitCode, 0);
+        const QString out = QString::fromUtf8(r.out), err = QString::fromUtf8(r.err);
+        QVERIFY2(out.startsWith(QStringLiteral("PARTIAL: ") + QString::fromUtf8(kReason)), qPrintable(out));
+        QVERIFY2(out.section(QLatin1Char('\n'), 0, 0).endsWith(QStringLiteral("pass --input-shape x=...")),
+                 qPrintable(out));
+        // The warnings come before any figure.
+        const qsizetype warning =
+            out.indexOf(QStringLiteral("warning: input 'x' dim 2 ('height') is unresolved"));
+        QVERIFY2(warning > 0 && warning < out.indexOf(QStringLiteral("latency:")), qPrintable(out));
+        const QString line = QStringLiteral("bpuscope: warning: ") + model +
+                             QStringLiteral(": input 'x' dim 2 ('height') is unresolved");
+        QCOMPARE(err.count(line), 1);
+        QCOMPARE(err.count(QStringLiteral("dim 3 ('width') is unresolved")), 1);
+    }
+
+    void analyzeJsonCarriesTheFlags() {
+        const QString model = QString::fromStdString(model_);
+        // Two outputs (JSON on stdout, CSV to a file): the warnings still reach stderr once each.
+        const QString csv = QString::fromStdString(fixtures::tempDir() + "/partial.csv");
+        const auto r = clirun::runCli({QStringLiteral("analyze"), model, QStringLiteral("--json"),
+                                       QStringLiteral("-"), QStringLiteral("--csv"), csv});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(r.err).count(QStringLiteral("dim 2 ('height') is unresolved")), 1);
+        const auto doc = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(doc["complete"].get<bool>(), false);
+        QCOMPARE(doc["partial_reasons"], nlohmann::json::array({kReason}));
+        QVERIFY(doc["partial_summary"].get<std::string>().find("2 of 3 nodes") != std::string::npos);
+        QCOMPARE(doc["plan_summary"]["partial"].get<bool>(), true);
+        for (const auto& f : doc["findings"])
+            QCOMPARE(f["partial"].get<bool>(), true);
+        int unresolved = 0;
+        for (const auto& d : doc["diagnostics"]) {
+            QVERIFY(d["severity"] == "warning" || d["severity"] == "note");
+            QCOMPARE(d["file"].get<std::string>(), model_);
+            unresolved += d["code"] == "input-dim-unresolved";
+        }
+        QCOMPARE(unresolved, 2);
+
+        // Given the shape: complete, nothing partial, no PARTIAL line.
+        const auto full =
+            clirun::runCli({QStringLiteral("analyze"), model, QStringLiteral("--input-shape"),
+                            QStringLiteral("x=1x3x64x64"), QStringLiteral("--json"), QStringLiteral("-")});
+        QCOMPARE(full.exitCode, 0);
+        const auto fullDoc = nlohmann::json::parse(full.out.toStdString());
+        QCOMPARE(fullDoc["complete"].get<bool>(), true);
+        QVERIFY(fullDoc["partial_reasons"].empty());
+        QCOMPARE(fullDoc["plan_summary"]["partial"].get<bool>(), false);
+        QVERIFY(!full.err.contains("unresolved"));
+        const auto text = clirun::runCli({QStringLiteral("analyze"), model, QStringLiteral("--input-shape"),
+                                          QStringLiteral("x=1x3x64x64")});
+        QVERIFY2(text.out.startsWith("note: weights not present") || text.out.startsWith("model:"),
+                 text.out.left(200).constData());
+    }
+
+    void infoSaysPartialFirst() {
+        const QString model = QString::fromStdString(model_);
+        const auto r = clirun::runCli({QStringLiteral("info"), model});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(QByteArray("PARTIAL: ") + kReason), r.out.constData());
+        QCOMPARE(QString::fromUtf8(r.err).count(QStringLiteral("dim 3 ('width') is unresolved")), 1);
+        const auto json =
+            clirun::runCli({QStringLiteral("info"), model, QStringLiteral("--json"), QStringLiteral("-")});
+        const auto doc = nlohmann::json::parse(json.out.toStdString());
+        QCOMPARE(doc["complete"].get<bool>(), false);
+        QCOMPARE(doc["diagnostics"].size(), doc["warnings"].size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPartialResults)
+#include "tst_partial_results.moc"
