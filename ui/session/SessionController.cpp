@@ -178,8 +178,8 @@ void SessionController::open(OpenRequest request) {
                 emit loadProgress(0.8 * f, QString::fromUtf8(stage.data(), qsizetype(stage.size())));
             });
             Graph g = ModelImporter::load(request.path.toStdString(), opt);
-            for (const auto& w : g.warnings)
-                warnings << qs(w);
+            for (const auto& d : g.diagnostics)
+                warnings << qs(d.text);
             auto profile =
                 std::make_shared<const TargetProfile>(loadTargetProfile(request.target.toStdString()));
             emit loadProgress(0.85, QStringLiteral("analysis"));
