@@ -12,6 +12,7 @@
 #include "ui/graph/GraphView.h"
 #include "ui/main/MainWindow.h"
 #include "ui/session/SelectionHub.h"
+#include "ui/session/SessionController.h"
 #include "ui/whatif/ModelComparer.h"
 
 #include <QTabWidget>
@@ -157,6 +158,23 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "bpuscope: error: %s\n", bpu::printable(msg.toStdString()).c_str());
             QApplication::exit(3);
         });
+        // A project whose edits no longer all apply opens with what fits (the interactive window says so in
+        // its "Opened with changes" box): a screenshot of that is not what was asked for.
+        QObject::connect(w.controller(), &bpu::ui::SessionController::loaded, &w,
+                         [&w](const QString& model, const QStringList& notApplied, const QStringList&) {
+                             if (notApplied.isEmpty())
+                                 return;
+                             // The project holds the edits: name it (a reload's would be the model).
+                             const QString project = w.controller()->projectPath();
+                             const QString path = project.isEmpty() ? model : project;
+                             // One line, as every error: the edits that did not apply joined.
+                             std::fprintf(
+                                 stderr, "bpuscope: error: %s: %lld edit(s) could not be applied: %s\n",
+                                 bpu::printable(path.toStdString()).c_str(),
+                                 static_cast<long long>(notApplied.size()),
+                                 bpu::printable(notApplied.join(QStringLiteral("; ")).toStdString()).c_str());
+                             QApplication::exit(3);
+                         });
         // A refused --edits list never lands in a snapshot: without this the poll above would wait forever.
         QObject::connect(&w, &bpu::ui::MainWindow::editRejected, &w,
                          [file = parser.value(edits)](const QString& why) {

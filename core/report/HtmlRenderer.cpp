@@ -51,6 +51,8 @@ dl.kv dt { font-weight: bold; } dl.kv dd { margin: 0; word-break: break-word; }
 .kvtitle { font-weight: bold; margin-top: 1em; }
 blockquote.rule { border-left: 4px solid #009E73; margin: 0.6em 0; padding: 4px 10px; background: #f2faf7; }
 p.note { color: #444; font-style: italic; }
+p.partial { background: #ffecb3; color: #3e2723; border-left: 4px solid #e69f00; padding: 6px 10px; font-weight: bold; }
+ul.diagnostics { color: #444; font-size: 0.92em; }
 figure { margin: 1em 0; } figcaption { font-size: 12.5px; color: #333; margin-top: 4px; }
 svg.chart { max-width: 100%; height: auto; }
 nav ol { margin: 0.4em 0; }
@@ -124,12 +126,20 @@ std::string renderHtml(const ReportDocument& doc) {
     os << "<h1>" << esc(doc.title) << "</h1>\n<p class=\"meta\">Model <code>" << esc(doc.modelFile)
        << "</code> on " << esc(doc.targetName) << " &middot; generated " << esc(doc.generatedAt) << " by "
        << esc(doc.generator) << "</p>\n";
+    if (const std::string partial = partialLine(doc); !partial.empty())
+        os << "<p class=\"partial\">" << esc(partial) << "</p>\n";
     if (const auto cards = headlineCards(doc); !cards.empty()) {
         os << "<div class=\"kpis\">";
         for (const auto& k : cards)
             os << "<div class=\"kpi\"><div class=\"label\">" << esc(k.label) << "</div><div class=\"value\">"
                << esc(k.value) << "</div><div class=\"detail\">" << esc(k.detail) << "</div></div>";
         os << "</div>\n";
+    }
+    if (const auto lines = firstPageDiagnostics(doc); !lines.empty()) {
+        os << "<ul class=\"diagnostics\">";
+        for (const auto& l : lines)
+            os << "<li>" << esc(l) << "</li>";
+        os << "</ul>\n";
     }
     os << "<nav><ol>";
     for (const auto& s : doc.sections)

@@ -119,6 +119,22 @@ std::vector<KpiCard> headlineCards(const ReportDocument& doc) {
     return out;
 }
 
+std::string partialLine(const ReportDocument& doc) {
+    return doc.partial.empty() ? std::string() : "PARTIAL: " + doc.partial + ".";
+}
+
+std::vector<std::string> firstPageDiagnostics(const ReportDocument& doc) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < doc.diagnostics.size() && i < kFirstPageDiagnostics; ++i) {
+        const Diagnostic& d = doc.diagnostics[i];
+        out.push_back(std::string(d.severity == DiagSeverity::Warning ? "Warning: " : "Note: ") + d.text);
+    }
+    if (doc.diagnostics.size() > kFirstPageDiagnostics)
+        out.push_back(std::to_string(doc.diagnostics.size() - kFirstPageDiagnostics) +
+                      " more diagnostics: all are in the JSON report and in `analyze --json`.");
+    return out;
+}
+
 nlohmann::json reportJson(const ReportDocument& doc) {
     json sections = json::array();
     for (const auto& s : doc.sections) {
@@ -130,7 +146,16 @@ nlohmann::json reportJson(const ReportDocument& doc) {
     json kpis = json::array();
     for (const auto& k : headlineCards(doc))
         kpis.push_back({{"label", k.label}, {"value", k.value}, {"detail", k.detail}});
-    return {{"kpis", kpis},
+    json diagnostics = json::array();
+    for (const auto& d : doc.diagnostics)
+        diagnostics.push_back({{"severity", diagSeverityName(d.severity)},
+                               {"code", diagCodeName(d.code)},
+                               {"file", d.file},
+                               {"text", d.text}});
+    return {{"complete", doc.partial.empty()},
+            {"partial_summary", doc.partial},
+            {"diagnostics", diagnostics},
+            {"kpis", kpis},
             {"schema", "bpuscope.report/1"},
             {"title", doc.title},
             {"model", doc.modelName},

@@ -107,6 +107,9 @@ std::string renderMarkdown(const ReportDocument& doc) {
     os << "# " << cell(doc.title) << "\n\n";
     os << "Model " << cell(doc.modelFile) << " on " << cell(doc.targetName) << " - generated "
        << cell(doc.generatedAt) << " by " << cell(doc.generator) << ".\n\n";
+    // A partial result says so before any figure.
+    if (const std::string partial = partialLine(doc); !partial.empty())
+        os << "> **" << cell(partial) << "**\n\n";
     // The headline cards as a one-row table: figure names as headers, value and detail in the cell.
     if (const auto cards = headlineCards(doc); !cards.empty()) {
         std::vector<std::string> headers, row;
@@ -125,6 +128,10 @@ std::string renderMarkdown(const ReportDocument& doc) {
             os << " " << v << " |";
         os << "\n\n";
     }
+    for (const auto& line : firstPageDiagnostics(doc))
+        os << "- " << cell(line) << "\n";
+    if (!doc.diagnostics.empty())
+        os << "\n";
     for (const auto& s : doc.sections)
         os << "- [" << s.number << ". " << cell(s.title) << "](#" << s.id << ")\n";
     os << "\n";

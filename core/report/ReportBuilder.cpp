@@ -3,7 +3,9 @@
 
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/analysis/ResultDiagnostics.h"
 #include "core/edit/EditList.h"
+#include "core/model/Completeness.h"
 
 #include <algorithm>
 #include <cmath>
@@ -241,6 +243,8 @@ ReportDocument buildReport(const ReportInput& input, const Progress& progress) {
     doc.generator = std::string("BpuScope ") + BPUSCOPE_VERSION;
     doc.facts = factsOf(c);
     doc.kpis = detail::kpiCards(c);
+    doc.partial = completeness(c.g).summary();
+    doc.diagnostics = resultDiagnostics(c.g, &c.r, &s.options().deploy);
 
     progress(0.1, "summary");
     doc.sections.push_back(detail::summarySection(c));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ChartData.h"
+#include "core/model/Diagnostic.h"
 #include "core/model/Graph.h"
 
 #include <nlohmann/json.hpp>
@@ -127,6 +128,9 @@ struct KpiCard {
     std::string detail; ///< "509.7 FPS; as hrt_model_exec perf"
 };
 
+/// How many diagnostics the first page lists before it counts the rest.
+constexpr size_t kFirstPageDiagnostics = 8;
+
 /// The whole report as structured data: every renderer (Markdown, HTML, JSON, PDF) reads only this.
 struct ReportDocument {
     std::string title;       ///< "BpuScope optimization report: yolov8n"
@@ -137,6 +141,12 @@ struct ReportDocument {
     std::string generator;   ///< "BpuScope 0.1.0"
     std::vector<Section> sections;
     std::vector<KpiCard> kpis; ///< headline cards, first page; empty: facts["cover"]["tiles"] if any
+    /// The result rests on unresolved inputs: the sentence every format prints before any figure, after
+    /// "PARTIAL: " (Completeness::summary). Empty when the result is complete.
+    std::string partial;
+    /// The result's diagnostics (ResultDiagnostics.h), listed on the first page after the headline cards;
+    /// the first `kFirstPageDiagnostics` in the text formats and the PDF, all in the JSON.
+    std::vector<Diagnostic> diagnostics;
     nlohmann::json facts; ///< the headline numbers, machine-readable (latency_ms, fps, baseline, ...)
     GraphOverview overview;
 };

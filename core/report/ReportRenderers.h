@@ -20,6 +20,13 @@ nlohmann::json reportJson(const ReportDocument& doc);
 /// facts["cover"]["tiles"]; empty when there are neither.
 std::vector<KpiCard> headlineCards(const ReportDocument& doc);
 
+/// "PARTIAL: <why>." when the result rests on unresolved inputs, else empty: what each format prints before
+/// any figure.
+std::string partialLine(const ReportDocument& doc);
+/// The first page's diagnostics, one line each ("Warning: ...", "Note: ..."), the first
+/// kFirstPageDiagnostics and then "N more diagnostics: ..." pointing at where they all are.
+std::vector<std::string> firstPageDiagnostics(const ReportDocument& doc);
+
 /// Inline SVG of a bar chart (horizontal bars, largest first) / of the roofline; used by the HTML renderer.
 std::string barChartSvg(const BarSeries& s);
 std::string rooflineSvg(const RooflineData& d);

@@ -14,8 +14,6 @@ namespace {
 
 /// Rows of the first page's top-findings table; section 2 ranks them all.
 constexpr size_t kTopFindings = 5;
-/// Import and analysis warnings printed on the first page; the rest are counted (all in `analyze --json`).
-constexpr size_t kWarnings = 8;
 
 std::string opsetsText(const Graph& g) {
     std::string out;
@@ -180,14 +178,6 @@ Section summarySection(const Context& c) {
         sec.blocks.push_back(top);
     }
 
-    std::vector<std::string> warnings = diagnosticTexts(c.g.diagnostics);
-    for (const auto& d : c.r.diagnostics)
-        warnings.push_back(d.text);
-    for (size_t i = 0; i < warnings.size() && i < kWarnings; ++i)
-        sec.blocks.push_back(Note{"Warning: " + fmt::prose(warnings[i])});
-    if (warnings.size() > kWarnings)
-        sec.blocks.push_back(
-            Note{std::to_string(warnings.size() - kWarnings) + " more warnings in `analyze --json`."});
     return sec;
 }
 

@@ -10,6 +10,7 @@
 #include "core/model/Completeness.h"
 #include "core/model/ModelImporter.h"
 
+#include <QFile>
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
@@ -115,6 +116,58 @@ private slots:
                                           QStringLiteral("x=1x3x64x64")});
         QVERIFY2(text.out.startsWith("note: weights not present") || text.out.startsWith("model:"),
                  text.out.left(200).constData());
+    }
+
+    // The report says PARTIAL before its headline figures and lists the diagnostics on its first page, in
+    // every format (step 2).
+    void reportSaysPartialFirst_data() {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("md") << QStringLiteral("md");
+        QTest::newRow("html") << QStringLiteral("html");
+        QTest::newRow("json") << QStringLiteral("json");
+#ifdef BPUSCOPE_CLI_HAS_PDF
+        QTest::newRow("pdf") << QStringLiteral("pdf");
+#endif
+    }
+    void reportSaysPartialFirst() {
+        QFETCH(QString, format);
+        const QString model = QString::fromStdString(model_);
+        const QString out =
+            QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/partial.") + format;
+        const auto r = clirun::runCli({QStringLiteral("report"), model, QStringLiteral("-o"), out});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(r.err).count(QStringLiteral("dim 2 ('height') is unresolved")), 1);
+        const QString partial = QStringLiteral("PARTIAL: ") + QString::fromUtf8(kReason);
+        if (format == QLatin1String("json")) {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto doc = nlohmann::json::parse(f.readAll().toStdString());
+            QCOMPARE(doc["complete"].get<bool>(), false);
+            QVERIFY(doc["partial_summary"].get<std::string>().rfind(kReason, 0) == 0);
+            bool unresolved = false;
+            for (const auto& d : doc["diagnostics"])
+                unresolved |= d["code"] == "input-dim-unresolved";
+            QVERIFY(unresolved);
+            return;
+        }
+        QString text;
+        if (format == QLatin1String("pdf")) {
+            const auto page = clirun::runProgram(
+                QStringLiteral("pdftotext"), {QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"),
+                                              QStringLiteral("1"), out, QStringLiteral("-")});
+            text = QString::fromUtf8(page.out).simplified();
+        } else {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            text = QString::fromUtf8(f.readAll()).simplified();
+        }
+        const qsizetype at = text.indexOf(partial);
+        QVERIFY2(at >= 0, qPrintable(text.left(2000)));
+        // Before the first headline figure, and the diagnostics on the same (first) page.
+        const qsizetype figure = text.indexOf(QStringLiteral(" ms"));
+        QVERIFY2(figure > at, qPrintable(text.left(2000)));
+        QVERIFY2(text.contains(QStringLiteral("Warning: input 'x' dim 3 ('width') is unresolved")),
+                 qPrintable(text.left(3000)));
     }
 
     void infoSaysPartialFirst() {

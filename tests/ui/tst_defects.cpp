@@ -19,6 +19,8 @@
 #include "ui/graph/NodeItem.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/inspector/ShapeEditor.h"
+#include "ui/main/DiagnosticsDialog.h"
+#include "ui/main/ResultBanner.h"
 #include "ui/session/SelectionHub.h"
 #include "ui/whatif/WhatIfActions.h"
 
@@ -447,7 +449,25 @@ private slots:
         QVERIFY(loaded.wait(60000));
         QTRY_VERIFY(w_->inputShapePrompt());
         QVERIFY(w_->inputShapePrompt()->isVisible());
-        QVERIFY(statusLabel(*w_, QStringLiteral("unresolved")));
+        QVERIFY(statusLabel(*w_, QStringLiteral("PARTIAL: 1 input(s) unresolved")));
+        // Issue 42: the banner over the graph says PARTIAL and why before any figure is read, and the
+        // diagnostics list holds every warning (not only their count).
+        QVERIFY(w_->resultBanner()->isVisible());
+        QVERIFY2(w_->resultBanner()->text().startsWith(QStringLiteral(
+                     "PARTIAL: input 'x' has unresolved dims 2 ('height'), 3 ('width'); 1 of 1 "
+                     "nodes have no inferred shape")),
+                 qPrintable(w_->resultBanner()->text()));
+        QVERIFY(w_->resultBanner()->geometry().bottom() <= w_->graphView()->geometry().top());
+        w_->showDiagnostics();
+        QPointer<DiagnosticsDialog> list = w_->diagnosticsDialog();
+        QVERIFY(list && list->isVisible());
+        QVERIFY(list->partialText().startsWith(QStringLiteral("PARTIAL: ")));
+        QStringList codes;
+        for (int i = 0; i < list->list()->topLevelItemCount(); ++i)
+            codes << list->list()->topLevelItem(i)->text(1);
+        QCOMPARE(codes.count(QStringLiteral("input-dim-unresolved")), 2);
+        QVERIFY2(codes.contains(QStringLiteral("shapes-incomplete")),
+                 qPrintable(codes.join(QLatin1Char(','))));
         InputShapeDialog* prompt = w_->inputShapePrompt();
         prompt->field(0)->setText(QStringLiteral("1x3x224x224"));
         QTRY_VERIFY(prompt->problem().isEmpty());
@@ -462,6 +482,13 @@ private slots:
         QVERIFY(!w_->inputShapePrompt());
         QVERIFY(!statusLabel(*w_, QStringLiteral("unresolved")) ||
                 !statusLabel(*w_, QStringLiteral("unresolved"))->isVisible());
+        // Complete now: no banner, and the open list follows the result (no unresolved input left).
+        QVERIFY(!w_->resultBanner()->isVisible());
+        QVERIFY(list);
+        QVERIFY(list->partialText().isEmpty());
+        for (int i = 0; i < list->list()->topLevelItemCount(); ++i)
+            QVERIFY(list->list()->topLevelItem(i)->text(1) != QLatin1String("input-dim-unresolved"));
+        list->close();
     }
 
     // 9. The baseline follows a target switch (deltas compare like with like), and a report compares against

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "MainWindow.h"
 
+#include "DiagnosticsDialog.h"
 #include "EstimateLabel.h"
 #include "InputShapeDialog.h"
 #include "ReportExporter.h"
+#include "ResultBanner.h"
 #include "StatusText.h"
+#include "core/analysis/ResultDiagnostics.h"
+#include "core/model/Completeness.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/findings/FindingsPanel.h"
 #include "ui/graph/GraphView.h"
@@ -28,6 +32,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 namespace bpu::ui {
 
@@ -101,17 +106,7 @@ void MainWindow::connectSession() {
                 const int t = targetBox_->findData(controller_->targetName());
                 if (t >= 0)
                     targetBox_->setCurrentIndex(t);
-                warnings_ = warnings;
-                // Open input dims make every number uncertain: a warning. Other import notes (a graph-only
-                // model's absent weights) are information.
-                int open = 0;
-                for (const QString& w : warnings)
-                    open +=
-                        w.contains(QLatin1String("unresolved")) || w.contains(QLatin1String("has no shape"));
-                warning_->setVisible(!warnings.isEmpty());
-                warning_->setText(open ? tr("\u26a0 %n input dim(s) unresolved", nullptr, open)
-                                       : tr("\u24d8 %n import note(s)", nullptr, int(warnings.size())));
-                warning_->setToolTip(warnings.join(QLatin1Char('\n')));
+                warnings_ = warnings; // for the shape prompt; the status bar follows each snapshot
                 // One message for everything the load has to say: why the edits may not all fit, and which
                 // did not.
                 QString text = pendingNote_;
@@ -184,9 +179,19 @@ void MainWindow::connectSession() {
 }
 
 void MainWindow::buildUi() {
-    graph_ = new GraphView(this);
+    // The graph under the PARTIAL banner: what a partial result says comes before any figure in it.
+    auto* centre = new QWidget(this);
+    auto* column = new QVBoxLayout(centre);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    banner_ = new ResultBanner(centre);
+    graph_ = new GraphView(centre);
     graph_->setJobTracker(jobs_);
-    setCentralWidget(graph_);
+    column->addWidget(banner_);
+    column->addWidget(graph_, 1);
+    setCentralWidget(centre);
+    connect(banner_, &ResultBanner::setShapeRequested, this, [this] { promptInputShapes(warnings_); });
+    connect(banner_, &ResultBanner::diagnosticsRequested, this, &MainWindow::showDiagnostics);
     connect(graph_, &GraphView::nodeSelected, this, [this](NodeId id) { hub_->select(id, graph_); });
     connect(hub_, &SelectionHub::changed, this, [this](NodeId id, QObject* sender) {
         if (sender != graph_)
@@ -246,7 +251,9 @@ void MainWindow::buildUi() {
     breakdown_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     delta_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     warning_ = new QLabel(this);
+    warning_->setTextFormat(Qt::RichText);
     warning_->hide();
+    connect(warning_, &QLabel::linkActivated, this, &MainWindow::showDiagnostics);
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(260);
@@ -439,6 +446,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     whatIf_->setSnapshot(s);
     deployment_->setSnapshot(s);
     updateStatus(*s);
+    updateDiagnostics(*s);
     exportAction_->setEnabled(!exporter_->isRunning());
     reloadAction_->setEnabled(true);
     compareAction_->setEnabled(true);
@@ -464,6 +472,50 @@ void MainWindow::updateStatus(const Snapshot& s) {
     const QString delta = deltaText(s);
     delta_->setText(delta.isEmpty() ? QString() : QStringLiteral(" | ") + delta);
     delta_->setToolTip(delta);
+}
+
+void MainWindow::updateDiagnostics(const Snapshot& s) {
+    const Completeness complete = completeness(*s.graph);
+    const std::vector<Diagnostic> diagnostics = resultDiagnostics(*s.graph, &s.analysis, &s.deploy);
+    banner_->setCompleteness(complete);
+    int warnings = 0;
+    QStringList lines;
+    for (const auto& d : diagnostics) {
+        warnings += d.severity == DiagSeverity::Warning;
+        lines << QStringLiteral("%1: %2").arg(QString::fromUtf8(diagSeverityName(d.severity)),
+                                              QString::fromStdString(d.text));
+    }
+    // Partial first: every figure rests on it. Then what may be off, then what was only assumed.
+    QString label;
+    if (!complete.complete())
+        label = tr("\u26a0 PARTIAL: %n input(s) unresolved", nullptr, int(complete.reasons.size()));
+    else if (warnings > 0)
+        label = tr("\u26a0 %n warning(s)", nullptr, warnings);
+    else if (!diagnostics.empty())
+        label = tr("\u24d8 %n note(s)", nullptr, int(diagnostics.size()));
+    warning_->setVisible(!label.isEmpty());
+    warning_->setText(QStringLiteral("<a href=\"diagnostics\">%1</a>").arg(label.toHtmlEscaped()));
+    warning_->setToolTip(lines.join(QLatin1Char('\n')));
+    if (diagnostics_)
+        diagnostics_->setDiagnostics(complete, diagnostics);
+}
+
+DiagnosticsDialog* MainWindow::diagnosticsDialog() const {
+    return diagnostics_;
+}
+
+void MainWindow::showDiagnostics() {
+    const auto s = snapshot();
+    if (!diagnostics_) {
+        diagnostics_ = new DiagnosticsDialog(this);
+        diagnostics_->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    if (s)
+        diagnostics_->setDiagnostics(completeness(*s->graph),
+                                     resultDiagnostics(*s->graph, &s->analysis, &s->deploy));
+    diagnostics_->show();
+    diagnostics_->raise();
+    diagnostics_->activateWindow();
 }
 
 bool MainWindow::exportReportTo(const QString& path) {

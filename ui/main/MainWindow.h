@@ -33,6 +33,8 @@ class ReportExporter;
 class SelectionHub;
 class WhatIfActions;
 class DeploymentActions;
+class DiagnosticsDialog;
+class ResultBanner;
 
 /// The workbench: graph (centre), inspector, hotspots, findings, charts, what-if compare and history docks.
 /// All model work runs in the session layer (ui/session) and its one job tracker; this window shows
@@ -89,6 +91,11 @@ public:
     QMessageBox* lastMessage() const { return lastMessage_; }
     /// The open input-shape prompt (a model with unresolved input dims), or null.
     InputShapeDialog* inputShapePrompt() const { return shapePrompt_; }
+    /// The PARTIAL strip over the graph (issue 42) and the diagnostics list, when open (tests).
+    ResultBanner* resultBanner() const { return banner_; }
+    DiagnosticsDialog* diagnosticsDialog() const;
+    /// Opens (or raises) the list of the shown result's diagnostics.
+    void showDiagnostics();
     /// The status bar's estimate, its breakdown and the delta-vs-baseline labels.
     QLabel* estimateLabel() const { return estimate_; }
     QLabel* breakdownLabel() const { return breakdown_; }
@@ -127,6 +134,8 @@ private:
     void showSnapshot(SnapshotPtr s);
     void resetPanels();
     void updateStatus(const Snapshot& s);
+    /// The banner, the status bar's diagnostics label and an open diagnostics list, from the snapshot.
+    void updateDiagnostics(const Snapshot& s);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     bool saveProject();
@@ -179,6 +188,8 @@ private:
     QPushButton* reportCancel_ = nullptr;
     QPointer<QMessageBox> lastMessage_;
     QPointer<InputShapeDialog> shapePrompt_;
+    ResultBanner* banner_ = nullptr;
+    QPointer<DiagnosticsDialog> diagnostics_;
     QMenu* recentMenu_ = nullptr;
     ColorMode colorMode_ = ColorMode::Placement;
     bool showDeltaOnCompare_ = false; ///< the next comparison result switches to the delta mode

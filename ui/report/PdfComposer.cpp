@@ -51,11 +51,28 @@ void PdfComposer::cover() {
         flow_.flowText(makeText(line, fonts_.body, w), x, ink());
     flow_.advance(pt(10));
 
+    // A partial result says so before any figure: an amber box above the tiles.
+    if (const std::string partial = report::partialLine(doc_); !partial.empty()) {
+        const double pad = pt(5), bar = pt(3);
+        const TextBox box = makeText(qs(partial), fonts_.bold, w - bar - 2 * pad);
+        const double h = box.height() + 2 * pad, y = flow_.y();
+        flow_.add([box, x, y, w, h, pad, bar](QPainter& p) {
+            p.fillRect(QRectF(x, y, w, h), QColor(255, 236, 179));
+            p.fillRect(QRectF(x, y, bar, h), QColor(230, 159, 0));
+            box.draw(p, QPointF(x + bar + pad, y + pad), QColor(62, 39, 35));
+        });
+        flow_.advance(h + pt(8));
+    }
     // Headline tiles: the numbers a reader wants before anything else (none in a document without them).
     std::vector<Tile> tiles;
     for (const auto& k : report::headlineCards(doc_))
         tiles.push_back({qs(k.label), qs(k.value), qs(k.detail)});
     drawTiles(tiles);
+    // Then every diagnostic of the result (the first few; the rest counted).
+    for (const std::string& line : report::firstPageDiagnostics(doc_))
+        paragraph(qs(line), fonts_.tiny, muted(), pt(1));
+    if (!doc_.diagnostics.empty())
+        flow_.advance(pt(6));
 }
 
 void PdfComposer::drawTiles(const std::vector<Tile>& tiles) {
