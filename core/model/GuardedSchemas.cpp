@@ -51,6 +51,29 @@ std::string rangeProblem(onnx::InferenceContext& ctx) {
     return {};
 }
 
+/// What onnx 1.12's inference functions take for granted of every node, whatever the op: each required
+/// attribute present (Scan-9 reads num_scan_inputs through a null pointer when it is not) and each required
+/// input typed (EyeLike copies the shape of an input whose type is unknown from a null pointer). A node
+/// that breaks either gets no inferred shape, with the reason; onnx's checker refuses such a model too.
+std::string schemaProblem(const onnx::OpSchema& schema, onnx::InferenceContext& ctx) {
+    for (const auto& [name, attr] : schema.attributes())
+        if (attr.required && !ctx.getAttribute(name))
+            return "attribute '" + name + "' is required by " + schema.Name() + " but missing";
+    // Only inputs that must be tensors: BpuScope types every tensor it knows, while an optional or sequence
+    // value reaches onnx untyped and its inference copes (OptionalHasElement).
+    const auto& formals = schema.inputs();
+    for (size_t i = 0; i < formals.size() && i < ctx.getNumInputs(); ++i) {
+        if (formals[i].GetOption() != onnx::OpSchema::Single || ctx.getInputType(i))
+            continue;
+        bool tensorOnly = !formals[i].GetTypes().empty();
+        for (const auto* type : formals[i].GetTypes())
+            tensorOnly &= type && type->rfind("tensor(", 0) == 0;
+        if (tensorOnly)
+            return "input " + std::to_string(i) + " has no known type";
+    }
+    return {};
+}
+
 } // namespace
 
 const GuardedSchemas& GuardedSchemas::instance() {
@@ -61,7 +84,7 @@ const GuardedSchemas& GuardedSchemas::instance() {
 const onnx::OpSchema* GuardedSchemas::GetSchema(const std::string& key, const int maxInclusiveVersion,
                                                 const std::string& domain) const {
     const onnx::OpSchema* real = onnx::OpSchemaRegistry::Schema(key, maxInclusiveVersion, domain);
-    if (!real || !real->has_type_and_shape_inference_function() || !isGuardedOp(key, domain))
+    if (!real || !real->has_type_and_shape_inference_function())
         return real;
     Cache& c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
@@ -70,11 +93,20 @@ const onnx::OpSchema* GuardedSchemas::GetSchema(const std::string& key, const in
         slot = std::make_unique<onnx::OpSchema>(*real);
         onnx::InferenceFunction inner = real->GetTypeAndShapeInferenceFunction();
         const std::string op = key, dom = domain;
-        slot->TypeAndShapeInferenceFunction([inner, op, dom](onnx::InferenceContext& ctx) {
+        const bool guarded = isGuardedOp(key, domain);
+        slot->TypeAndShapeInferenceFunction([inner, op, dom, guarded, real](onnx::InferenceContext& ctx) {
             const AttributeLookup attr = [&ctx](const std::string& name) {
                 return ctx.getAttribute(name);
             };
-            std::string problem = attributeProblem(op, dom, attr);
+            std::string problem = schemaProblem(*real, ctx);
+            if (!guarded) {
+                if (!problem.empty())
+                    fail_shape_inference(problem);
+                inner(ctx);
+                return;
+            }
+            if (problem.empty())
+                problem = attributeProblem(op, dom, attr);
             if (problem.empty())
                 problem = inputProblem(
                     op, dom, attr,
@@ -82,7 +114,8 @@ const onnx::OpSchema* GuardedSchemas::GetSchema(const std::string& key, const in
                     ctx.getNumInputs());
             if (problem.empty())
                 problem = inferenceHazard(
-                    op, dom, [&ctx](size_t i) { return i < ctx.getNumInputs() ? ctx.getInputType(i) : nullptr; },
+                    op, dom,
+                    [&ctx](size_t i) { return i < ctx.getNumInputs() ? ctx.getInputType(i) : nullptr; },
                     ctx.getNumInputs());
             if (problem.empty() && op == "Range")
                 problem = rangeProblem(ctx);

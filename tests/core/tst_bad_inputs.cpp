@@ -106,6 +106,11 @@ const Hostile kHostile[] = {
     // Found by fuzz_model: MaxUnpool whose indices input names nothing (so has no type): onnx 1.12 read
     // their dim 1 unchecked (SIGSEGV). Now the node just gets no inferred shape.
     {"crash-fuzz_model-maxunpool-untyped-indices.onnx", ""},
+    // Found by fuzz_import and fuzz_model (issue 41): onnx 1.12's inference followed a null pointer - EyeLike
+    // copying the shape of an input without a type, Scan-9 reading its missing num_scan_inputs. Now those
+    // nodes get no inferred shape, with the reason, and the model analyses.
+    {"crash-fuzz_import-eyelike-untyped-input.onnx", ""},
+    {"crash-fuzz_model-scan-missing-attribute.onnx", ""},
     // Issue 41, one row per way a name gets a second producer; onnx's checker refuses each of them
     // (make_hostile.py --check). The first three read past the node list (SIGSEGV in the CLI and the GUI).
     {"output_twice_split.onnx", "node 'split' (Split) lists 'a' as more than one of its outputs (0 and 1)"},
