@@ -161,6 +161,11 @@ int runAnalyze(const CliArgs& args) {
                         baseline.latencyMs, baseline.fps, baseline.bpuMs, edits.size());
     }
     std::vector<std::string> reasons;
+    // A gate that passes on guessed shapes would pass for the wrong reason: a partial result fails it
+    // unless the caller says a partial result is what it means to judge.
+    if (!failOn.empty() && !complete.complete() && !args.has("allow-partial"))
+        reasons.push_back("the result is PARTIAL (" + complete.summary() +
+                          "): give the input shapes, or pass --allow-partial to judge it anyway");
     for (const auto& c : failOn)
         if (auto why = failReason(c, session))
             reasons.push_back(*why);

@@ -66,9 +66,9 @@ int runSweep(const CliArgs& args) {
     const std::vector<SweepRow> rows =
         runSweep(work, options, jobs, [total = work.size()](const SweepRow& r, size_t done) {
             if (r.ok)
-                std::fprintf(stderr, "[%zu/%zu] %s @ %s: %.3f ms, %.1f FPS (%.1f s)\n", done, total,
-                             r.model.c_str(), r.target.c_str(), r.figures.latencyMs, r.figures.fps,
-                             r.seconds);
+                std::fprintf(stderr, "[%zu/%zu] %s @ %s: %.3f ms, %.1f FPS (%.1f s)%s\n", done, total,
+                             r.model.c_str(), r.target.c_str(), r.figures.latencyMs, r.figures.fps, r.seconds,
+                             r.complete ? "" : (" - PARTIAL: " + r.partial).c_str());
             else
                 std::fprintf(stderr, "[%zu/%zu] %s @ %s: FAILED: %s\n", done, total, r.model.c_str(),
                              r.target.c_str(), r.error.c_str());

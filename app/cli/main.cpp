@@ -31,7 +31,8 @@ Commands:
       Type, DataType), --perf-json FILE|- (the field names of the compiler's static perf JSON, filled
       with BpuScope's estimates), --fail-on EXPR (repeatable, for CI: METRIC OP VALUE with metrics fps,
       latency_ms, bpu_ms, cpu_nodes, bpu_segments, findings, severity and ops < <= > >= == !=, e.g.
-      'fps<300', 'latency_ms>2', 'cpu_nodes>0', 'severity>=high': exit 1 listing the conditions that hold)
+      'fps<300', 'latency_ms>2', 'cpu_nodes>0', 'severity>=high': exit 1 listing the conditions that hold;
+      a PARTIAL result, one resting on unresolved input dims, fails too unless --allow-partial)
   report MODEL -o FILE [options]
       optimization report: summary, findings with the guide's rules, hotspots, charts, graph overview,
       what-if before/after, method and assumptions. Options: --format pdf|md|html|json (else from the
@@ -97,13 +98,13 @@ int main(int argc, char** argv) {
         if (cmd == "analyze") {
             std::vector<std::string> options = modelOptions;
             options.insert(options.end(), {"node-info", "perf-json", "fail-on"});
-            return runAnalyze(parse(options, {}));
+            return runAnalyze(parse(options, {"allow-partial"}));
         }
         if (cmd == "report")
             return runReport(parse(modelOptions, {"progress"}), argc, argv);
         if (cmd == "compare")
-            return runCompare(parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}),
-                              argc, argv);
+            return runCompare(
+                parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}), argc, argv);
         if (cmd == "sweep")
             return runSweep(parse({"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
         if (cmd == "calibrate")

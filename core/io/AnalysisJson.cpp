@@ -420,7 +420,9 @@ std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstim
           "padded_output_shape,padding_waste_bytes,intensity,bound,fusion_group";
     if (cost)
         os << ",latency_us,latency_share";
-    os << "\n";
+    // The result's completeness on every row, so a row read alone still says it rests on guessed shapes.
+    const char* complete = completeness(g).complete() ? "true" : "false";
+    os << ",complete\n";
     for (NodeId id : g.topoOrder) {
         Row row = rowOf(g, r, cost, g.node(id));
         os << csvField(row.name) << ',' << csvField(row.op) << ',' << row.placement << ','
@@ -430,7 +432,7 @@ std::string analysisCsv(const Graph& g, const AnalysisResult& r, const CostEstim
            << csvField(row.group);
         if (cost)
             os << ',' << row.latencyUs << ',' << row.share;
-        os << "\n";
+        os << ',' << complete << "\n";
     }
     return os.str();
 }

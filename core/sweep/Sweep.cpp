@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "Sweep.h"
 
+#include "core/model/Completeness.h"
+
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 
@@ -35,6 +37,9 @@ SweepRow sweepRow(const SweepJob& job, const ImportOptions& options) {
             row.topTitle = f.title;
             row.topGainMs = f.estimatedGainMs;
         }
+        const Completeness c = completeness(s.graph());
+        row.complete = c.complete();
+        row.partial = c.summary();
         row.ok = true;
     } catch (const std::exception& e) {
         row.error = e.what();

@@ -25,7 +25,10 @@ struct SweepRow {
     int64_t paddingWasteBytes = 0;
     std::string topRule, topTitle;   ///< the top-ranked finding (by estimated gain), empty if none
     std::optional<double> topGainMs; ///< its estimated gain per image
-    double seconds = 0;              ///< wall time of this row (progress only; never in the tables)
+    /// False when the result rests on unresolved input dims (Completeness.h): `partial` says why.
+    bool complete = true;
+    std::string partial;
+    double seconds = 0; ///< wall time of this row (progress only; never in the tables)
 };
 
 struct SweepJob {

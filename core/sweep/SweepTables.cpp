@@ -69,7 +69,7 @@ std::string sweepCsv(const std::vector<SweepRow>& rows) {
     std::ostringstream os;
     os << "model,target,status,error,latency_ms,bpu_ms,fps,batch,nodes,cpu_nodes,bpu_segments,padding_waste_"
           "ratio,"
-          "padding_waste_bytes,findings,top_finding_rule,top_finding,top_finding_gain_ms\n";
+          "padding_waste_bytes,findings,top_finding_rule,top_finding,top_finding_gain_ms,complete,partial\n";
     for (const SweepRow& r : rows) {
         os << csvField(r.model) << ',' << csvField(r.target) << ',' << (r.ok ? "ok" : "failed") << ','
            << csvField(r.error);
@@ -79,9 +79,10 @@ std::string sweepCsv(const std::vector<SweepRow>& rows) {
                << ',' << f.batch << ',' << r.nodes << ',' << r.cpuNodes << ',' << r.bpuSegments << ','
                << num("%.4f", r.paddingWasteRatio) << ',' << r.paddingWasteBytes << ',' << r.findings << ','
                << csvField(r.topRule) << ',' << csvField(r.topTitle) << ','
-               << (r.topGainMs ? num("%.4f", *r.topGainMs) : std::string());
+               << (r.topGainMs ? num("%.4f", *r.topGainMs) : std::string()) << ','
+               << (r.complete ? "true" : "false") << ',' << csvField(r.partial);
         } else {
-            os << ",,,,,,,,,,,,,";
+            os << ",,,,,,,,,,,,,,,";
         }
         os << "\n";
     }
@@ -110,8 +111,10 @@ std::string sweepHtml(const std::vector<SweepRow>& rows, const std::string& gene
     os << "</tr></thead><tbody>\n";
     for (const SweepRow& r : rows) {
         const std::string name = std::filesystem::path(r.model).filename().string();
-        os << (r.ok ? "<tr>" : "<tr class=\"failed\">") << "<td title=\"" << esc(r.model) << "\">"
-           << esc(name) << "</td><td>" << esc(r.target) << "</td>";
+        // A partial row says so where its name is read, the reason in its tooltip.
+        os << (r.ok ? "<tr>" : "<tr class=\"failed\">") << "<td title=\""
+           << esc(r.complete ? r.model : r.model + " - PARTIAL: " + r.partial) << "\">" << esc(name)
+           << (r.complete ? "" : " <b>PARTIAL</b>") << "</td><td>" << esc(r.target) << "</td>";
         if (!r.ok) {
             os << "<td colspan=\"10\">error: " << esc(r.error) << "</td></tr>\n";
             continue;

@@ -345,14 +345,15 @@ private slots:
         const bpu::Graph g = bpu::ModelImporter::load(file.toStdString());
 
         // Header: the issue's columns first, in order; any further column (the cost engine's) is a nodes[]
-        // key too.
+        // key too, but the last: `complete`, the result's, which is the JSON's top-level key (issue 42).
         QCOMPARE(rows.size(), g.nodes.size() + 1);
         const auto& header = rows[0];
         QVERIFY(header.size() >= kNodeColumns.size());
         QCOMPARE(std::vector<std::string>(header.begin(), header.begin() + kNodeColumns.size()),
                  kNodeColumns);
-        for (const auto& col : header)
-            QVERIFY2(j["nodes"][0].contains(col), col.c_str());
+        QCOMPARE(header.back(), std::string("complete"));
+        for (size_t c = 0; c + 1 < header.size(); ++c)
+            QVERIFY2(j["nodes"][0].contains(header[c]), header[c].c_str());
 
         // One row per node, in the JSON's order, with the same values.
         std::set<std::string> names;
@@ -368,6 +369,7 @@ private slots:
             QCOMPARE(row[5], std::to_string(n["padded_macs"].get<int64_t>()));
             QCOMPARE(row[8], std::to_string(n["weight_bytes"].get<int64_t>()));
             QCOMPARE(row[13], n["bound"].get<std::string>());
+            QCOMPARE(row.back(), std::string(j["complete"].get<bool>() ? "true" : "false"));
             names.insert(row[0]);
         }
         QCOMPARE(names.size(), g.nodes.size());

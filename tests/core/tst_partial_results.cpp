@@ -170,6 +170,58 @@ private slots:
                  qPrintable(text.left(3000)));
     }
 
+    // Step 3: a CI gate never passes on guessed shapes unless told to; CSV and sweep rows say complete.
+    void failOnRefusesAPartialResult() {
+        const QString model = QString::fromStdString(model_);
+        const QStringList gate{QStringLiteral("analyze"),   model,
+                               QStringLiteral("--fail-on"), QStringLiteral("fps<1"),
+                               QStringLiteral("--json"),    QStringLiteral("-")};
+        const auto partial = clirun::runCli(gate);
+        QCOMPARE(partial.exitCode, 1); // fps<1 does not hold: only the partial result fails the gate
+        QVERIFY2(
+            partial.err.contains("bpuscope: --fail-on: the result is PARTIAL (input 'x' has unresolved dims"),
+            partial.err.constData());
+        QVERIFY(partial.err.contains("--allow-partial"));
+        const auto allowed = clirun::runCli(gate + QStringList{QStringLiteral("--allow-partial")});
+        QCOMPARE(allowed.exitCode, 0);
+        QVERIFY(!allowed.err.contains("--fail-on"));
+        const auto resolved = clirun::runCli(
+            gate + QStringList{QStringLiteral("--input-shape"), QStringLiteral("x=1x3x64x64")});
+        QCOMPARE(resolved.exitCode, 0);
+        // Without --fail-on there is no gate to fail: a partial analyze still exits 0.
+        QCOMPARE(clirun::runCli({QStringLiteral("analyze"), model}).exitCode, 0);
+    }
+
+    void csvRowsSayComplete() {
+        const QString model = QString::fromStdString(model_);
+        const auto csv =
+            clirun::runCli({QStringLiteral("analyze"), model, QStringLiteral("--csv"), QStringLiteral("-")});
+        QCOMPARE(csv.exitCode, 0);
+        const QStringList lines = QString::fromUtf8(csv.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4); // the header and the three nodes
+        QVERIFY2(lines[0].endsWith(QStringLiteral(",complete")), qPrintable(lines[0]));
+        for (qsizetype i = 1; i < lines.size(); ++i)
+            QVERIFY2(lines[i].endsWith(QStringLiteral(",false")), qPrintable(lines[i]));
+
+        const auto sweep =
+            clirun::runCli({QStringLiteral("sweep"), model, QStringLiteral("--csv"), QStringLiteral("-")});
+        QCOMPARE(sweep.exitCode, 0);
+        const QStringList rows = QString::fromUtf8(sweep.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 2);
+        const QStringList header = rows[0].split(QLatin1Char(','));
+        const qsizetype col = header.indexOf(QStringLiteral("complete"));
+        QVERIFY2(col > 0 && header.indexOf(QStringLiteral("partial")) == col + 1, qPrintable(rows[0]));
+        QVERIFY2(rows[1].contains(
+                     QStringLiteral(",false,\"input 'x' has unresolved dims 2 ('height'), 3 ('width');")),
+                 qPrintable(rows[1]));
+        QVERIFY2(sweep.err.contains("PARTIAL: input 'x' has unresolved dims"), sweep.err.constData());
+        const auto full =
+            clirun::runCli({QStringLiteral("sweep"), model, QStringLiteral("--input-shape"),
+                            QStringLiteral("x=1x3x64x64"), QStringLiteral("--csv"), QStringLiteral("-")});
+        QVERIFY2(full.out.contains(",true,\n") || full.out.trimmed().endsWith(",true,"),
+                 full.out.constData());
+    }
+
     void infoSaysPartialFirst() {
         const QString model = QString::fromStdString(model_);
         const auto r = clirun::runCli({QStringLiteral("info"), model});
