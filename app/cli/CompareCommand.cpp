@@ -2,6 +2,9 @@
 // `bpuscope-cli compare A B`: two exports of one network, node by node (core/compare).
 #include "Commands.h"
 #include "DocumentOutput.h"
+#include "ResultNotice.h"
+#include "core/analysis/ResultDiagnostics.h"
+#include "core/util/PrintableText.h"
 
 #include "core/compare/CompareOutput.h"
 #include "core/edit/Session.h"
@@ -107,6 +110,13 @@ int runCompare(const CliArgs& args, int argc, char** argv) {
     Session a = load(args.positional[0]);
     Session b = futureB.get();
     const Comparison c = compareSessions(a, b);
+    // Each side's diagnostics, once, naming its file; a partial side says so on stderr too (issue 42).
+    for (const Session* s : {&a, &b}) {
+        printDiagnostics(resultDiagnostics(s->graph(), &s->analysis(), &s->options().deploy));
+        if (const Completeness complete = completeness(s->graph()); !complete.complete())
+            std::cerr << "bpuscope: warning: "
+                      << printable(s->graph().path + ": PARTIAL: " + complete.summary()) << "\n";
+    }
 
     bool toStdout = output == "-";
     if (auto file = args.get("json")) {

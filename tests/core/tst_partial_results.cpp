@@ -222,6 +222,20 @@ private slots:
                  full.out.constData());
     }
 
+    // compare: each side's diagnostics once on stderr, a partial side named PARTIAL.
+    void compareNamesThePartialSide() {
+        const QString model = QString::fromStdString(model_);
+        const QString other = QString::fromStdString(bpu::test::samplesDir() + "/resnet18.onnx");
+        const auto r = clirun::runCli({QStringLiteral("compare"), model, other});
+        QCOMPARE(r.exitCode, 0);
+        const QString err = QString::fromUtf8(r.err);
+        QCOMPARE(err.count(QStringLiteral("bpuscope: warning: ") + model + QStringLiteral(": PARTIAL: ") +
+                           QString::fromUtf8(kReason)),
+                 1);
+        QCOMPARE(err.count(QStringLiteral("dim 2 ('height') is unresolved")), 1);
+        QVERIFY(!err.contains(other + QStringLiteral(": PARTIAL")));
+    }
+
     void infoSaysPartialFirst() {
         const QString model = QString::fromStdString(model_);
         const auto r = clirun::runCli({QStringLiteral("info"), model});
