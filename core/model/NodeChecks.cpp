@@ -40,6 +40,11 @@ struct OpChecks {
     /// Input whose shape onnx 1.12's inference reads without checking that it is known (MaxUnpool's
     /// indices: their dim 1); -1 if none.
     int shapeRead = -1;
+    /// Input whose rank onnx 1.12's inference takes for granted, reading its dims unchecked (STFT's
+    /// signal: dims 0 to 2), and that rank; -1 if none. A known other rank is an error; an unknown shape
+    /// only stops inference.
+    int rankedInput = -1;
+    int rank = 0;
 };
 
 const std::vector<OpChecks>& table() {
@@ -70,7 +75,8 @@ const std::vector<OpChecks>& table() {
         {"SpaceToDepth", {{"blocksize", Need::Positive, false}}},
         {"LRN", {{"size", Need::Positive, false}}},
         {"Transpose", {{"perm", Need::Permutation, true}}},
-        {"Range", {}}, // its inputs' values: GuardedSchemas checks them
+        {"Range", {}},                     // its inputs' values: GuardedSchemas checks them
+        {"STFT", {}, false, -1, -1, 0, 3}, // signal [batch, length, 1 or 2]: found by fuzz_import
     };
     return t;
 }
@@ -191,9 +197,13 @@ AttributeLookup attributesOf(const onnx::NodeProto& n) {
     };
 }
 
-std::string inferenceHazard(const std::string& opType, const std::string& domain, const InputTypeLookup& input,
-                            size_t inputCount) {
+std::string inferenceHazard(const std::string& opType, const std::string& domain,
+                            const InputTypeLookup& input, size_t inputCount) {
     const OpChecks* c = checksFor(opType, domain);
+    if (c && c->rankedInput >= 0 && static_cast<size_t>(c->rankedInput) < inputCount &&
+        rankOf(input(static_cast<size_t>(c->rankedInput))) < 0)
+        return "the shape of input " + std::to_string(c->rankedInput) + " is not known (rank " +
+               std::to_string(c->rank) + " needed)";
     if (!c || c->shapeRead < 0 || static_cast<size_t>(c->shapeRead) >= inputCount || rankOf(input(0)) < 0)
         return {};
     if (rankOf(input(static_cast<size_t>(c->shapeRead))) < 2)
@@ -222,6 +232,12 @@ std::string attributeProblem(const std::string& opType, const std::string& domai
 std::string inputProblem(const std::string& opType, const std::string& domain, const AttributeLookup& attr,
                          const InputTypeLookup& input, size_t inputCount) {
     const OpChecks* c = checksFor(opType, domain);
+    if (c && c->rankedInput >= 0 && static_cast<size_t>(c->rankedInput) < inputCount) {
+        const int r = rankOf(input(static_cast<size_t>(c->rankedInput)));
+        if (r >= 0 && r != c->rank)
+            return "input " + std::to_string(c->rankedInput) + " has rank " + std::to_string(r) + ": " +
+                   opType + " needs rank " + std::to_string(c->rank);
+    }
     if (!c || !c->spatial || inputCount == 0)
         return {};
     const int xr = rankOf(input(0));

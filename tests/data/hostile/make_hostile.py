@@ -277,6 +277,16 @@ def single_assignment():
          helper.make_graph([loop], "g", x6, [vi("y", None)], initializer=[trip]))
 
 
+def inference_guards():
+    """onnx 1.12's STFT inference reads its signal's dims 0-2 unchecked (fuzz_import found rank 1: SIGSEGV).
+    With the signal's shape unknown it must not run at all: the node just gets no inferred shape."""
+    i64 = TensorProto.INT64
+    stft = helper.make_node("STFT", ["signal", "step", "", "length"], ["out"], "stft")
+    save("stft_signal_unshaped.onnx",
+         helper.make_graph([stft], "g", [vi("signal", None), vi("step", [], i64), vi("length", [], i64)],
+                           [vi("out", None)]), opset=17)
+
+
 def check_single_assignment():
     """`--check`: onnx's own checker on the files of single_assignment(), the independent word on which are
     legal. Graph outputs written without a shape get an empty one first (the checker wants the field)."""
@@ -323,3 +333,4 @@ if __name__ == "__main__":
     arithmetic_overflow()
     names_with_control_characters()
     single_assignment()
+    inference_guards()
