@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "CliArgs.h"
 
+#include "core/util/OutputFile.h"
+
 #include "core/target/TargetProfile.h"
 #include "core/util/SafeFile.h"
 
@@ -91,22 +93,12 @@ ImportOptions CliArgs::importOptions() const {
 }
 
 void writeOutput(const std::string& target, const std::string& text) {
-    if (target == "-") {
-        std::cout << text;
-        std::cout.flush();
-        return;
-    }
-    writeFileAtomically(target, text);
+    OutputFile::resolve(target).write(text);
 }
 
 void writeOutput(const std::string& target,
                  const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
-    if (target == "-") {
-        produce([](std::string_view piece) { std::cout << piece; });
-        std::cout.flush();
-        return;
-    }
-    writeFileAtomically(target, produce);
+    OutputFile::resolve(target).write(produce);
 }
 
 void CliArgs::refuseInputsAsOutputs() const {

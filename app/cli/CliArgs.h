@@ -41,7 +41,8 @@ struct CliArgs {
     void refuseInputsAsOutputs() const;
 };
 
-/// Writes text to a file or to stdout for "-"; throws std::runtime_error naming the file on failure.
+/// Writes text to a file or to stdout for "-" by the one output rule set (core/util/OutputFile.h: links
+/// written through, FIFOs and devices in place, every write checked); throws FileError naming the output.
 void writeOutput(const std::string& target, const std::string& text);
 /// The same for a text made piece by piece (writeFileAtomically's streaming form).
 void writeOutput(const std::string& target,

@@ -2,6 +2,8 @@
 // Writing a report document (the analysis report, a comparison) in the format the user asked for.
 #include "DocumentOutput.h"
 
+#include "core/util/OutputFile.h"
+
 #include "core/report/ReportRenderers.h"
 
 #include <algorithm>
@@ -16,7 +18,9 @@
 
 #include <QApplication>
 #include <QEventLoop>
+#include <QFile>
 #include <QFutureWatcher>
+#include <QTemporaryDir>
 #endif
 
 namespace bpu::cli {
@@ -56,12 +60,29 @@ void writePdf(const report::ReportDocument& doc, const std::string& output, int 
     QEventLoop loop;
     QObject::connect(&watcher, &QFutureWatcher<QString>::finished, &loop, &QEventLoop::quit);
     progress(0.0, "charts");
-    watcher.setFuture(ui::exportReportPdf(doc, QString::fromStdString(output), progress));
+    // A regular file (a symlink's target) is written atomically by the PDF writer itself; a stream (a FIFO,
+    // /dev/stdout) gets the finished file's bytes, so a failed export never sends it half a PDF.
+    const OutputFile out = OutputFile::resolve(output);
+    QTemporaryDir scratch;
+    if (out.mode() != OutputFile::Mode::Atomic && !scratch.isValid())
+        throw std::runtime_error(output + ": cannot write: no temporary folder for the PDF");
+    const QString file = out.mode() == OutputFile::Mode::Atomic
+                             ? QString::fromStdString(out.target())
+                             : scratch.filePath(QStringLiteral("report.pdf"));
+    watcher.setFuture(ui::exportReportPdf(doc, file, progress));
     if (!watcher.isFinished())
         loop.exec();
     const QString error = watcher.result();
     if (!error.isEmpty())
         throw std::runtime_error(error.toStdString());
+    if (out.mode() != OutputFile::Mode::Atomic) {
+        QFile pdf(file);
+        if (!pdf.open(QIODevice::ReadOnly))
+            throw std::runtime_error(output +
+                                     ": cannot read the PDF back: " + pdf.errorString().toStdString());
+        const QByteArray bytes = pdf.readAll();
+        out.write(std::string_view(bytes.constData(), size_t(bytes.size())));
+    }
 }
 #endif
 
@@ -91,21 +112,7 @@ std::string documentFormat(const CliArgs& args, const std::string& output,
 }
 
 void checkWritable(const std::string& output) {
-    if (output == "-")
-        return;
-    namespace fs = std::filesystem;
-    const fs::path path(output);
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw std::runtime_error(output + ": cannot write: is a directory");
-    // A FIFO or a device is not replaced (the writers rename over the path) nor written to.
-    if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
-        throw std::runtime_error(output + ": cannot write: not a regular file");
-    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir, ec))
-        throw std::runtime_error(output + ": cannot write: no folder " + dir.string());
-    if (::access(dir.c_str(), W_OK) != 0)
-        throw std::runtime_error(output + ": cannot write: folder " + dir.string() + " is not writable");
+    OutputFile::resolve(output); // the same checks the writer makes: a folder, a missing or locked parent
 }
 
 void writeDocument(const report::ReportDocument& doc, const std::string& format, const std::string& output,

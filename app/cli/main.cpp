@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bpuscope-cli: the headless front end. Every subcommand reads the same core results as the GUI.
 #include "Commands.h"
+#include "core/util/OutputFile.h"
 #include "core/util/ProcessAllocator.h"
 
 #include "core/util/PrintableText.h"
@@ -78,40 +79,47 @@ int main(int argc, char** argv) {
     }
     std::string cmd = argv[1];
     try {
-        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-            std::cout << kUsageText;
-            return kOk;
-        }
-        if (cmd == "--version") {
-            std::cout << "bpuscope-cli " << BPUSCOPE_VERSION << "\n";
-            return kOk;
-        }
-        const std::vector<std::string> modelOptions{"batch", "input-shape", "json",   "csv",   "target",
-                                                    "edits", "format",      "output", "deploy"};
-        auto parse = [&](const std::vector<std::string>& valued, const std::vector<std::string>& flags) {
-            CliArgs a = CliArgs::parse(argc, argv, 2, valued, flags);
-            a.refuseInputsAsOutputs();
-            return a;
-        };
-        if (cmd == "info")
-            return runInfo(parse(modelOptions, {}));
-        if (cmd == "analyze") {
-            std::vector<std::string> options = modelOptions;
-            options.insert(options.end(), {"node-info", "perf-json", "fail-on"});
-            return runAnalyze(parse(options, {"allow-partial"}));
-        }
-        if (cmd == "report")
-            return runReport(parse(modelOptions, {"progress"}), argc, argv);
-        if (cmd == "compare")
-            return runCompare(
-                parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}), argc, argv);
-        if (cmd == "sweep")
-            return runSweep(parse({"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
-        if (cmd == "calibrate")
-            return runCalibrate(parse({"target", "write", "markdown", "iterations"}, {"fit"}));
-        if (cmd == "targets")
-            return runTargets(CliArgs::parse(argc, argv, 2, {}, {}));
-        throw UsageError("unknown command '" + cmd + "'");
+        // Every command returns here, so stdout is checked once for all of them: a text or a "-" output
+        // that did not reach it (a full disk, a closed pipe) fails with exit 3 instead of a silent 0.
+        const int rc = [&]() -> int {
+            if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+                std::cout << kUsageText;
+                return kOk;
+            }
+            if (cmd == "--version") {
+                std::cout << "bpuscope-cli " << BPUSCOPE_VERSION << "\n";
+                return kOk;
+            }
+            const std::vector<std::string> modelOptions{"batch", "input-shape", "json",   "csv",   "target",
+                                                        "edits", "format",      "output", "deploy"};
+            auto parse = [&](const std::vector<std::string>& valued, const std::vector<std::string>& flags) {
+                CliArgs a = CliArgs::parse(argc, argv, 2, valued, flags);
+                a.refuseInputsAsOutputs();
+                return a;
+            };
+            if (cmd == "info")
+                return runInfo(parse(modelOptions, {}));
+            if (cmd == "analyze") {
+                std::vector<std::string> options = modelOptions;
+                options.insert(options.end(), {"node-info", "perf-json", "fail-on"});
+                return runAnalyze(parse(options, {"allow-partial"}));
+            }
+            if (cmd == "report")
+                return runReport(parse(modelOptions, {"progress"}), argc, argv);
+            if (cmd == "compare")
+                return runCompare(
+                    parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}), argc,
+                    argv);
+            if (cmd == "sweep")
+                return runSweep(parse({"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
+            if (cmd == "calibrate")
+                return runCalibrate(parse({"target", "write", "markdown", "iterations"}, {"fit"}));
+            if (cmd == "targets")
+                return runTargets(CliArgs::parse(argc, argv, 2, {}, {}));
+            throw UsageError("unknown command '" + cmd + "'");
+        }();
+        bpu::checkStdoutWritten();
+        return rc;
     } catch (const UsageError& e) {
         std::cerr << "bpuscope: usage error: " << bpu::printable(e.what()) << "\n" << kUsageText;
         return kUsage;

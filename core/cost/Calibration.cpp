@@ -4,6 +4,7 @@
 #include "CostModel.h"
 #include "core/analysis/Analyzer.h"
 #include "core/model/ModelImporter.h"
+#include "core/util/OutputFile.h"
 #include "core/util/PrintableText.h"
 #include "core/util/SafeFile.h"
 
@@ -372,7 +373,7 @@ void writeFittedProfile(const std::string& sourceJson, const std::string& outPat
         if (note.find("fitted") == std::string::npos)
             p["estimate"] = note + " (fitted by bpuscope-cli calibrate; docs/calibration.md)";
     }
-    writeFileAtomically(outPath, doc.dump(1) + "\n");
+    OutputFile::resolve(outPath).write(doc.dump(1) + "\n");
 }
 
 } // namespace bpu
