@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "BuryAtExit.h"
 #include "Commands.h"
+#include "ExternalDataFiles.h"
 #include "FailOn.h"
 #include "ModelSetup.h"
 #include "ResultNotice.h"
@@ -122,6 +123,7 @@ int runAnalyze(const CliArgs& args) {
     auto owned = std::make_unique<Session>(ModelImporter::load(args.positional[0], args.importOptions()),
                                            setup.target, options);
     Session& session = *owned;
+    args.refuseOutputsOver(externalDataFiles(session.graph()), "an external-data file of the model");
     const CostEstimate baseline = session.cost();
     try {
         applyEditList(session, edits); // all or nothing, one re-estimate
@@ -153,7 +155,7 @@ int runAnalyze(const CliArgs& args) {
                         "\n");
     bool toStdout = false;
     for (const char* key : {"json", "csv", "node-info", "perf-json"})
-        toStdout |= args.get(key).value_or("") == "-";
+        toStdout |= args.get(key) && writesToStdout(*args.get(key));
     if (!toStdout) {
         std::cout << resultHead(complete, diagnostics) << summaryText(session) << planText(plan);
         if (!edits.empty())

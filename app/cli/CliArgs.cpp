@@ -101,6 +101,52 @@ void writeOutput(const std::string& target,
     OutputFile::resolve(target).write(produce);
 }
 
+namespace {
+const char* const kOutputOptions[] = {"json",  "csv",       "output",    "markdown",
+                                      "write", "node-info", "perf-json", "html"};
+}
+
+std::vector<std::pair<std::string, std::string>> CliArgs::outputs() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const char* key : kOutputOptions)
+        for (const auto& path : all(key))
+            out.emplace_back(key, path);
+    return out;
+}
+
+void CliArgs::refuseSharedOutputs() const {
+    const auto outs = outputs();
+    std::vector<std::string> ids;
+    for (const auto& [key, path] : outs)
+        ids.push_back(outputIdentity(path));
+    for (size_t i = 0; i < outs.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (ids[i] == ids[j])
+                throw std::runtime_error(
+                    outs[i].second + ": --" + outs[j].first + " " + outs[j].second + " and --" +
+                    outs[i].first + " " + outs[i].second +
+                    (ids[i] == "stdout" ? std::string(" both write to stdout")
+                                        : std::string(" are one file")) +
+                    ": the second would replace or mix with the first - give each output its own file");
+}
+
+void CliArgs::refuseOutputsOver(const std::vector<std::string>& inputs, const std::string& what) const {
+    for (const auto& [key, out] : outputs()) {
+        if (writesToStdout(out))
+            continue;
+        const std::string id = outputIdentity(out);
+        for (const auto& in : inputs)
+            if (sameFile(out, in) ||
+                id == "path:" + std::filesystem::absolute(in).lexically_normal().string())
+                throw std::runtime_error(out + ": is " + what + " (" + in +
+                                         "); refusing to overwrite it - choose another output file");
+    }
+}
+
+bool writesToStdout(const std::string& path) {
+    return outputIdentity(path) == "stdout";
+}
+
 void CliArgs::refuseInputsAsOutputs() const {
     std::vector<std::string> inputs = positional;
     for (const char* key : {"edits", "deploy"})
@@ -112,7 +158,7 @@ void CliArgs::refuseInputsAsOutputs() const {
             if (name == *t)
                 inputs.push_back(file);
     }
-    for (const char* key : {"json", "csv", "output", "markdown", "write", "node-info", "perf-json", "html"})
+    for (const char* key : kOutputOptions)
         for (const auto& out : all(key)) {
             if (out == "-")
                 continue;

@@ -39,7 +39,19 @@ struct CliArgs {
     /// the command's input files (the model, the measurements, --edits, --target): nothing BpuScope reads
     /// is ever overwritten by what it writes. Same file = same device and inode (links included).
     void refuseInputsAsOutputs() const;
+    /// The command's outputs as (option, path), in option order.
+    std::vector<std::pair<std::string, std::string>> outputs() const;
+    /// Throws std::runtime_error if two outputs are one file or one stream (stdout counted once, whether
+    /// named "-", /dev/stdout or the file stdout is redirected to): the second would replace or interleave
+    /// with the first.
+    void refuseSharedOutputs() const;
+    /// Throws std::runtime_error if an output is, or links to, one of `inputs` (same path, or the same device
+    /// and inode): the files a sweep discovered, the external-data files an import named. `what` names them.
+    void refuseOutputsOver(const std::vector<std::string>& inputs, const std::string& what) const;
 };
+
+/// True when `path` writes to stdout ("-", /dev/stdout, the file stdout is redirected to).
+bool writesToStdout(const std::string& path);
 
 /// Writes text to a file or to stdout for "-" by the one output rule set (core/util/OutputFile.h: links
 /// written through, FIFOs and devices in place, every write checked); throws FileError naming the output.

@@ -118,14 +118,14 @@ int runCompare(const CliArgs& args, int argc, char** argv) {
                       << printable(s->graph().path + ": PARTIAL: " + complete.summary()) << "\n";
     }
 
-    bool toStdout = output == "-";
+    bool toStdout = !output.empty() && writesToStdout(output);
     if (auto file = args.get("json")) {
         writeOutput(*file, comparisonJson(c).dump(2) + "\n");
-        toStdout |= *file == "-";
+        toStdout |= writesToStdout(*file);
     }
     if (auto file = args.get("csv")) {
         writeOutput(*file, comparisonCsv(c));
-        toStdout |= *file == "-";
+        toStdout |= writesToStdout(*file);
     }
     if (!format.empty()) {
         if (format == "json")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "BuryAtExit.h"
 #include "Commands.h"
+#include "ExternalDataFiles.h"
 #include "ResultNotice.h"
 
 #include "core/io/InfoJson.h"
@@ -89,12 +90,13 @@ int runInfo(const CliArgs& args) {
         throw UsageError("info takes exactly one MODEL");
     auto owned = std::make_unique<Graph>(ModelImporter::load(args.positional[0], args.importOptions()));
     const Graph& g = *owned;
+    args.refuseOutputsOver(externalDataFiles(g), "an external-data file of the model");
     printDiagnostics(g.diagnostics);
     ModelMetrics totals;
     computeAllMetrics(g, &totals);
     if (auto json = args.get("json"))
         writeOutput(*json, infoJson(g, totals).dump(2) + "\n");
-    if (!args.get("json") || *args.get("json") != "-")
+    if (!args.get("json") || !writesToStdout(*args.get("json")))
         std::cout << resultHead(completeness(g), g.diagnostics) << infoText(g, totals);
     buryAtExit(std::move(owned));
     return kOk;

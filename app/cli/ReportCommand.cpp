@@ -4,6 +4,7 @@
 // (offscreen when there is no display).
 #include "Commands.h"
 #include "DocumentOutput.h"
+#include "ExternalDataFiles.h"
 #include "ModelSetup.h"
 #include "ResultNotice.h"
 #include "core/analysis/ResultDiagnostics.h"
@@ -80,6 +81,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     if (auto file = args.get("edits"))
         edits = loadEditFile(*file);
     Graph graph = ModelImporter::load(args.positional[0], args.importOptions());
+    args.refuseOutputsOver(externalDataFiles(graph), "an external-data file of the model");
     log(0.1, "analysis and estimate");
     AnalysisOptions options;
     options.deploy = setup.deploy;
@@ -104,7 +106,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
 
     writeDocument(doc, format, *output, argc, argv, log.range(0.5, 1.0));
     log(1.0, "written");
-    if (*output != "-")
+    if (!writesToStdout(*output))
         std::cout << "wrote " << *output << " (" << format << ")\n";
     return kOk;
 }

@@ -53,6 +53,8 @@ int runSweep(const CliArgs& args) {
     for (const std::string& t : targetNames)
         targets.push_back(std::make_shared<const TargetProfile>(loadTargetProfile(t)));
     const std::vector<std::string> models = sweepModels(args.positional);
+    // The models a folder gave are inputs as much as the ones named: no output may replace one.
+    args.refuseOutputsOver(models, "a model this sweep reads");
     if (models.empty())
         throw std::runtime_error(args.positional.front() + ": no .onnx files found");
 
@@ -81,7 +83,8 @@ int runSweep(const CliArgs& args) {
         writeOutput(*file, sweepCsv(rows));
     if (auto file = args.get("html"))
         writeOutput(*file, sweepHtml(rows, nowText()));
-    if (args.get("csv").value_or("") != "-" && args.get("html").value_or("") != "-") {
+    if (!(args.get("csv") && writesToStdout(*args.get("csv"))) &&
+        !(args.get("html") && writesToStdout(*args.get("html")))) {
         // Columns as wide as the longest model path and target name, so the numbers line up.
         int mw = 5, tw = 6;
         for (const SweepRow& r : rows) {

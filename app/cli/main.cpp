@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
             auto parse = [&](const std::vector<std::string>& valued, const std::vector<std::string>& flags) {
                 CliArgs a = CliArgs::parse(argc, argv, 2, valued, flags);
                 a.refuseInputsAsOutputs();
+                a.refuseSharedOutputs();
                 return a;
             };
             if (cmd == "info")

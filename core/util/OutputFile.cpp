@@ -129,6 +129,25 @@ void OutputFile::write(const Produce& produce) const {
     }
 }
 
+std::string outputIdentity(const std::string& path) {
+    if (path == "-")
+        return "stdout";
+    struct stat st {
+    }, out{};
+    if (::stat(path.c_str(), &st) == 0) {
+        if (::fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+            return "stdout";
+        if (S_ISCHR(st.st_mode)) // /dev/null twice discards twice: no output is lost or mixed
+            return "device:" + std::to_string(st.st_rdev) + ":" + path;
+        return "inode:" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    }
+    try {
+        return "path:" + OutputFile::resolve(path).target();
+    } catch (const FileError&) {
+        return "path:" + fs::absolute(path).lexically_normal().string(); // the writer will say why
+    }
+}
+
 void checkStdoutWritten() {
     // The first failing flush says why (errno); a later one may find nothing left to write.
     errno = 0;

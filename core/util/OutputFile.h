@@ -41,6 +41,12 @@ private:
     std::string path_, target_;
 };
 
+/// What an output writes to, for telling two outputs apart: "stdout" for "-" and for any path that is the
+/// process's stdout (/dev/stdout, /proc/self/fd/1, or the very file stdout is redirected to), "inode:D:I"
+/// for an existing file or stream, "path:P" (P the file a symlink chain names) for one still to create;
+/// a character device other than stdout ("/dev/null") is its own path each time it is named.
+std::string outputIdentity(const std::string& path);
+
 /// Flushes stdout (C stdio and std::cout) and throws FileError("stdout", ...) if anything written to it
 /// failed: `> /dev/full` is an error, not a success nobody is told about.
 void checkStdoutWritten();

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -114,6 +115,75 @@ private slots:
             {QStringLiteral("analyze"), sample(), QStringLiteral("--json"), QStringLiteral("/dev/full")});
         QCOMPARE(full.exitCode, 3);
         QVERIFY2(full.err.contains("/dev/full: write failed: No space left on device"), full.err.constData());
+    }
+
+    // Step 2: two outputs on one file or one stream are refused before any work, and so is an output that is
+    // a model a sweep discovered in its folder (by path or by a hard link to it).
+    void sharedOutputsAreRefused() {
+        const QString x = dir_ + QStringLiteral("/x.json");
+        QFile::remove(x);
+        const auto file = clirun::runCli(
+            {QStringLiteral("analyze"), sample(), QStringLiteral("--json"), x, QStringLiteral("--csv"), x});
+        QCOMPARE(file.exitCode, 3);
+        QVERIFY2(file.err.contains("--json " + x.toUtf8() + " and --csv " + x.toUtf8() + " are one file"),
+                 file.err.constData());
+        QVERIFY(!QFile::exists(x)); // refused before anything was written
+        const auto stream =
+            clirun::runCli({QStringLiteral("analyze"), sample(), QStringLiteral("--json"),
+                            QStringLiteral("-"), QStringLiteral("--csv"), QStringLiteral("-")});
+        QCOMPARE(stream.exitCode, 3);
+        QVERIFY2(stream.err.contains("--json - and --csv - both write to stdout"), stream.err.constData());
+        QVERIFY(stream.out.isEmpty());
+        // /dev/stdout is stdout too: it and "-" are one stream.
+        const auto named =
+            clirun::runCli({QStringLiteral("analyze"), sample(), QStringLiteral("--json"),
+                            QStringLiteral("/dev/stdout"), QStringLiteral("--csv"), QStringLiteral("-")});
+        QCOMPARE(named.exitCode, 3);
+        QVERIFY2(named.err.contains("both write to stdout"), named.err.constData());
+        // Alone, /dev/stdout carries the JSON and nothing else (the text summary stays off the stream).
+        const auto alone = clirun::runCli(
+            {QStringLiteral("analyze"), sample(), QStringLiteral("--json"), QStringLiteral("/dev/stdout")});
+        QCOMPARE(alone.exitCode, 0);
+        QVERIFY2(isAnalysisJson(alone.out), alone.out.left(200).constData());
+    }
+
+    void sweepKeepsItsModels() {
+        const QString folder = dir_ + QStringLiteral("/sweep");
+        QDir(folder).removeRecursively();
+        QVERIFY(QDir().mkpath(folder));
+        const QString model = folder + QStringLiteral("/a.onnx");
+        QVERIFY(QFile::copy(sample(), model));
+        const QByteArray before = readAll(model);
+        const QString hard = dir_ + QStringLiteral("/hard-link.onnx");
+        QFile::remove(hard);
+        QCOMPARE(::link(model.toLocal8Bit().constData(), hard.toLocal8Bit().constData()), 0);
+        for (const QStringList& out :
+             {QStringList{QStringLiteral("--csv"), model}, QStringList{QStringLiteral("--html"), model},
+              QStringList{QStringLiteral("--csv"), hard}}) {
+            const auto r = clirun::runCli(QStringList{QStringLiteral("sweep"), folder} + out);
+            QCOMPARE(r.exitCode, 3);
+            QVERIFY2(r.err.contains(": is a model this sweep reads (" + model.toUtf8() + ")"),
+                     r.err.constData());
+            QCOMPARE(readAll(model), before);
+        }
+    }
+
+    // The external-data file a model names is an input of the run too, present or not yet.
+    void externalDataIsAnInput() {
+        fixtures::ModelBuilder b;
+        b.input("x", {1, 8});
+        b.externalWeight("w", {8}, "outputs-ext.weights");
+        b.node("Add", {"x", "w"}, {"y"}, "add");
+        b.output("y");
+        const QString model = QString::fromStdString(b.save("outputs-ext.onnx"));
+        const QString weights = QFileInfo(model).absolutePath() + QStringLiteral("/outputs-ext.weights");
+        for (const char* option : {"--json", "--csv"}) {
+            const auto r =
+                clirun::runCli({QStringLiteral("analyze"), model, QString::fromLatin1(option), weights});
+            QCOMPARE(r.exitCode, 3);
+            QVERIFY2(r.err.contains(": is an external-data file of the model"), r.err.constData());
+            QVERIFY(!QFile::exists(weights));
+        }
     }
 
     // A folder, a missing parent: refused before any work, naming the path.
