@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "BuryAtExit.h"
 #include "Commands.h"
-#include "ExternalDataFiles.h"
 #include "FailOn.h"
 #include "ModelSetup.h"
 #include "ResultNotice.h"
@@ -15,6 +14,7 @@
 #include "core/io/AnalysisJson.h"
 #include "core/io/PlanJson.h"
 #include "core/io/VendorTables.h"
+#include "core/model/ExternalDataFiles.h"
 #include "core/model/ModelImporter.h"
 #include "core/report/PlanText.h"
 #include "core/target/TargetProfile.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "BuryAtExit.h"
 #include "Commands.h"
-#include "ExternalDataFiles.h"
 #include "ResultNotice.h"
 
 #include "core/io/InfoJson.h"
 #include "core/metrics/NodeMetrics.h"
+#include "core/model/ExternalDataFiles.h"
 #include "core/model/ModelImporter.h"
 
 #include <cstdio>

@@ -4,13 +4,13 @@
 // (offscreen when there is no display).
 #include "Commands.h"
 #include "DocumentOutput.h"
-#include "ExternalDataFiles.h"
 #include "ModelSetup.h"
 #include "ResultNotice.h"
 #include "core/analysis/ResultDiagnostics.h"
 
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
+#include "core/model/ExternalDataFiles.h"
 #include "core/model/ModelImporter.h"
 #include "core/report/ReportBuilder.h"
 #include "core/target/TargetProfile.h"

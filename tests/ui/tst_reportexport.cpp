@@ -9,11 +9,15 @@
 #include "ui/main/ReportExporter.h"
 #include "ui/whatif/WhatIfActions.h"
 
+#include <QEventLoop>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
 
 using namespace bpu;
 using namespace bpu::ui;
@@ -136,14 +140,12 @@ private slots:
     }
 
     void badPathsAreClearErrors() {
-        QSignalSpy done(w_.get(), &MainWindow::reportFinished);
+        // A missing folder is refused before the export starts (issue 43: the CLI's output checks).
         const QString missing = dir_.filePath(QStringLiteral("no/such/dir/report.md"));
-        QVERIFY(w_->exportReportTo(missing));
-        QVERIFY(done.wait(300000));
-        const QString error = done.at(0).at(1).toString();
-        QVERIFY2(error.contains(missing), qPrintable(error));
+        QVERIFY(!w_->exportReportTo(missing));
         QVERIFY(w_->lastMessage());
-        QCOMPARE(w_->lastMessage()->icon(), QMessageBox::Critical);
+        QVERIFY2(w_->lastMessage()->text().contains(missing + QStringLiteral(": cannot write: no folder")),
+                 qPrintable(w_->lastMessage()->text()));
         w_->lastMessage()->close();
 
         // An unknown extension does not start at all and says which formats exist.
@@ -151,6 +153,55 @@ private slots:
         QVERIFY(w_->lastMessage());
         QVERIFY(w_->lastMessage()->text().contains(QStringLiteral(".pdf, .md, .html or .json")));
         w_->lastMessage()->close();
+    }
+
+    // Issue 43, step 3: the workbench's exports and project saves follow the CLI's output rules - a symlink
+    // is written through (it stays a link), the open model and a FIFO are refused with the reason.
+    void exportsFollowTheOutputRules() {
+        const QString real = dir_.filePath(QStringLiteral("real.md")),
+                      link = dir_.filePath(QStringLiteral("link.md"));
+        QFile f(real);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("old");
+        f.close();
+        QVERIFY(QFile::link(QStringLiteral("real.md"), link));
+        QCOMPARE(exportTo(QStringLiteral("link.md")), QString());
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(readAll(real).startsWith("# BpuScope optimization report"));
+
+        // A link to the open model is the open model.
+        const QString model = w_->snapshot()->modelPath;
+        const QString modelLink = dir_.filePath(QStringLiteral("model-link.json"));
+        QVERIFY(QFile::link(model, modelLink));
+        QVERIFY(!w_->exportReportTo(modelLink));
+        QVERIFY(w_->lastMessage());
+        QVERIFY2(w_->lastMessage()->text().contains(QStringLiteral("is the open model")),
+                 qPrintable(w_->lastMessage()->text()));
+        w_->lastMessage()->close();
+
+        const QString fifo = dir_.filePath(QStringLiteral("report.fifo.md"));
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        QVERIFY(!w_->exportReportTo(fifo));
+        QVERIFY(w_->lastMessage()->text().contains(QStringLiteral("not a regular file")));
+        w_->lastMessage()->close();
+
+        // A project saved through a symlink: the link stays, its target holds the project.
+        const QString projectReal = dir_.filePath(QStringLiteral("p-real.bpuscope")),
+                      projectLink = dir_.filePath(QStringLiteral("p-link.bpuscope"));
+        QFile pf(projectReal);
+        QVERIFY(pf.open(QIODevice::WriteOnly));
+        pf.close();
+        QVERIFY(QFile::link(QStringLiteral("p-real.bpuscope"), projectLink));
+        QEventLoop loop;
+        QString error = QStringLiteral("not called");
+        w_->controller()->saveProject(projectLink, [&](const QString& e) {
+            error = e;
+            loop.quit();
+        });
+        loop.exec();
+        QCOMPARE(error, QString());
+        QVERIFY(QFileInfo(projectLink).isSymLink());
+        QVERIFY(readAll(projectReal).contains("bpuscope.project/1"));
     }
 
     void cleanupTestCase() { w_.reset(); }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ReportExporter.h"
 
+#include "ui/session/OutputCheck.h"
+
 #include "core/edit/Session.h"
 #include "core/report/ReportBuilder.h"
 #include "core/report/ReportRenderers.h"
@@ -28,7 +30,8 @@ struct ReportExporter::Built {
 /// One export: its job, where it writes, and the watchers of its two stages.
 struct ReportExporter::Run {
     JobTicket ticket;
-    QString path;
+    QString path;      ///< as the user chose it: what messages name
+    QString writePath; ///< what QSaveFile writes: the file a symlink chain names (checkedOutputPath)
     Format format = Format::Pdf;
     QFutureWatcher<std::shared_ptr<Built>>* build = nullptr;
     QFutureWatcher<QString>* pdf = nullptr;
@@ -100,17 +103,15 @@ Progress ReportExporter::progressFor(const std::shared_ptr<Run>& run, double fro
 
 bool ReportExporter::start(const QString& path, QString* error) {
     Format format;
-    QString why;
+    QString why, target;
     if (!controller_->hasModel())
         why = tr("no model is open");
     else if (!formatFor(path, &format))
         why = tr("%1: unknown report format '.%2': use .pdf, .md, .html or .json")
                   .arg(path, QFileInfo(path).suffix());
-    else if (const auto snap = controller_->snapshot();
-             snap && sameFile(path.toStdString(), snap->modelPath.toStdString()))
-        why = tr("%1: is the open model; refusing to overwrite it - choose another file").arg(path);
-    else if (QFileInfo(path).exists() && !QFileInfo(path).isFile())
-        why = tr("%1: cannot write: not a regular file").arg(path);
+    else if (const auto snap = controller_->snapshot(); snap)
+        // The CLI's output rules: a symlink written through, never the model or its external data.
+        target = checkedOutputPath(path, snap->graph.get(), &why);
     if (!why.isEmpty()) {
         if (error)
             *error = why;
@@ -120,6 +121,7 @@ bool ReportExporter::start(const QString& path, QString* error) {
     auto run = std::make_shared<Run>();
     run->ticket = jobs_->begin(JobLane::Export);
     run->path = path;
+    run->writePath = target;
     run->format = format;
     current_ = run;
     shown_ = 0;
@@ -157,7 +159,7 @@ void ReportExporter::build(const std::shared_ptr<Run>& run, std::shared_ptr<Repo
             writePdf(run, built->doc);
     });
     const Format format = run->format;
-    const QString path = run->path;
+    const QString path = run->writePath;
     run->build->setFuture(QtConcurrent::run([src, progress, format, path]() -> std::shared_ptr<Built> {
         auto out = std::make_shared<Built>();
         try {
@@ -221,7 +223,7 @@ void ReportExporter::writePdf(const std::shared_ptr<Run>& run, std::shared_ptr<r
             finish(run, JobOutcome::Failed, error);
     });
     // Draws the charts here (GUI thread), then lays out and paints the pages on a worker.
-    run->pdf->setFuture(exportReportPdf(std::move(*doc), run->path, progressFor(run, kBuildShare, 1.0)));
+    run->pdf->setFuture(exportReportPdf(std::move(*doc), run->writePath, progressFor(run, kBuildShare, 1.0)));
 }
 
 void ReportExporter::finish(const std::shared_ptr<Run>& run, JobOutcome outcome, const QString& error) {

@@ -29,7 +29,8 @@ QString fileSha256(const QString& path) {
     return QString::fromLatin1(h.result().toHex());
 }
 
-QString saveProject(const QString& path, const Project& p) {
+QString saveProject(const QString& path, const Project& p, const QString& writeTo) {
+    // The model is named relative to the project as the user will open it again (a symlink's folder).
     const QDir dir = QFileInfo(path).absoluteDir();
     nlohmann::json doc = {{"schema", "bpuscope.project/1"},
                           {"model", dir.relativeFilePath(p.modelPath).toStdString()},
@@ -38,7 +39,7 @@ QString saveProject(const QString& path, const Project& p) {
                           {"edits", p.edits}};
     if (p.deploy)
         doc["deploy"] = deployToJson(*p.deploy);
-    QSaveFile f(path);
+    QSaveFile f(writeTo.isEmpty() ? path : writeTo);
     if (!f.open(QIODevice::WriteOnly))
         return f.errorString();
     const std::string text = doc.dump(2) + "\n";

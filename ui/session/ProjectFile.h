@@ -22,8 +22,9 @@ struct Project {
 
 /// SHA-256 of a file's content (hex), empty if unreadable.
 QString fileSha256(const QString& path);
-/// Writes atomically (QSaveFile); returns an error message or empty.
-QString saveProject(const QString& path, const Project& p);
+/// Writes atomically (QSaveFile) to `writeTo` (default `path`: the file a symlink at `path` names, from
+/// checkedOutputPath), naming the model relative to `path`; returns an error message or empty.
+QString saveProject(const QString& path, const Project& p, const QString& writeTo = {});
 /// Reads and validates; throws std::runtime_error naming the file and the problem.
 Project loadProject(const QString& path);
 

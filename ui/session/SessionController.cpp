@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "SessionController.h"
 
+#include "OutputCheck.h"
+
 #include "ProjectFile.h"
 #include "core/cost/Hotspots.h"
 #include "core/edit/EditHistory.h"
@@ -408,10 +410,11 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
     }
     post(
         [this, path, done](Live& l) {
-            if (sameFile(path.toStdString(), l.path.toStdString())) {
-                const QString error =
-                    tr("%1 is the open model; refusing to overwrite it - choose another file").arg(path);
-                QMetaObject::invokeMethod(this, [error, done] { done(error); });
+            // The CLI's output rules: a symlink written through, never the model or its external data.
+            QString refused;
+            const QString target = checkedOutputPath(path, &l.session.graph(), &refused);
+            if (!refused.isEmpty()) {
+                QMetaObject::invokeMethod(this, [refused, done] { done(refused); });
                 return;
             }
             Project p;
@@ -420,7 +423,7 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
             p.target = l.target;
             p.edits = editListToJson(l.history.appliedEdits())["edits"];
             p.deploy = l.session.options().deploy;
-            const QString error = bpu::ui::saveProject(path, p);
+            const QString error = bpu::ui::saveProject(path, p, target);
             if (error.isEmpty()) {
                 l.history.markClean();
                 l.savedDeploy = l.session.options().deploy;

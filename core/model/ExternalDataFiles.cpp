@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ExternalDataFiles.h"
 
-#include "core/model/Graph.h"
+#include "Graph.h"
 
 #include <filesystem>
 #include <set>
 
-namespace bpu::cli {
+namespace bpu {
 
 std::vector<std::string> externalDataFiles(const Graph& g) {
     const std::filesystem::path dir = std::filesystem::path(g.path).parent_path();
@@ -17,4 +17,4 @@ std::vector<std::string> externalDataFiles(const Graph& g) {
     return {files.begin(), files.end()};
 }
 
-} // namespace bpu::cli
+} // namespace bpu
