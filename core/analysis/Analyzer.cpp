@@ -2,6 +2,9 @@
 #include "Analyzer.h"
 
 #include "Passes.h"
+// Transitional (issue 44, step 1): analyze() still adds the findings when Reuse::findings asks; a later step
+// leaves that to the callers and drops this include, so core/analysis includes nothing of core/advice.
+#include "core/advice/Advisor.h"
 #include "core/util/CheckedMath.h"
 
 #include <algorithm>
@@ -24,10 +27,6 @@ const std::pair<const char*, Pass> kFacts[] = {
     {"lifetimes", runLifetimes},
     {"traffic", runTraffic},
 };
-const Pass kFindings[] = {findPlacementIssues, findQdqIssues,   findFusionIssues,       findPaddingIssues,
-                          findGroupConv,       findFeatureMaps, findLargeWeights,       findShortcuts,
-                          findBatchMode,       findTransforms,  findSeparateActivations};
-
 /// Every fact pass over `r`, whose metrics are already set. The model-level lists start empty; the per-node
 /// and per-tensor tables are overwritten in place (their storage is reused across re-analyses).
 void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions& options, AnalysisIndex& ix,
@@ -96,25 +95,6 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
 
 } // namespace
 
-void Analyzer::rankFindings(std::vector<Finding>& findings) {
-    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        // Unknown gain ranks as zero: above fixes the model says would not pay, below the ones that would.
-        double ga = a.estimatedGainMs.value_or(0), gb = b.estimatedGainMs.value_or(0);
-        if (ga != gb)
-            return ga > gb;
-        return a.severity < b.severity; // High first
-    });
-}
-
-void Analyzer::addFindings(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
-                           AnalysisResult& r) {
-    r.findings.clear();
-    AnalysisContext c{g, target, options, r};
-    for (Pass p : kFindings)
-        p(c);
-    rankFindings(r.findings);
-}
-
 AnalysisResult Analyzer::analyze(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
                                  const Progress& progress, const Reuse& reuse) {
     AnalysisResult r;
@@ -138,7 +118,7 @@ AnalysisResult Analyzer::analyze(const Graph& g, const TargetProfile& target, co
     const size_t count = std::size(kFacts) + 1;
     if (reuse.findings) {
         progress(double(count - 1) / double(count), "findings");
-        addFindings(g, target, options, r);
+        Advisor::addFindings(g, target, options, r);
     }
     progress(1.0, "analysis done");
     return r;

@@ -33,15 +33,11 @@ public:
     /// The what-if loop's re-analysis, in place: `r` is the previous analysis of this graph (same nodes and
     /// tensors) and its storage is reused; metrics of nodes not in `dirty` are kept. `ix` is the caller's
     /// index of this graph (built with AnalysisIndex(g, ops), refreshed with `dirty`). Findings are cleared,
-    /// to be added by addFindings when wanted. The result equals analyze() of the same graph and options.
+    /// to be added by Advisor::addFindings when wanted. The result equals analyze() of the same graph and
+    /// options.
     static void reanalyze(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
                           AnalysisIndex& ix, const std::vector<NodeId>& dirty, AnalysisResult& r,
                           const Progress& progress = {});
-    /// Runs the finding passes (G1-G6 advisors) over an existing result and ranks them.
-    static void addFindings(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
-                            AnalysisResult& r);
-    /// Orders findings: estimated gain first (when the cost engine filled it), then severity.
-    static void rankFindings(std::vector<Finding>& findings);
 };
 
 } // namespace bpu

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The analysis passes, run in this order by Analyzer. Each is one small unit over a shared context.
+// The analysis passes, run in this order by Analyzer. Each is one small unit over a shared context. They
+// state facts; the design guide's rules over those facts are core/advice (Rules.h, Advisor.h).
 
 #include "AnalysisIndex.h"
 #include "AnalysisOptions.h"
@@ -29,14 +30,14 @@ struct AnalysisContext {
 void runPlacement(AnalysisContext& c); ///< G1.2: BPU / CPU / folded with the reason, and precision
 /// Deployment settings: per-node precision, removable boundary ops stripped (AnalysisOptions::deploy)
 void runDeployment(AnalysisContext& c);
-void runFusion(AnalysisContext& c);    ///< G3: fused groups and missed fusions
-void runSegments(AnalysisContext& c);  ///< G1.2: BPU segments split by CPU nodes
-void runQdq(AnalysisContext& c);       ///< G1.1: explicit and implicit quantize/dequantize passes
+void runFusion(AnalysisContext& c);         ///< G3: fused groups and missed fusions
+void runSegments(AnalysisContext& c);       ///< G1.2: BPU segments split by CPU nodes
+void runQdq(AnalysisContext& c);            ///< G1.1: explicit and implicit quantize/dequantize passes
 void runTransitions(AnalysisContext& c);    ///< G1.2: CPU<->BPU switches, one per segment entry / exit
 void runPostProcessing(AnalysisContext& c); ///< G1.2: the decode/NMS tail after the last layers
-void runPadding(AnalysisContext& c);   ///< G4: padded shapes, waste, padded MACs
-void runTraffic(AnalysisContext& c);   ///< G6: bytes moved, intensity, bound
-void runLifetimes(AnalysisContext& c); ///< G6.4: live ranges and SRAM residency
+void runPadding(AnalysisContext& c);        ///< G4: padded shapes, waste, padded MACs
+void runTraffic(AnalysisContext& c);        ///< G6: bytes moved, intensity, bound
+void runLifetimes(AnalysisContext& c);      ///< G6.4: live ranges and SRAM residency
 
 // DDR traffic of a tensor that spills (TensorAnalysis::spillsToDdr), as runTraffic charges it to the nodes'
 // ddr_bytes and the G6.4 finding states it: the node that writes it stores it once, unless it never leaves
@@ -58,18 +59,6 @@ inline int64_t ddrLoadBytes(const TensorAnalysis& ta, bool graphInput) {
 /// A spilled tensor's bytes over DDR per inference: its store plus one load per node input reading it (0 for
 /// a tensor that does not spill).
 int64_t spilledTensorDdrBytes(const Graph& g, const AnalysisResult& r, TensorId t);
-
-void findPlacementIssues(AnalysisContext& c); ///< G1.2 findings
-void findQdqIssues(AnalysisContext& c);       ///< G1.1 findings
-void findFusionIssues(AnalysisContext& c);    ///< G3 findings
-void findPaddingIssues(AnalysisContext& c);   ///< G4.1 / G4.2 / G4.3 findings
-void findGroupConv(AnalysisContext& c);       ///< G6.1
-void findFeatureMaps(AnalysisContext& c);     ///< G6.2
-void findLargeWeights(AnalysisContext& c);    ///< G6.3
-void findShortcuts(AnalysisContext& c);       ///< G6.4
-void findBatchMode(AnalysisContext& c);       ///< G6.5
-void findTransforms(AnalysisContext& c);      ///< G6.6
-void findSeparateActivations(AnalysisContext& c); ///< G3: activations run as their own layers after a conv
 
 /// Bytes per element a tensor occupies where the node runs (int8/int16 on the BPU, its dtype on the CPU).
 int64_t bytesAtPrecision(Precision p, int64_t dtypeBytes);

@@ -24,7 +24,7 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
     plan.perImageMsBefore = s.cost().perImageMs;
     if (maxSteps == SIZE_MAX)
         maxSteps = static_cast<size_t>(std::max(0.0, s.target().planMaxSteps.value));
-    // Already in order of their standalone gain: estimateFindingGains ranks them (Analyzer::rankFindings).
+    // Already in order of their standalone gain: estimateFindingGains ranks them (Advisor::rankFindings).
     // Copied out: the steps re-analyse the session, which sets its findings aside meanwhile.
     struct Candidate {
         RuleId rule;

@@ -3,6 +3,7 @@
 
 #include "EditList.h"
 #include "UndoToken.h"
+#include "core/advice/Advisor.h"
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
 
@@ -99,7 +100,7 @@ void Session::reestimate(const std::vector<NodeId>& dirty) {
 
 const std::vector<Finding>& Session::findings() {
     if (findingsStale_) {
-        Analyzer::addFindings(*graph_, *target_, options_, analysis_);
+        Advisor::addFindings(*graph_, *target_, options_, analysis_);
         findingsStale_ = false;
     }
     return analysis_.findings;
@@ -210,7 +211,7 @@ void Session::estimateFindingGains(const Progress& progress) {
         ++keep;
     }
     analysis_.findings.resize(keep);
-    Analyzer::rankFindings(analysis_.findings);
+    Advisor::rankFindings(analysis_.findings);
 }
 
 } // namespace bpu

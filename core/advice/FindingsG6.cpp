@@ -4,7 +4,7 @@
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
 
-#include "Roofline.h"
+#include "core/analysis/Roofline.h"
 
 #include <cstdio>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // G1.1 (quantize/dequantize passes) and G1.2 (CPU operators inside the model).
 #include "FindingUtil.h"
-#include "InputNormalization.h"
+#include "core/analysis/InputNormalization.h"
 #include "core/edit/CutEdits.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
@@ -247,9 +247,11 @@ void findQdqIssues(AnalysisContext& c) {
     nlohmann::json ioList = nlohmann::json::array(), edgeList = nlohmann::json::array();
     for (const auto& p : r.qdq) {
         const Tensor& t = g.tensor(p.tensor);
-        nlohmann::json item = {{"tensor", t.name}, {"kind", p.kind}, {"where", p.where}, {"elements", p.elements}};
-        NodeId near = p.node.valid() ? p.node : t.producer.valid() ? t.producer
-                                            : (t.consumers.empty() ? NodeId{} : t.consumers.front());
+        nlohmann::json item = {
+            {"tensor", t.name}, {"kind", p.kind}, {"where", p.where}, {"elements", p.elements}};
+        NodeId near = p.node.valid()       ? p.node
+                      : t.producer.valid() ? t.producer
+                                           : (t.consumers.empty() ? NodeId{} : t.consumers.front());
         if (p.where == "model input" || p.where == "model output") {
             ioElements = satAdd(ioElements, p.elements);
             ioList.push_back(item);
@@ -273,8 +275,9 @@ void findQdqIssues(AnalysisContext& c) {
         f.evidence = {{"passes", ioList}, {"elements", ioElements}};
         f.severity = severityByShare(c, double(ioElements), allElements) == Severity::High ? Severity::Medium
                                                                                            : Severity::Low;
-        f.recommendation = "Remove the boundary quantize/dequantize from the model and fold the arithmetic into "
-                           "pre-processing (normalisation) and post-processing, saving one pass over the data.";
+        f.recommendation =
+            "Remove the boundary quantize/dequantize from the model and fold the arithmetic into "
+            "pre-processing (normalisation) and post-processing, saving one pass over the data.";
         f.fix = {std::make_shared<RemoveBoundaryQdqEdit>()};
         r.findings.push_back(std::move(f));
     }
@@ -343,7 +346,9 @@ void findQdqIssues(AnalysisContext& c) {
             // Channels per candidate: dim 1 of NCHW heads, the last dim of [N, anchors, C].
             int64_t perCandidate = s.rank() == 4 ? s.dims[1] : s.rank() == 3 ? s.dims[2] : 1;
             keptElements += std::min<int64_t>(s.elements().value_or(0), keep * perCandidate);
-            outs.push_back({{"tensor", g.tensor(o).name}, {"shape", s.toString()}, {"elements", s.elements().value_or(0)}});
+            outs.push_back({{"tensor", g.tensor(o).name},
+                            {"shape", s.toString()},
+                            {"elements", s.elements().value_or(0)}});
             if (g.tensor(o).producer.valid())
                 producers.push_back(g.tensor(o).producer);
         }
@@ -362,9 +367,10 @@ void findQdqIssues(AnalysisContext& c) {
                       {"elements_saved", bigElements - keptElements},
                       {"parameter", "detection_keep_candidates"}};
         f.severity = Severity::Medium;
-        f.recommendation = "In post-processing, threshold the int8 scores (and top-k) first, then dequantize only "
-                           "the surviving candidates: saves " + std::to_string(bigElements - keptElements) +
-                           " element dequantizations per image.";
+        f.recommendation =
+            "In post-processing, threshold the int8 scores (and top-k) first, then dequantize only "
+            "the surviving candidates: saves " +
+            std::to_string(bigElements - keptElements) + " element dequantizations per image.";
         f.fix = {std::make_shared<FilterOutputsEdit>(keep)};
         r.findings.push_back(std::move(f));
     }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // G4.1 / G4.2 / G4.3: alignment padding that wastes compute and bytes.
-#include "Alignment.h"
 #include "FindingUtil.h"
-#include "InputNormalization.h"
+#include "core/analysis/Alignment.h"
+#include "core/analysis/InputNormalization.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
 

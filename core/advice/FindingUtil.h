@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "Passes.h"
+#include "Rules.h"
 
 #include <string>
 
