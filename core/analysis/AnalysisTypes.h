@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "FindingKinds.h"
-#include "core/edit/EditFwd.h"
 #include "core/model/Ids.h"
 #include "core/target/OpClass.h"
 #include "core/target/Placement.h"
@@ -34,18 +32,18 @@ const char* padRuleName(PadRule r);     ///< "input", "G4.2", "G4.1"; "" for Non
 
 /// A tensor's shape after BPU alignment (guide G4) and which rule padded which dim.
 struct PaddedShape {
-    bool applies = false;           ///< false: not on the BPU, unknown shape, or a compile-time constant
+    bool applies = false; ///< false: not on the BPU, unknown shape, or a compile-time constant
     PadRule rule = PadRule::None;
-    std::vector<int64_t> dims;      ///< padded dims
+    std::vector<int64_t> dims; ///< padded dims
     // Which rule padded each dim is text made on demand: dimPadRule() (Alignment.h).
     int64_t elements = 0, paddedElements = 0;
-    int64_t wasteBytes = 0;         ///< (padded - real) x bytes at the BPU precision
+    int64_t wasteBytes = 0; ///< (padded - real) x bytes at the BPU precision
     double wasteRatio() const { return paddedElements ? 1.0 - double(elements) / double(paddedElements) : 0; }
 };
 
 struct TensorAnalysis {
     PaddedShape padded;
-    int64_t bytes = 0;        ///< real elements x bytes at the precision it is stored at (int8 on the BPU)
+    int64_t bytes = 0; ///< real elements x bytes at the precision it is stored at (int8 on the BPU)
     int64_t paddedBytes = 0;
     int liveSteps = 0;        ///< topological steps between producer and last consumer
     bool spillsToDdr = false; ///< does not stay resident in the SRAM budget (G6.4)
@@ -61,14 +59,14 @@ struct NodeAnalysis {
     /// Operator-table class (conv, matmul, lut, ...), Unknown if not in the table
     OpClass opClass = OpClass::Unknown;
     Precision precision = Precision::Int8;
-    int segment = -1;         ///< BPU segment index, -1 off the BPU
-    GroupId fusionGroup;      ///< valid when the node is part of a fused group
+    int segment = -1;    ///< BPU segment index, -1 off the BPU
+    GroupId fusionGroup; ///< valid when the node is part of a fused group
     int64_t macs = 0, paddedMacs = 0, ops = 0;
     int64_t inputBytes = 0, outputBytes = 0, weightBytes = 0; ///< at the node's precision, padded on the BPU
-    int64_t ddrBytes = 0;     ///< of those, what crosses DDR: weights + spilled inputs/outputs (G6)
+    int64_t ddrBytes = 0;      ///< of those, what crosses DDR: weights + spilled inputs/outputs (G6)
     int64_t ddrStoreBytes = 0; ///< the part of ddrBytes written back (spilled outputs); the rest is loaded
     double computeUs = 0, memoryUs = 0; ///< roofline times from the profile (see Roofline.h)
-    double intensity = 0;     ///< padded MACs per DDR byte (ddrBytes)
+    double intensity = 0;               ///< padded MACs per DDR byte (ddrBytes)
     Bound bound = Bound::None;
     bool assumedFree = false; ///< what-if: removed (AnalysisOptions::assumeRemoved), costs nothing
     /// A removable op at the model's start or end that the deployment strips (remove_node_type): placed
@@ -79,9 +77,9 @@ struct NodeAnalysis {
 /// A quantize or dequantize pass over a whole tensor (guide G1.1).
 struct QdqPass {
     TensorId tensor;
-    NodeId node;              ///< the explicit Q/DQ node, invalid for an implicit one
-    std::string kind;         ///< "quantize" or "dequantize"
-    std::string where;        ///< "model input", "model output", "CPU->BPU", "BPU->CPU", "explicit"
+    NodeId node;       ///< the explicit Q/DQ node, invalid for an implicit one
+    std::string kind;  ///< "quantize" or "dequantize"
+    std::string where; ///< "model input", "model output", "CPU->BPU", "BPU->CPU", "explicit"
     int64_t elements = 0;
 };
 
@@ -113,26 +111,10 @@ struct MissedFusion {
     std::string reason;
 };
 
-/// One actionable finding, tied to a rule of the design guide by its id exactly as in guide-en.md.
-struct Finding {
-    RuleId rule = RuleId::G1_1;
-    Severity severity = Severity::Low;
-    /// What the finding is about, unique per rule (a CPU op type, a padded layer, a transform pattern): the
-    /// engine raises one finding per (rule, cause), listing every node it covers with per-node evidence.
-    std::string cause;
-    std::string title;
-    std::vector<NodeId> nodes;
-    nlohmann::json evidence = nlohmann::json::object();
-    std::string recommendation;
-    EditList fix;            ///< the what-if edits that apply the recommendation; empty when there is none
-    EditList alternativeFix; ///< another way to apply it the user may prefer (its gain is not estimated)
-    std::optional<double> estimatedGainMs; ///< filled by the cost engine; null until then
-};
-
 struct AnalysisSummary {
     int bpuNodes = 0, cpuNodes = 0, foldedNodes = 0, bpuSegments = 0;
-    int qdqNodes = 0;          ///< explicit QuantizeLinear/DequantizeLinear nodes
-    int qdqPasses = 0;         ///< passes that cost time (explicit at boundaries + implicit)
+    int qdqNodes = 0;  ///< explicit QuantizeLinear/DequantizeLinear nodes
+    int qdqPasses = 0; ///< passes that cost time (explicit at boundaries + implicit)
     int64_t qdqElements = 0;
     int64_t paddingWasteBytes = 0;
     double paddingWasteRatio = 0; ///< waste / padded bytes over every padded activation tensor

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "EditFwd.h"
-#include "core/analysis/FindingKinds.h"
+#include "core/advice/FindingKinds.h"
 #include "core/util/Progress.h"
 
 #include <cstddef>

@@ -6,7 +6,7 @@
 
 #include "core/analysis/Alignment.h"
 #include "core/analysis/Analyzer.h"
-#include "core/analysis/FindingKinds.h"
+#include "core/advice/FindingKinds.h"
 #include "core/edit/Edit.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "PlanPanel.h"
 
-#include "core/analysis/FindingKinds.h"
+#include "core/advice/FindingKinds.h"
 #include "core/report/PlanText.h"
 #include "core/report/ReportFormat.h"
 #include "ui/session/SessionController.h"
