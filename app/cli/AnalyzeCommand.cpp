@@ -5,11 +5,11 @@
 #include "ModelSetup.h"
 #include "ResultNotice.h"
 
+#include "core/advice/OptimizationPlan.h"
 #include "core/analysis/Analyzer.h"
 #include "core/analysis/ResultDiagnostics.h"
 #include "core/cost/CostModel.h"
 #include "core/edit/EditList.h"
-#include "core/edit/OptimizationPlan.h"
 #include "core/edit/Session.h"
 #include "core/io/AnalysisJson.h"
 #include "core/io/PlanJson.h"

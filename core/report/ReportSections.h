@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ReportBuilder.h"
-#include "core/edit/OptimizationPlan.h"
+#include "core/advice/OptimizationPlan.h"
 #include "core/edit/Session.h"
 
 #include <cstddef>

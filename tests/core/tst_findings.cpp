@@ -8,9 +8,9 @@
 #include "SampleFiles.h"
 #include "TestPaths.h"
 
+#include "core/advice/OptimizationPlan.h"
 #include "core/analysis/Analyzer.h"
 #include "core/edit/EditList.h"
-#include "core/edit/OptimizationPlan.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 

@@ -5,7 +5,7 @@
 // latencies show the two paths agree.
 #include "WorkbenchFixture.h"
 
-#include "core/edit/OptimizationPlan.h"
+#include "core/advice/OptimizationPlan.h"
 #include "ui/whatif/PlanPanel.h"
 
 #include <QLabel>

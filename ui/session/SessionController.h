@@ -3,8 +3,8 @@
 
 #include "JobTracker.h"
 #include "Snapshot.h"
+#include "core/advice/OptimizationPlan.h"
 #include "core/edit/EditableDims.h"
-#include "core/edit/OptimizationPlan.h"
 #include "core/edit/Sweep.h"
 
 #include <QObject>

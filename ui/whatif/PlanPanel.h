@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/edit/OptimizationPlan.h"
+#include "core/advice/OptimizationPlan.h"
 #include "ui/session/Snapshot.h"
 
 #include <QWidget>

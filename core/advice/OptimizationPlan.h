@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "EditFwd.h"
-#include "core/advice/FindingKinds.h"
+#include "FindingKinds.h"
+#include "core/edit/EditFwd.h"
 #include "core/util/Progress.h"
 
 #include <cstddef>
@@ -45,7 +45,9 @@ struct OptimizationPlan {
     std::vector<PlanSkip> skipped;
     double sumOfStandaloneGainsMs() const;
     /// Per image, as the step gains are (the same as per inference at batch 1).
-    double combinedGainMs() const { return steps.empty() ? 0 : perImageMsBefore - steps.back().perImageMsAfter; }
+    double combinedGainMs() const {
+        return steps.empty() ? 0 : perImageMsBefore - steps.back().perImageMsAfter;
+    }
 };
 
 /// Builds the plan from `s`'s findings, whose gains are estimated (Session::estimateFindingGains): at most

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "OptimizationPlan.h"
 
-#include "EditList.h"
-#include "Session.h"
-#include "UndoToken.h"
+#include "core/edit/EditList.h"
+#include "core/edit/Session.h"
+#include "core/edit/UndoToken.h"
 
 #include <algorithm>
 #include <cstdint>
