@@ -3,7 +3,6 @@
 #include "JsonMembers.h"
 #include "JsonPretty.h"
 
-#include "DiagnosticsJson.h"
 #include "InfoJson.h"
 #include "core/analysis/Alignment.h"
 #include "core/analysis/ResultDiagnostics.h"
@@ -12,6 +11,7 @@
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/report/ChartData.h"
+#include "core/report/DiagnosticsJson.h"
 
 #include <sstream>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "InfoJson.h"
 
-#include "DiagnosticsJson.h"
+#include "core/report/DiagnosticsJson.h"
 
 namespace bpu {
 

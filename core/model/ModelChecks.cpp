@@ -202,6 +202,14 @@ void checkModel(const std::string& path, const onnx::ModelProto& model, std::vec
     c.graph(model.graph(), "");
 }
 
+std::string outputSlots(const onnx::NodeProto& n, const std::string& name) {
+    std::string slots;
+    for (int i = 0; i < n.output_size(); ++i)
+        if (n.output(i) == name)
+            slots += (slots.empty() ? "" : " and ") + std::to_string(i);
+    return slots;
+}
+
 std::string nodeLabel(const onnx::NodeProto& n, int index) {
     return "node '" + (n.name().empty() ? "#" + std::to_string(index) : n.name()) + "' (" +
            (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() + ")";

@@ -7,7 +7,7 @@
 namespace onnx {
 class ModelProto;
 class NodeProto;
-}
+} // namespace onnx
 
 namespace bpu {
 
@@ -23,5 +23,8 @@ void checkModel(const std::string& path, const onnx::ModelProto& model, std::vec
 /// "node 'conv1' (Conv)", "node '#3' (com.microsoft.FusedConv)": how an import error names a node of the
 /// file.
 std::string nodeLabel(const onnx::NodeProto& n, int index);
+
+/// The output slots of `n` that name `name`, as "0 and 1": how a node listing one output twice is named.
+std::string outputSlots(const onnx::NodeProto& n, const std::string& name);
 
 } // namespace bpu

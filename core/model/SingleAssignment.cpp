@@ -19,12 +19,8 @@ void SingleAssignment::write(const onnx::NodeProto& n, int index, TensorId out) 
     if (const int first = writer_[out.value]; first == index) {
         // The node is not in the graph yet (it is added once all its outputs are written): its message is
         // built from the file's proto alone, which names both slots.
-        std::string slots;
-        for (int i = 0; i < n.output_size(); ++i)
-            if (n.output(i) == t.name)
-                slots += (slots.empty() ? "" : " and ") + std::to_string(i);
         throw ImportError(path_, nodeLabel(n, index) + " lists '" + t.name +
-                                     "' as more than one of its outputs (" + slots +
+                                     "' as more than one of its outputs (" + outputSlots(n, t.name) +
                                      "): a value has one producer");
     } else if (first >= 0) {
         throw ImportError(path_, nodeLabel(n, index) + " writes '" + t.name + "', which " +

@@ -140,11 +140,7 @@ private:
                              const std::string& name, const Producer& first) const {
         const std::string who = nodeLabel(n, index) + scope;
         if (first.node == &n) {
-            std::string slots;
-            for (int i = 0; i < n.output_size(); ++i)
-                if (n.output(i) == name)
-                    slots += (slots.empty() ? "" : " and ") + std::to_string(i);
-            fail(who + " lists '" + name + "' as more than one of its outputs (" + slots +
+            fail(who + " lists '" + name + "' as more than one of its outputs (" + outputSlots(n, name) +
                  "): a value has one producer");
         }
         std::string what;

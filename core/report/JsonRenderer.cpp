@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ReportRenderers.h"
 
+#include "DiagnosticsJson.h"
+
 namespace bpu::report {
 
 namespace {
@@ -146,15 +148,9 @@ nlohmann::json reportJson(const ReportDocument& doc) {
     json kpis = json::array();
     for (const auto& k : headlineCards(doc))
         kpis.push_back({{"label", k.label}, {"value", k.value}, {"detail", k.detail}});
-    json diagnostics = json::array();
-    for (const auto& d : doc.diagnostics)
-        diagnostics.push_back({{"severity", diagSeverityName(d.severity)},
-                               {"code", diagCodeName(d.code)},
-                               {"file", d.file},
-                               {"text", d.text}});
     return {{"complete", doc.partial.empty()},
             {"partial_summary", doc.partial},
-            {"diagnostics", diagnostics},
+            {"diagnostics", diagnosticsJson(doc.diagnostics)},
             {"kpis", kpis},
             {"schema", "bpuscope.report/1"},
             {"title", doc.title},

@@ -505,14 +505,12 @@ DiagnosticsDialog* MainWindow::diagnosticsDialog() const {
 }
 
 void MainWindow::showDiagnostics() {
-    const auto s = snapshot();
     if (!diagnostics_) {
         diagnostics_ = new DiagnosticsDialog(this);
         diagnostics_->setAttribute(Qt::WA_DeleteOnClose);
     }
-    if (s)
-        diagnostics_->setDiagnostics(completeness(*s->graph),
-                                     resultDiagnostics(*s->graph, &s->analysis, &s->deploy));
+    if (const auto s = snapshot())
+        updateDiagnostics(*s); // fills the list, as every later snapshot does while it is open
     diagnostics_->show();
     diagnostics_->raise();
     diagnostics_->activateWindow();

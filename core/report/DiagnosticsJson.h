@@ -10,7 +10,8 @@
 
 namespace bpu {
 
-/// [{"severity": "warning", "code": "input-dim-unresolved", "file": ..., "text": ...}, ...]
+/// [{"severity": "warning", "code": "input-dim-unresolved", "file": ..., "text": ...}, ...]: the one JSON
+/// form of diagnostics, for `info --json`, `analyze --json` (core/io) and the JSON report.
 nlohmann::json diagnosticsJson(const std::vector<Diagnostic>& diagnostics);
 /// Sets `complete` (bool), `partial_reasons` (the reasons, [] when complete) and `partial_summary` (the
 /// sentence, "" when complete) on `doc`: what every document that carries figures says first.
