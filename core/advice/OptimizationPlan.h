@@ -50,7 +50,7 @@ struct OptimizationPlan {
     }
 };
 
-/// Builds the plan from `s`'s findings, whose gains are estimated (Session::estimateFindingGains): at most
+/// Builds the plan from `s`'s findings, whose gains are estimated (Advisor::estimateGains): at most
 /// `maxSteps` steps (the profile's plan_max_steps by default, when `maxSteps` is SIZE_MAX). A fix that
 /// batches images (a throughput trade-off, not a latency gain), one that no longer applies after the earlier
 /// steps, and one that saves nothing on top of them are skipped with the reason. `progress`'s cancel flag

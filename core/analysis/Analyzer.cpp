@@ -2,9 +2,6 @@
 #include "Analyzer.h"
 
 #include "Passes.h"
-// Transitional (issue 44, step 1): analyze() still adds the findings when Reuse::findings asks; a later step
-// leaves that to the callers and drops this include, so core/analysis includes nothing of core/advice.
-#include "core/advice/Advisor.h"
 #include "core/util/CheckedMath.h"
 
 #include <algorithm>
@@ -49,7 +46,7 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
             merged->placementOverrides.emplace(name, p);
     }
     AnalysisContext c{g, target, merged ? *merged : options, r, &ix, dirty};
-    const size_t count = std::size(kFacts) + 1;
+    const size_t count = std::size(kFacts);
     for (size_t i = 0; i < std::size(kFacts); ++i) {
         progress.checkCancel();
         progress(double(i) / double(count), kFacts[i].first);
@@ -115,11 +112,6 @@ AnalysisResult Analyzer::analyze(const Graph& g, const TargetProfile& target, co
     std::optional<AnalysisIndex> own;
     AnalysisIndex* ix = reuse.index && reuse.index->fits(*ops) ? reuse.index : &own.emplace(g, *ops);
     runFacts(g, target, options, *ix, r, progress, nullptr);
-    const size_t count = std::size(kFacts) + 1;
-    if (reuse.findings) {
-        progress(double(count - 1) / double(count), "findings");
-        Advisor::addFindings(g, target, options, r);
-    }
     progress(1.0, "analysis done");
     return r;
 }
@@ -128,7 +120,7 @@ void Analyzer::reanalyze(const Graph& g, const TargetProfile& target, const Anal
                          AnalysisIndex& ix, const std::vector<NodeId>& dirty, AnalysisResult& r,
                          const Progress& progress) {
     if (r.metrics.size() != g.nodes.size()) {
-        r = analyze(g, target, options, progress, {nullptr, nullptr, false, &ix.ops()});
+        r = analyze(g, target, options, progress, {nullptr, nullptr, &ix.ops()});
         return;
     }
     for (NodeId id : dirty)

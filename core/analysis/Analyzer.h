@@ -11,18 +11,19 @@
 namespace bpu {
 
 /// Reuse of an earlier run: metrics of nodes not in `dirty` are taken from `previous` (their shapes did
-/// not change), and findings can be skipped while the user drags.
+/// not change).
 struct AnalysisReuse {
     const AnalysisResult* previous = nullptr;
     const std::vector<NodeId>* dirty = nullptr;
-    bool findings = true;
     /// The graph's operator-table lookups for this target (OpTable::build); built on the spot when null.
     const OpTable* ops = nullptr;
     /// The caller's index of the graph as it is now (AnalysisIndex(g, *ops)), used instead of building one.
     AnalysisIndex* index = nullptr;
 };
 
-/// Runs every analysis pass over a graph for one target profile and returns the result as a value.
+/// Runs every fact pass (placement, Q/DQ, padding, fusion, lifetimes, traffic, roofline) over a graph for
+/// one target profile and returns the result as a value. It states facts only: its findings list stays
+/// empty, for the advice layer to fill (Advisor::addFindings).
 class Analyzer {
 public:
     using Reuse = AnalysisReuse;
@@ -32,9 +33,8 @@ public:
                                   const Reuse& reuse = {});
     /// The what-if loop's re-analysis, in place: `r` is the previous analysis of this graph (same nodes and
     /// tensors) and its storage is reused; metrics of nodes not in `dirty` are kept. `ix` is the caller's
-    /// index of this graph (built with AnalysisIndex(g, ops), refreshed with `dirty`). Findings are cleared,
-    /// to be added by Advisor::addFindings when wanted. The result equals analyze() of the same graph and
-    /// options.
+    /// index of this graph (built with AnalysisIndex(g, ops), refreshed with `dirty`). Findings are
+    /// cleared. The result equals analyze() of the same graph and options.
     static void reanalyze(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
                           AnalysisIndex& ix, const std::vector<NodeId>& dirty, AnalysisResult& r,
                           const Progress& progress = {});

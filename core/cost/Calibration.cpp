@@ -173,7 +173,7 @@ CalibrationResult CalibrationSet::evaluate(const std::vector<const TargetProfile
             continue;
         const Graph& g = *byFile.at(m.file);
         AnalysisOptions o = scenarioOptions(m.scenario);
-        AnalysisResult a = Analyzer::analyze(g, *profile, o, {}, {nullptr, nullptr, false});
+        AnalysisResult a = Analyzer::analyze(g, *profile, o);
         CostEstimate e = CostModel::estimate(g, a, *profile, o.deploy);
         CalibrationRow row;
         row.m = m;

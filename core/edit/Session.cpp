@@ -1,40 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "Session.h"
 
-#include "EditList.h"
-#include "UndoToken.h"
+// Transitional (issue 44): the session asks the advice layer above it for findings and their gains, until
+// a workbench owns the findings and the session is only the what-if state.
 #include "core/advice/Advisor.h"
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
 
-#include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <map>
-#include <variant>
 
 namespace bpu {
-
-namespace {
-/// Batching serves more images per inference but every frame waits for the whole batch: the gain is per
-/// image (throughput); say what it costs per frame.
-void describeBatchTradeOff(Finding& f, const CostEstimate& base, const Session::Trial& t) {
-    char buf[320];
-    std::snprintf(buf, sizeof buf,
-                  " Trade-off: at batch %d the throughput rises from %.1f to %.1f FPS (%.3f ms less per "
-                  "image), but one inference (the latency a frame sees) rises from %.3f ms to %.3f ms.",
-                  t.batch, base.fps, t.fps, t.gainMs, base.latencyMs, t.latencyMs);
-    f.recommendation += buf;
-    f.evidence["trade_off"] = {{"batch_after", t.batch},
-                               {"fps_before", base.fps},
-                               {"fps_after", t.fps},
-                               {"latency_ms_per_frame_before", base.latencyMs},
-                               {"latency_ms_per_frame_after", t.latencyMs}};
-}
-
-} // namespace
 
 Session::Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options)
     : graph_(std::make_shared<Graph>(std::move(g)))
@@ -77,8 +53,10 @@ const OpTable& Session::ops() {
 
 void Session::runAnalysis(bool withFindings) {
     index_ = AnalysisIndex(*graph_, ops());
-    analysis_ = Analyzer::analyze(*graph_, *target_, options_, {{}, cancel_},
-                                  {nullptr, nullptr, withFindings, &ops(), &index_});
+    analysis_ =
+        Analyzer::analyze(*graph_, *target_, options_, {{}, cancel_}, {nullptr, nullptr, &ops(), &index_});
+    if (withFindings)
+        Advisor::addFindings(*graph_, *target_, options_, analysis_);
     cost_ = CostModel::estimate(*graph_, analysis_, *target_, options_.deploy);
     findingsStale_ = !withFindings;
 }
@@ -106,14 +84,9 @@ const std::vector<Finding>& Session::findings() {
     return analysis_.findings;
 }
 
-Session::Trial Session::trial(const EditList& fix, double perImageMsBefore) {
-    // One re-estimate for the whole fix, however many edits it holds (a placement override per CPU node),
-    // and one for its revert.
-    UndoToken token = applyEditList(*this, fix);
-    // Per image: a batch edit changes how many images one inference serves.
-    const Trial t{perImageMsBefore - cost_.perImageMs, cost_.latencyMs, cost_.fps, cost_.batch};
-    token.revert(*this);
-    return t;
+std::vector<Finding>& Session::mutableFindings() {
+    findings();
+    return analysis_.findings;
 }
 
 void Session::tryInPlace(const std::function<void(Session&)>& trials) {
@@ -138,80 +111,7 @@ void Session::tryInPlace(const std::function<void(Session&)>& trials) {
 }
 
 void Session::estimateFindingGains(const Progress& progress) {
-    findings();
-    // Findings often share a fix (one remove_boundary_qdq for every boundary pass): estimate each fix once.
-    std::map<std::string, size_t> slotOf;
-    std::vector<const EditList*> fixes;
-    std::vector<size_t> findingSlot(analysis_.findings.size(), SIZE_MAX);
-    for (size_t i = 0; i < analysis_.findings.size(); ++i) {
-        const Finding& f = analysis_.findings[i];
-        if (f.fix.empty())
-            continue;
-        std::string key; // the fix's identity: its edits in order
-        for (const auto& e : f.fix)
-            key += e->describe() + '\n';
-        auto [it, fresh] = slotOf.try_emplace(std::move(key), fixes.size());
-        if (fresh)
-            fixes.push_back(&f.fix);
-        findingSlot[i] = it->second;
-    }
-    // The trials re-analyse this session, which clears its findings: tryInPlace sets them aside (`fixes`
-    // points into them; moving the vector keeps its elements where they are). Each trial is measured
-    // against the latency per image now.
-    const double perImageMsBefore = cost_.perImageMs;
-    std::vector<std::variant<Trial, std::string>> outcome(fixes.size());
-    bool stopped = false;
-    tryInPlace([&](Session&) {
-        for (size_t i = 0; i < fixes.size(); ++i) {
-            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
-                stopped = true;
-                break;
-            }
-            try {
-                outcome[i] = trial(*fixes[i], perImageMsBefore);
-            } catch (const EditListError& e) {
-                // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
-                outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());
-            } catch (const EditError& e) {
-                outcome[i] = std::string(e.what());
-            }
-        }
-    });
-    if (stopped)
-        throw Cancelled();
-    std::vector<bool> slower(analysis_.findings.size(), false);
-    const double perImageMs = cost_.perImageMs;
-    for (size_t i = 0; i < analysis_.findings.size(); ++i) {
-        if (findingSlot[i] == SIZE_MAX)
-            continue;
-        Finding& f = analysis_.findings[i];
-        if (const Trial* t = std::get_if<Trial>(&outcome[findingSlot[i]])) {
-            // A fix that does not make the model faster is not a recommendation: such a finding is dropped
-            // (a gain within rounding of zero is zero, and no gain is ever negative), and so is one saving
-            // less than the profile's finding_min_gain_us: under the estimate's resolution, dozens of such
-            // rows (ssdlite had 40 under 1 us) bury the findings that matter.
-            slower[i] = t->gainMs <= std::max(kGainNoiseMs, target_->findingMinGainUs.value / 1000.0);
-            f.estimatedGainMs = std::max(0.0, t->gainMs);
-            const double share = perImageMs > 0 ? *f.estimatedGainMs / perImageMs : 0;
-            f.severity =
-                severityForShare(share, target_->severityHighShare.value, target_->severityMediumShare.value);
-            f.evidence["gain_share_of_latency"] = share;
-            if (t->batch != cost_.batch)
-                describeBatchTradeOff(f, cost_, *t);
-        } else {
-            f.evidence["fix_not_applicable"] = std::get<std::string>(outcome[findingSlot[i]]);
-        }
-    }
-    size_t keep = 0;
-    for (size_t i = 0; i < analysis_.findings.size(); ++i) {
-        if (slower[i])
-            continue;
-        if (keep != i)
-            analysis_.findings[keep] = std::move(analysis_.findings[i]);
-        ++keep;
-    }
-    analysis_.findings.resize(keep);
-    Advisor::rankFindings(analysis_.findings);
+    Advisor::estimateGains(*this, progress);
 }
 
 } // namespace bpu

@@ -17,13 +17,13 @@
 namespace bpu {
 
 /// Latency differences below this (1 ns) are the rounding of two estimates of the same model: a fix that
-/// saves no more is no gain (Session::estimateFindingGains, buildOptimizationPlan).
+/// saves no more is no gain (Advisor::estimateGains, buildOptimizationPlan).
 inline constexpr double kGainNoiseMs = 1e-6;
 
 /// A model under what-if: the graph, the user's analysis options, the target, and the current analysis and
 /// cost, kept up to date incrementally as edits land. Value type (the graph is shared copy-on-write); a copy
 /// costs the analysis and cost tables (~80 MB at 100k nodes), so nothing copies one per trial: a finding's
-/// fix is applied and reverted in place (estimateFindingGains), a sweep reverts each point.
+/// fix is applied and reverted in place (Advisor::estimateGains), a sweep reverts each point.
 class Session {
 public:
     Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options = {});
@@ -59,13 +59,11 @@ public:
     void fullReestimate();
     /// Findings for the current state (cheap if nothing changed since the last call).
     const std::vector<Finding>& findings();
-    /// Fills estimated_gain_ms of every finding: each distinct fix is applied to this session, measured and
-    /// reverted (two incremental re-estimates, no copy of the session: peak memory stays that of one
-    /// session), one after the other; the session ends as it began. Then each estimated finding's severity
-    /// is its gain's share of the per-image latency (severity_high_share / severity_medium_share), and a
-    /// finding whose fix does not make the model faster is dropped; a fix that batches images (faster per
-    /// image, slower per frame) stays as a trade-off with both figures in its evidence.
-    /// `progress`'s cancel flag stops it between trials (Cancelled is thrown; the findings keep no gain).
+    /// The same findings, to fill in: the advisor's fix trials set their gains and drop those that do not
+    /// pay (Advisor::estimateGains).
+    std::vector<Finding>& mutableFindings();
+    /// Fills every finding's estimated gain by trying its fix on this session (Advisor::estimateGains, which
+    /// says how); the front ends call it here until a workbench owns the findings.
     void estimateFindingGains(const Progress& progress = {});
     bool findingsStale() const { return findingsStale_; }
     /// Runs `trials` on this session with its findings (and their estimated gains) set aside: the what-ifs a
@@ -79,20 +77,8 @@ public:
     /// cancelled.
     void setCancelFlag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
 
-    /// What a fix would do, tried on this session and reverted.
-    struct Trial {
-        double gainMs = 0;    ///< per-image latency saved
-        double latencyMs = 0; ///< one inference after the fix (of the whole batch when it batches)
-        double fps = 0;       ///< images per second after the fix, one thread
-        int batch = 1;
-    };
-
 private:
     void runAnalysis(bool withFindings);
-    /// What applying `fix` does to this session, its gain measured against `perImageMsBefore` (this
-    /// session's latency per image now); the fix is reverted before it returns. Throws EditError (the
-    /// session untouched) if it does not apply.
-    Trial trial(const EditList& fix, double perImageMsBefore);
     const OpTable& ops();
 
     std::shared_ptr<Graph> graph_; ///< never null; shared between session copies until one edits it

@@ -18,7 +18,7 @@ class Session;
 namespace bpu::report {
 
 /// What a report is built from. The sessions are read only; `session` should have its finding gains
-/// estimated (Session::estimateFindingGains) so findings rank by gain.
+/// estimated (Advisor::estimateGains) so findings rank by gain.
 struct ReportInput {
     const Session* session = nullptr;  ///< the model as reported (after the edits)
     const Session* baseline = nullptr; ///< the same model before the edits; null when none were applied

@@ -4,9 +4,10 @@
 // general unit 16, 4 MiB SRAM budget).
 #include "OnnxFixtures.h"
 
+#include "core/advice/Advisor.h"
+#include "core/advice/FindingKinds.h"
 #include "core/analysis/Alignment.h"
 #include "core/analysis/Analyzer.h"
-#include "core/advice/FindingKinds.h"
 #include "core/edit/Edit.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
@@ -95,6 +96,7 @@ Run analyze(const ModelBuilder& b, const std::string& file, const bpu::TargetPro
             const bpu::AnalysisOptions& options = floatIo()) {
     Run run{bpu::ModelImporter::load(b.save(file)), {}};
     run.r = bpu::Analyzer::analyze(run.g, t, options);
+    bpu::Advisor::addFindings(run.g, t, options, run.r);
     checkFindings(run, t);
     return run;
 }

@@ -5,6 +5,7 @@
 #include "OnnxFixtures.h"
 #include "SampleFiles.h"
 
+#include "core/advice/Advisor.h"
 #include "core/analysis/Analyzer.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -100,7 +101,8 @@ private slots:
         QFETCH(QString, file);
         const bpu::TargetProfile& t = *samples::s100();
         const bpu::Graph g = bpu::ModelImporter::load(file.toStdString());
-        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        bpu::Advisor::addFindings(g, t, {}, r);
         QCOMPARE(r.nodes.size(), g.nodes.size());
         int bpu = 0, cpu = 0, folded = 0, unknown = 0;
         for (const auto& n : g.nodes) {
@@ -156,6 +158,7 @@ private slots:
         QVERIFY(f.summary.qdqPasses >= int(g.inputs.size() + g.outputs.size()));
         static const std::set<std::string> rules{"G1.1", "G1.2", "G3",   "G4.1", "G4.2", "G4.3",
                                                  "G6.1", "G6.2", "G6.3", "G6.4", "G6.5", "G6.6"};
+        QVERIFY(!r.findings.empty());
         for (const auto& f : r.findings) {
             QVERIFY2(rules.count(bpu::ruleName(f.rule)), bpu::ruleName(f.rule));
             QVERIFY(!f.estimatedGainMs);
@@ -224,12 +227,14 @@ private slots:
         QFETCH(qint64, paddedMacs);
         const bpu::TargetProfile& t = *samples::s100();
         const bpu::Graph g = bpu::ModelImporter::load(samples::samplePath(name.toStdString() + ".onnx"));
-        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        bpu::Advisor::addFindings(g, t, {}, r);
         const bpu::TensorId in = g.findTensor(input.toStdString());
         QVERIFY(in.valid() && g.tensor(in).isGraphInput);
         const bpu::PaddedShape& p = r.tensors[in.value].padded;
         QCOMPARE(p.rule, bpu::PadRule::Input);
         QCOMPARE(p.dims[1], int64_t(3));
+        QVERIFY(!r.findings.empty());
         for (const auto& f : r.findings)
             QVERIFY2(f.evidence.value("tensor", std::string()) != input.toStdString(), f.title.c_str());
         const bpu::NodeId c = g.findNode(conv.toStdString());
@@ -249,7 +254,8 @@ private slots:
         QFETCH(QString, name);
         const bpu::TargetProfile& t = *samples::s100();
         const bpu::Graph g = bpu::ModelImporter::load(samples::samplePath(name.toStdString() + ".onnx"));
-        const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t);
+        bpu::Advisor::addFindings(g, t, {}, r);
         std::map<uint32_t, std::set<std::string>> rulesOf;
         int merged = 0;
         for (const auto& f : r.findings) {

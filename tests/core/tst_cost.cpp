@@ -64,7 +64,7 @@ const bpu::Graph& graphOf(const std::string& path) {
 }
 
 bpu::CostEstimate estimate(const bpu::Graph& g, const bpu::TargetProfile& t, const bpu::AnalysisOptions& o) {
-    const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t, o, {}, {nullptr, nullptr, false});
+    const bpu::AnalysisResult r = bpu::Analyzer::analyze(g, t, o);
     return bpu::CostModel::estimate(g, r, t, o.deploy);
 }
 

@@ -8,6 +8,7 @@
 #include "SampleFiles.h"
 #include "TestPaths.h"
 
+#include "core/advice/Advisor.h"
 #include "core/advice/OptimizationPlan.h"
 #include "core/analysis/Analyzer.h"
 #include "core/edit/EditList.h"
@@ -70,6 +71,7 @@ struct Analyzed {
 Analyzed analyze(const ModelBuilder& b, const std::string& file) {
     Analyzed a{bpu::ModelImporter::load(b.save(file)), {}};
     a.r = bpu::Analyzer::analyze(a.g, *samples::s100());
+    bpu::Advisor::addFindings(a.g, *samples::s100(), {}, a.r);
     return a;
 }
 
