@@ -244,6 +244,7 @@ private slots:
         const double perImageMs = s.cost().perImageMs;
         QVERIFY(perImageMs > 0);
         std::set<std::pair<bpu::RuleId, std::string>> seen;
+        QVERIFY(!s.analysis().findings.empty());
         for (const auto& f : s.analysis().findings) {
             const std::string what = file.toStdString() + ": [" + bpu::ruleName(f.rule) + "] " + f.title;
             QVERIFY2(seen.insert({f.rule, f.cause}).second, what.c_str());

@@ -92,6 +92,7 @@ private slots:
         QCOMPARE(doc["partial_reasons"], nlohmann::json::array({kReason}));
         QVERIFY(doc["partial_summary"].get<std::string>().find("2 of 3 nodes") != std::string::npos);
         QCOMPARE(doc["plan_summary"]["partial"].get<bool>(), true);
+        QVERIFY(!doc["findings"].empty());
         for (const auto& f : doc["findings"])
             QCOMPARE(f["partial"].get<bool>(), true);
         int unresolved = 0;

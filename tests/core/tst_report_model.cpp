@@ -387,6 +387,7 @@ private slots:
             // Up to the method section: no evidence key (snake_case) and no profile or calibration key.
             const std::string body = md.substr(0, md.find("## 8. Method"));
             std::set<std::string> keys{"qdq_elements_per_us", "spills_to_ddr", "bpu_only"};
+            QVERIFY(!b.session->analysis().findings.empty());
             for (const auto& f : b.session->analysis().findings)
                 for (auto it = f.evidence.begin(); f.evidence.is_object() && it != f.evidence.end(); ++it)
                     if (it.key().find('_') != std::string::npos)
