@@ -5,6 +5,7 @@
 #include "ModelSetup.h"
 #include "ResultNotice.h"
 
+#include "core/advice/FindingText.h"
 #include "core/advice/OptimizationPlan.h"
 #include "core/analysis/Analyzer.h"
 #include "core/analysis/ResultDiagnostics.h"
@@ -96,12 +97,8 @@ std::string summaryText(const Session& session) {
     os << buf;
     os << "findings (" << r.findings.size() << "):\n";
     for (const auto& f : r.findings) {
-        os << "  [" << ruleName(f.rule) << "] " << severityName(f.severity) << ": " << f.title;
-        if (f.estimatedGainMs) {
-            std::snprintf(buf, sizeof buf, "  (gain %.3f ms)", *f.estimatedGainMs);
-            os << buf;
-        }
-        os << "\n";
+        os << "  [" << ruleName(f.rule) << "] " << severityName(f.severity) << ": " << f.title << "\n";
+        os << "        " << findingOutcomeText(f) << "\n";
     }
     return os.str();
 }

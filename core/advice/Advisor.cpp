@@ -3,6 +3,8 @@
 
 #include "Rules.h"
 
+#include "core/edit/Edit.h"
+
 #include <algorithm>
 
 namespace bpu {
@@ -18,10 +20,14 @@ const Rule kRules[] = {findPlacementIssues, findQdqIssues,   findFusionIssues,  
 
 void Advisor::rankFindings(std::vector<Finding>& findings) {
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        // Unknown gain ranks as zero: above fixes the model says would not pay, below the ones that would.
-        double ga = a.estimatedGainMs.value_or(0), gb = b.estimatedGainMs.value_or(0);
+        // A concrete fix's gain first: unknown ranks as zero, after every fix that pays. Then the cost of
+        // the waste (a what-if's upper bound), then the rule's judgement.
+        const double ga = a.estimatedGainMs.value_or(0), gb = b.estimatedGainMs.value_or(0);
         if (ga != gb)
             return ga > gb;
+        const double wa = a.wasteUpperBoundMs.value_or(0), wb = b.wasteUpperBoundMs.value_or(0);
+        if (wa != wb)
+            return wa > wb;
         return a.severity < b.severity; // High first
     });
 }
@@ -32,6 +38,13 @@ void Advisor::addFindings(const Graph& g, const TargetProfile& target, const Ana
     AnalysisContext c{g, target, options, r};
     for (Rule rule : kRules)
         rule(c);
+    // A fix is a change the model's owner can make: one holding an idealized edit states what the waste
+    // costs instead (the rules put those in whatIf; this keeps a rule that did not from passing one off).
+    for (Finding& f : r.findings)
+        if (std::any_of(f.fix.begin(), f.fix.end(), [](const EditPtr& e) { return e->idealized(); })) {
+            f.whatIf.insert(f.whatIf.end(), f.fix.begin(), f.fix.end());
+            f.fix.clear();
+        }
     rankFindings(r.findings);
 }
 

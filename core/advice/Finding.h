@@ -2,6 +2,7 @@
 #pragma once
 
 #include "FindingKinds.h"
+#include "core/edit/EditCost.h"
 #include "core/edit/EditFwd.h"
 #include "core/model/Ids.h"
 
@@ -12,6 +13,13 @@
 #include <vector>
 
 namespace bpu {
+
+/// What a concrete fix does besides saving time, measured by its trial (Advisor::estimateGains).
+struct FixEffects {
+    EditCosts costs;          ///< its edits' costs; ThroughputTradeOff too when the trial changed the batch
+    int64_t macsChange = 0;   ///< per image, after minus before
+    int64_t paramsChange = 0; ///< after minus before
+};
 
 /// One actionable finding, tied to a rule of the design guide by its id exactly as in guide-en.md.
 struct Finding {
@@ -24,9 +32,18 @@ struct Finding {
     std::vector<NodeId> nodes;
     nlohmann::json evidence = nlohmann::json::object();
     std::string recommendation;
-    EditList fix;            ///< the what-if edits that apply the recommendation; empty when there is none
+    /// A concrete change the model's owner can make (no edit in it idealized()), as edits the session
+    /// applies; empty when there is none.
+    EditList fix;
     EditList alternativeFix; ///< another way to apply it the user may prefer (its gain is not estimated)
-    std::optional<double> estimatedGainMs; ///< filled by the cost engine; null until then
+    /// The fix's gain per image, re-estimated with the fix applied (Advisor::estimateGains); null until then
+    /// or without a fix.
+    std::optional<double> estimatedGainMs;
+    std::optional<FixEffects> fixEffects; ///< null until the fix is tried
+    /// An idealized edit (assume_*, a forced fusion) that removes the waste outright: what the waste costs.
+    EditList whatIf;
+    /// The what-if's effect per image: the cost of this waste, an upper bound on what any fix saves.
+    std::optional<double> wasteUpperBoundMs;
 };
 
 } // namespace bpu

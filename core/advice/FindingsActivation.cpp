@@ -119,7 +119,7 @@ void findSeparateActivations(AnalysisContext& c) {
             "cost. Where accuracy allows, train with ReLU or ReLU6 instead (re-train or fine-tune, then "
             "check "
             "accuracy). The estimated gain treats these layers as fused away, as a ReLU would be.";
-        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
+        f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
         r.findings.push_back(std::move(f));
     }
 }

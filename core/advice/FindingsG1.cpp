@@ -144,7 +144,7 @@ void normalisationFinding(AnalysisContext& c, const InputNormalization& norm) {
         "float pass). Inside the graph it is " +
         std::to_string(norm.nodes.size()) + " extra layer" + (norm.nodes.size() > 1 ? "s" : "") +
         " over the whole image and a float input to quantize.";
-    f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
+    f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
     r.findings.push_back(std::move(f));
 }
 
@@ -371,7 +371,7 @@ void findQdqIssues(AnalysisContext& c) {
             "In post-processing, threshold the int8 scores (and top-k) first, then dequantize only "
             "the surviving candidates: saves " +
             std::to_string(bigElements - keptElements) + " element dequantizations per image.";
-        f.fix = {std::make_shared<FilterOutputsEdit>(keep)};
+        f.whatIf = {std::make_shared<FilterOutputsEdit>(keep)};
         r.findings.push_back(std::move(f));
     }
 }

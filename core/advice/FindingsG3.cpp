@@ -28,7 +28,7 @@ void findFusionIssues(AnalysisContext& c) {
         f.severity = Severity::Medium;
         f.recommendation = "Restructure so the chain fuses (" + m.reason +
                            "); an unfused operator pays its own load/store and layer cost.";
-        f.fix = {std::make_shared<FuseEdit>(g.node(m.nodes.front()).name, true)};
+        f.whatIf = {std::make_shared<FuseEdit>(g.node(m.nodes.front()).name, true)};
         r.findings.push_back(std::move(f));
     }
     // Groups kept apart by the user (or an unfused export) cost per-layer overhead.
@@ -49,7 +49,7 @@ void findFusionIssues(AnalysisContext& c) {
         f.severity = Severity::High;
         f.recommendation = "Fuse everything that can be fused (JIT mode fuses automatically); check a fusion "
                            "undone for accuracy against what it costs.";
-        f.fix = {std::make_shared<FuseAllEdit>()};
+        f.whatIf = {std::make_shared<FuseAllEdit>()};
         r.findings.push_back(std::move(f));
     }
 }

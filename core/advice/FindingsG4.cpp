@@ -49,6 +49,7 @@ Finding imageInputFinding(const AnalysisContext& c, const Tensor& t, const Padde
         std::to_string(int64_t(al.inputW.value)) + " and a height that is a multiple of " +
         std::to_string(int64_t(al.inputH.value)) + " to avoid the copy.";
     f.fix.clear();
+    f.whatIf.clear();
     return f;
 }
 
@@ -196,7 +197,7 @@ void findPaddingIssues(AnalysisContext& c) {
                                                                c.target.alignment.generalMaxUnit.value))}};
         f.severity = severityByShare(c, double(grp.waste), totalWaste);
         // The gain is what these tensors' padding costs: re-estimated as if they were aligned.
-        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, std::move(names))};
+        f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, std::move(names))};
         const std::string pct = std::to_string(int(p.wasteRatio() * 100)) + "%";
         if (grp.rule == RuleId::G4_3) {
             f.title = "Large C on small H/W: " + count + " " + first.shape.toString() + " pad to " +

@@ -174,7 +174,7 @@ void findFeatureMaps(AnalysisContext& c) {
         f.recommendation =
             "Use smaller feature maps between blocks (downsample earlier or fewer channels at the "
             "boundary) to cut DDR<->SRAM traffic.";
-        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Resident, std::vector<std::string>{t.name})};
+        f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Resident, std::vector<std::string>{t.name})};
         r.findings.push_back(std::move(f));
     }
 }
@@ -301,7 +301,7 @@ void findShortcuts(AnalysisContext& c) {
         f.recommendation =
             "Keep shortcuts short: a long-lived feature map occupies SRAM and may be dumped to DDR "
             "and reloaded; reorder the branch or downsample before the skip.";
-        f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Resident, std::vector<std::string>{t.name})};
+        f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Resident, std::vector<std::string>{t.name})};
         r.findings.push_back(std::move(f));
     }
 }
@@ -461,7 +461,7 @@ void findTransforms(AnalysisContext& c) {
             "Reshape/Transpose cost time on the BPU's multi-dimensional layouts; merge the chain and "
             "change as few dimensions as possible.";
         if (!merged.empty())
-            f.fix = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, std::move(merged))};
+            f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, std::move(merged))};
         r.findings.push_back(std::move(f));
     }
 }

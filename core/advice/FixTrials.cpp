@@ -4,6 +4,7 @@
 #include "Advisor.h"
 #include "FindingKinds.h"
 
+#include "core/edit/Edit.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"
@@ -21,24 +22,33 @@ namespace bpu {
 
 namespace {
 
-/// What a fix would do, tried on a session and reverted.
+/// What an edit list does, tried on a session and reverted.
 struct FixTrial {
     double gainMs = 0;    ///< per-image latency saved
     double latencyMs = 0; ///< one inference after the fix (of the whole batch when it batches)
     double fps = 0;       ///< images per second after the fix, one thread
     int batch = 1;
+    int64_t macsChange = 0;   ///< per image, after minus before
+    int64_t paramsChange = 0; ///< after minus before
 };
 
-/// What applying `fix` does to `s`, its gain measured against `perImageMsBefore` (the session's latency per
-/// image now); the fix is reverted before it returns. Throws EditError (the session untouched) if it does
-/// not apply.
-FixTrial tryFix(Session& s, const EditList& fix, double perImageMsBefore) {
-    // One re-estimate for the whole fix, however many edits it holds (a placement override per CPU node),
+/// What applying `edits` does to `s`, its gain measured against `perImageMsBefore` (the session's latency
+/// per image now); the edits are reverted before it returns. Throws EditError (the session untouched) if
+/// they do not apply.
+FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore) {
+    // MACs per image (a batch edit multiplies them per inference, not per image); parameters per model.
+    const auto macsPerImage = [&] {
+        return s.analysis().totals.macs / std::max(1, s.cost().batch);
+    };
+    const int64_t macsBefore = macsPerImage(), paramsBefore = s.analysis().totals.params;
+    // One re-estimate for the whole list, however many edits it holds (a placement override per CPU node),
     // and one for its revert.
-    UndoToken token = applyEditList(s, fix);
+    UndoToken token = applyEditList(s, edits);
     // Per image: a batch edit changes how many images one inference serves.
     const CostEstimate& c = s.cost();
-    const FixTrial t{perImageMsBefore - c.perImageMs, c.latencyMs, c.fps, c.batch};
+    const FixTrial t{
+        perImageMsBefore - c.perImageMs,          c.latencyMs, c.fps, c.batch, macsPerImage() - macsBefore,
+        s.analysis().totals.params - paramsBefore};
     token.revert(s);
     return t;
 }
@@ -59,43 +69,49 @@ void describeBatchTradeOff(Finding& f, const CostEstimate& base, const FixTrial&
                                {"latency_ms_per_frame_after", t.latencyMs}};
 }
 
+/// Why an edit list did not apply: a one-edit list the reason alone, a longer one names the edit.
+using Outcome = std::variant<FixTrial, std::string>;
+
 } // namespace
 
 void Advisor::estimateGains(Session& s, const Progress& progress) {
     std::vector<Finding>& findings = s.mutableFindings();
-    // Findings often share a fix (one remove_boundary_qdq for every boundary pass): estimate each fix once.
+    // Findings often share an edit list (one remove_boundary_qdq for every boundary pass): each distinct
+    // list, fix or what-if, is tried once.
     std::map<std::string, size_t> slotOf;
-    std::vector<const EditList*> fixes;
-    std::vector<size_t> findingSlot(findings.size(), SIZE_MAX);
-    for (size_t i = 0; i < findings.size(); ++i) {
-        const Finding& f = findings[i];
-        if (f.fix.empty())
-            continue;
-        std::string key; // the fix's identity: its edits in order
-        for (const auto& e : f.fix)
+    std::vector<const EditList*> lists;
+    auto slot = [&](const EditList& edits) {
+        if (edits.empty())
+            return SIZE_MAX;
+        std::string key; // the list's identity: its edits in order
+        for (const auto& e : edits)
             key += e->describe() + '\n';
-        auto [it, fresh] = slotOf.try_emplace(std::move(key), fixes.size());
+        auto [it, fresh] = slotOf.try_emplace(std::move(key), lists.size());
         if (fresh)
-            fixes.push_back(&f.fix);
-        findingSlot[i] = it->second;
+            lists.push_back(&edits);
+        return it->second;
+    };
+    std::vector<size_t> fixSlot(findings.size()), whatIfSlot(findings.size());
+    for (size_t i = 0; i < findings.size(); ++i) {
+        fixSlot[i] = slot(findings[i].fix);
+        whatIfSlot[i] = slot(findings[i].whatIf);
     }
-    // The trials re-analyse the session, which clears its findings: tryInPlace sets them aside (`fixes`
+    // The trials re-analyse the session, which clears its findings: tryInPlace sets them aside (`lists`
     // points into them; moving the vector keeps its elements where they are) and puts them back after.
     // Each trial is measured against the latency per image now.
     const double perImageMsBefore = s.cost().perImageMs;
-    std::vector<std::variant<FixTrial, std::string>> outcome(fixes.size());
+    std::vector<Outcome> outcome(lists.size());
     bool stopped = false;
     s.tryInPlace([&](Session& cur) {
-        for (size_t i = 0; i < fixes.size(); ++i) {
+        for (size_t i = 0; i < lists.size(); ++i) {
             if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
                 stopped = true;
                 break;
             }
             try {
-                outcome[i] = tryFix(cur, *fixes[i], perImageMsBefore);
+                outcome[i] = tryEdits(cur, *lists[i], perImageMsBefore);
             } catch (const EditListError& e) {
-                // A one-edit fix: the reason alone; a longer one names the edit that does not apply.
-                outcome[i] = fixes[i]->size() == 1 ? e.reason() : std::string(e.what());
+                outcome[i] = lists[i]->size() == 1 ? e.reason() : std::string(e.what());
             } catch (const EditError& e) {
                 outcome[i] = std::string(e.what());
             }
@@ -106,32 +122,71 @@ void Advisor::estimateGains(Session& s, const Progress& progress) {
     std::vector<Finding>& back = s.mutableFindings(); // the same findings, restored by tryInPlace
     const CostEstimate& cost = s.cost();
     const TargetProfile& target = s.target();
-    std::vector<bool> slower(back.size(), false);
     const double perImageMs = cost.perImageMs;
+    // Under the estimate's resolution a saving is none: a gain within rounding of zero, and one under the
+    // profile's finding_min_gain_us (dozens of such rows, ssdlite had 40 under 1 us, bury the ones that
+    // matter).
+    const double minGainMs = std::max(kGainNoiseMs, target.findingMinGainUs.value / 1000.0);
+    auto shareOf = [&](double ms) {
+        return perImageMs > 0 ? ms / perImageMs : 0;
+    };
+    std::vector<bool> drop(back.size(), false);
     for (size_t i = 0; i < back.size(); ++i) {
-        if (findingSlot[i] == SIZE_MAX)
-            continue;
         Finding& f = back[i];
-        if (const FixTrial* t = std::get_if<FixTrial>(&outcome[findingSlot[i]])) {
-            // A fix that does not make the model faster is not a recommendation: such a finding is dropped
-            // (a gain within rounding of zero is zero, and no gain is ever negative), and so is one saving
-            // less than the profile's finding_min_gain_us: under the estimate's resolution, dozens of such
-            // rows (ssdlite had 40 under 1 us) bury the findings that matter.
-            slower[i] = t->gainMs <= std::max(kGainNoiseMs, target.findingMinGainUs.value / 1000.0);
-            f.estimatedGainMs = std::max(0.0, t->gainMs);
-            const double share = perImageMs > 0 ? *f.estimatedGainMs / perImageMs : 0;
-            f.severity =
-                severityForShare(share, target.severityHighShare.value, target.severityMediumShare.value);
-            f.evidence["gain_share_of_latency"] = share;
-            if (t->batch != cost.batch)
-                describeBatchTradeOff(f, cost, *t);
-        } else {
-            f.evidence["fix_not_applicable"] = std::get<std::string>(outcome[findingSlot[i]]);
+        bool tried = false, pays = false, unknown = false;
+        if (fixSlot[i] != SIZE_MAX) {
+            if (const FixTrial* t = std::get_if<FixTrial>(&outcome[fixSlot[i]])) {
+                tried = true;
+                const double gain = std::max(0.0, t->gainMs);
+                if (t->gainMs > minGainMs) {
+                    pays = true;
+                    f.estimatedGainMs = gain;
+                    FixEffects fx;
+                    for (const auto& e : f.fix)
+                        fx.costs |= e->costs();
+                    if (t->batch != cost.batch)
+                        fx.costs.add(EditCost::ThroughputTradeOff);
+                    fx.macsChange = t->macsChange;
+                    fx.paramsChange = t->paramsChange;
+                    f.fixEffects = fx;
+                    f.evidence["gain_share_of_latency"] = shareOf(gain);
+                    if (t->batch != cost.batch)
+                        describeBatchTradeOff(f, cost, *t);
+                } else {
+                    // A change that does not make the model faster is not a recommendation: the finding
+                    // keeps its what-if (the waste is real) but offers no fix.
+                    f.evidence["fix_without_gain"] = {{"edits", editListToJson(f.fix)}, {"gain_ms", gain}};
+                    f.fix.clear();
+                }
+            } else {
+                unknown = true;
+                f.evidence["fix_not_applicable"] = std::get<std::string>(outcome[fixSlot[i]]);
+            }
         }
+        if (whatIfSlot[i] != SIZE_MAX) {
+            if (const FixTrial* t = std::get_if<FixTrial>(&outcome[whatIfSlot[i]])) {
+                tried = true;
+                const double waste = std::max(0.0, t->gainMs);
+                f.wasteUpperBoundMs = waste;
+                f.evidence["waste_share_of_latency"] = shareOf(waste);
+                pays = pays || t->gainMs > minGainMs;
+            } else {
+                unknown = true;
+                f.evidence["what_if_not_applicable"] = std::get<std::string>(outcome[whatIfSlot[i]]);
+            }
+        }
+        // Severity is a concrete fix's gain's share of the per-image latency; a finding without one is Low
+        // (its waste is shown as an upper bound, not as what any change saves).
+        f.severity = f.estimatedGainMs
+                         ? severityForShare(shareOf(*f.estimatedGainMs), target.severityHighShare.value,
+                                            target.severityMediumShare.value)
+                         : Severity::Low;
+        // Neither the fix nor the waste's removal makes the model faster: nothing to act on.
+        drop[i] = tried && !pays && !unknown;
     }
     size_t keep = 0;
     for (size_t i = 0; i < back.size(); ++i) {
-        if (slower[i])
+        if (drop[i])
             continue;
         if (keep != i)
             back[keep] = std::move(back[i]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "OptimizationPlan.h"
 
+#include "core/edit/Edit.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"
@@ -32,12 +33,14 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
         EditList fix;
         double standaloneGainMs;
         bool tradeOff;
+        bool idealized;
     };
     std::vector<Candidate> order;
     for (const Finding& f : s.findings())
         if (!f.fix.empty() && f.estimatedGainMs.value_or(0) > kGainNoiseMs)
             order.push_back(
-                {f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, f.evidence.contains("trade_off")});
+                {f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, f.evidence.contains("trade_off"),
+                 std::any_of(f.fix.begin(), f.fix.end(), [](const EditPtr& e) { return e->idealized(); })});
     s.tryInPlace([&](Session& cur) {
         // The steps kept so far, as one token: they are reverted together with one re-estimate (at 100k
         // nodes a step's fix can touch every tensor, and each revert was a whole re-analysis).
@@ -50,6 +53,11 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                 auto skip = [&](std::string why, std::string detail = {}) {
                     plan.skipped.push_back({f.rule, f.cause, f.title, std::move(why), std::move(detail)});
                 };
+                if (f.idealized) {
+                    skip("an idealized what-if (the cost of a waste), not a change the model's owner can "
+                         "make");
+                    continue;
+                }
                 if (f.tradeOff) {
                     skip(
                         "a throughput trade-off (batching raises the latency per frame), not a latency gain");

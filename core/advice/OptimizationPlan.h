@@ -51,12 +51,13 @@ struct OptimizationPlan {
 };
 
 /// Builds the plan from `s`'s findings, whose gains are estimated (Advisor::estimateGains): at most
-/// `maxSteps` steps (the profile's plan_max_steps by default, when `maxSteps` is SIZE_MAX). A fix that
-/// batches images (a throughput trade-off, not a latency gain), one that no longer applies after the earlier
-/// steps, and one that saves nothing on top of them are skipped with the reason. `progress`'s cancel flag
-/// stops it between steps (Cancelled is thrown). Built on `s` itself (Session::tryInPlace): the steps are
-/// applied one after the other and all reverted before it returns, so `s` ends as it began, findings and
-/// gains included, and no copy of the session is made (~80 MB at 100k nodes).
+/// `maxSteps` steps (the profile's plan_max_steps by default, when `maxSteps` is SIZE_MAX). Concrete fixes
+/// only: a fix holding an idealized edit (Edit::idealized) is skipped with the reason, and so are a fix that
+/// batches images (a throughput trade-off, not a latency gain), one that no longer applies after the
+/// earlier steps, and one that saves nothing on top of them. `progress`'s cancel flag stops it between
+/// steps (Cancelled is thrown). Built on `s` itself (Session::tryInPlace): the steps are applied one after
+/// the other and all reverted before it returns, so `s` ends as it began, findings and gains included, and
+/// no copy of the session is made (~80 MB at 100k nodes).
 OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps = SIZE_MAX, const Progress& progress = {});
 /// The same for a session that must not be touched even for a while (a report's input): built on a copy.
 OptimizationPlan buildOptimizationPlanOnCopy(const Session& s, size_t maxSteps = SIZE_MAX,

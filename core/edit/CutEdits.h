@@ -19,6 +19,7 @@ public:
     static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override { return {{"op", "cut_at"}, {"tensors", tensors_}}; }
     std::string describe(size_t maxListItems = SIZE_MAX) const override;
+    EditCosts costs() const override { return {EditCost::ChangesOutputs}; }
 
 protected:
     void change(EditContext& ctx) const override;

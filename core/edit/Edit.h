@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "EditCost.h"
 #include "EditFwd.h"
 #include "UndoToken.h"
 
@@ -36,6 +37,12 @@ public:
     /// For merging consecutive steps of one control (a drag) into one undo step: same key = same target,
     /// and the later edit sets an absolute value that supersedes the earlier one.
     virtual std::string mergeKey() const { return {}; }
+    /// An idealized edit (assume_*, fuse/unfuse, fuse_all, filter_outputs) has no form a model owner can
+    /// give the model or its compile config: its effect is the cost of a waste (a what-if), never a fix's
+    /// gain, and the optimization plan refuses it (issue 45).
+    virtual bool idealized() const { return false; }
+    /// What making this change costs besides time (a concrete edit's; none for an idealized one).
+    virtual EditCosts costs() const { return {}; }
 
 protected:
     friend UndoToken applyEditList(Session&, const EditList&);

@@ -25,6 +25,7 @@ class FuseAllEdit : public OptionEdit {
 public:
     static EditPtr fromJson(const nlohmann::json&);
     nlohmann::json toJson() const override { return {{"op", "fuse_all"}}; }
+    bool idealized() const override { return true; }
 
 protected:
     void changeOptions(AnalysisOptions& o, const Graph& g) const override;
@@ -34,6 +35,7 @@ class UnfuseAllEdit : public OptionEdit {
 public:
     static EditPtr fromJson(const nlohmann::json&);
     nlohmann::json toJson() const override { return {{"op", "unfuse_all"}}; }
+    bool idealized() const override { return true; }
 
 protected:
     void changeOptions(AnalysisOptions& o, const Graph& g) const override;
@@ -49,6 +51,8 @@ public:
     static EditPtr fuseFromJson(const nlohmann::json& j);
     static EditPtr unfuseFromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override { return {{"op", fuse_ ? "fuse" : "unfuse"}, {"node", node_}}; }
+    /// What the compiler fuses is not the model's to choose: forcing or splitting a group is a what-if.
+    bool idealized() const override { return true; }
 
 protected:
     void changeOptions(AnalysisOptions& o, const Graph& g) const override;
@@ -62,6 +66,7 @@ class RemoveBoundaryQdqEdit : public OptionEdit {
 public:
     static EditPtr fromJson(const nlohmann::json&);
     nlohmann::json toJson() const override { return {{"op", "remove_boundary_qdq"}}; }
+    EditCosts costs() const override { return {EditCost::ChangesIoTypes}; }
 
 protected:
     void changeOptions(AnalysisOptions& o, const Graph& g) const override;
@@ -111,6 +116,7 @@ public:
         : kind_(k)
         , names_(std::move(names)) {}
     static EditPtr residentFromJson(const nlohmann::json& j);
+    bool idealized() const override { return true; }
     static EditPtr alignedFromJson(const nlohmann::json& j);
     static EditPtr removedFromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override;
@@ -129,6 +135,7 @@ public:
         : keep_(keep) {}
     static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override { return {{"op", "filter_outputs"}, {"keep", keep_}}; }
+    bool idealized() const override { return true; }
 
 protected:
     void changeOptions(AnalysisOptions& o, const Graph& g) const override;

@@ -31,6 +31,7 @@ public:
         return {{"op", "set_group"}, {"node", node_}, {"group", group_}};
     }
     std::string mergeKey() const override { return "group:" + node_; }
+    EditCosts costs() const override { return {EditCost::NeedsRetraining}; }
 
 protected:
     void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
@@ -48,6 +49,7 @@ public:
     static EditPtr fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const override { return {{"op", "set_batch"}, {"batch", batch_}}; }
     std::string mergeKey() const override { return "batch"; }
+    EditCosts costs() const override { return {EditCost::ThroughputTradeOff}; }
 
 protected:
     void change(EditContext& ctx) const override;
@@ -68,6 +70,8 @@ public:
         return {{"op", "set_input_shape"}, {"input", input_}, {"shape", dims_}};
     }
     std::string mergeKey() const override { return "input:" + input_; }
+    /// Another resolution: what the model sees and outputs changes; the weights were trained at the old one.
+    EditCosts costs() const override { return {EditCost::ChangesOutputs, EditCost::NeedsRetraining}; }
 
 protected:
     void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
@@ -90,6 +94,7 @@ public:
         return {{"op", "set_channels"}, {"node", node_}, {"channels", channels_}};
     }
     std::string mergeKey() const override { return "channels:" + node_; }
+    EditCosts costs() const override { return {EditCost::NeedsRetraining}; }
 
 protected:
     void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,

@@ -89,11 +89,27 @@ nlohmann::json targetJson(const TargetProfile& t) {
             {"params", params}};
 }
 
+namespace {
+
+nlohmann::json fixEffectsJson(const FixEffects& fx) {
+    nlohmann::json costs = nlohmann::json::array();
+    for (EditCost c : fx.costs.list())
+        costs.push_back(editCostName(c));
+    return {{"costs", std::move(costs)}, {"macs_change", fx.macsChange}, {"params_change", fx.paramsChange}};
+}
+
+} // namespace
+
 nlohmann::json findingJson(const Graph& g, const Finding& f) {
-    // The typed fixes become the edit-list JSON here (an --edits file's form); no fix is null.
+    // The typed edits become the edit-list JSON here (an --edits file's form); none is null. The fix (a
+    // concrete change, its gain and its costs) and the what-if (an idealized edit, the cost of the waste)
+    // are kept apart.
     nlohmann::json evidence = f.evidence;
     if (!f.alternativeFix.empty())
         evidence["alternative_fix"] = editListToJson(f.alternativeFix);
+    auto orNull = [](const std::optional<double>& v) {
+        return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+    };
     return {{"rule", ruleName(f.rule)},
             {"severity", severityName(f.severity)},
             {"cause", f.cause},
@@ -101,9 +117,12 @@ nlohmann::json findingJson(const Graph& g, const Finding& f) {
             {"nodes", nodeNames(g, f.nodes)},
             {"evidence", std::move(evidence)},
             {"recommendation", f.recommendation},
+            {"concrete_fix", !f.fix.empty()},
             {"fix", f.fix.empty() ? nlohmann::json(nullptr) : editListToJson(f.fix)},
-            {"estimated_gain_ms",
-             f.estimatedGainMs ? nlohmann::json(*f.estimatedGainMs) : nlohmann::json(nullptr)}};
+            {"estimated_gain_ms", orNull(f.estimatedGainMs)},
+            {"fix_effects", f.fixEffects ? fixEffectsJson(*f.fixEffects) : nlohmann::json(nullptr)},
+            {"what_if", f.whatIf.empty() ? nlohmann::json(nullptr) : editListToJson(f.whatIf)},
+            {"waste_upper_bound_ms", orNull(f.wasteUpperBoundMs)}};
 }
 
 nlohmann::json costSummaryJson(const CostEstimate& c) {

@@ -26,6 +26,7 @@ const std::map<std::string, std::string>& labels() {
         {"cpu_bpu_transitions", "CPU/BPU switches"},
         {"cpu_nodes", "CPU nodes"},
         {"elements_after_filtering", "Elements after filtering"},
+        {"fix_without_gain", "Change tried, no gain"},
         {"head_outputs", "Head outputs"},
         {"in_channels", "Input channels"},
         {"intensity_macs_per_byte", "Intensity (MACs per DDR byte)"},
@@ -50,6 +51,7 @@ const std::map<std::string, std::string>& labels() {
         {"waste_ratio", "Waste ratio"},
         {"weight_bytes", "Weights"},
         {"weight_bytes_per_inference", "Weights loaded per inference"},
+        {"what_if_not_applicable", "What-if does not apply"},
         {"where", "Where"},
     };
     return m;
@@ -95,8 +97,8 @@ std::string evidenceValue(const std::string& key, const nlohmann::json& v, size_
         if (key == "bytes" || endsWith(key, "_bytes") || endsWith(key, "bytes_per_inference"))
             return fmt::bytes(v.get<int64_t>());
         // Shares are fractions of a whole (share_of_bpu_time, gain_share_of_latency, share_min): percent.
-        if (endsWith(key, "_ratio") || key == "share" || key.find("share_") == 0 ||
-            endsWith(key, "_share") || key.find("_share_") != std::string::npos)
+        if (endsWith(key, "_ratio") || key == "share" || key.find("share_") == 0 || endsWith(key, "_share") ||
+            key.find("_share_") != std::string::npos)
             return fmt::percent(d);
         if (endsWith(key, "_us"))
             return fmt::us(d) + " us";

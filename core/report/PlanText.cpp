@@ -7,7 +7,8 @@ namespace bpu::report {
 
 std::string planSummary(const OptimizationPlan& plan) {
     if (plan.steps.empty())
-        return "No fix is estimated to lower the latency, so there is no plan to apply.";
+        return "No concrete fix is estimated to lower the latency, so there is no plan to apply (a what-if's "
+               "effect is the cost of a waste, an upper bound, never a plan step).";
     const PlanStep& last = plan.steps.back();
     std::string out = "Applying the top " + fmt::plural(int64_t(plan.steps.size()), "fix", "fixes") +
                       " together takes the board latency (1 thread) from " + fmt::ms(plan.latencyMsBefore) +

@@ -4,6 +4,7 @@
 #include "EvidenceText.h"
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/advice/FindingText.h"
 #include "core/cost/Hotspots.h"
 #include "core/edit/Edit.h"
 
@@ -148,6 +149,10 @@ std::string findingGainUs(const Finding& f) {
     return f.estimatedGainMs ? fmt::gainUs(*f.estimatedGainMs) : std::string("-");
 }
 
+std::string findingWasteUs(const Finding& f) {
+    return f.wasteUpperBoundMs ? "<= " + fmt::gainUs(*f.wasteUpperBoundMs) : std::string("-");
+}
+
 Section findingsSection(const Context& c) {
     Section sec;
     sec.id = "findings";
@@ -161,23 +166,27 @@ Section findingsSection(const Context& c) {
     }
     sec.blocks.push_back(Paragraph{
         std::to_string(findings.size()) +
-        " findings, each tied to a rule of the S100 design guide. The gain is "
-        "what the cost model estimates per image when the finding's fix is applied to a copy of the model (" +
+        " findings, each tied to a rule of the S100 design guide. A fix is a concrete change the model's "
+        "owner can make (a group count, a batch, a cut, a placement, a precision); its gain is what the cost "
+        "model estimates per image with that change made (" +
         fmt::ms(perImage) +
-        " ms per image now); gains of different findings overlap and do not simply add up. "
-        "Findings without an automatic fix have no gain estimate and rank by severity."});
+        " ms per image now), and its severity is that gain's share. Gains of different findings overlap and "
+        "do not simply add up. The waste column is what the waste itself costs, estimated by an idealized "
+        "what-if that removes it outright: an upper bound on what any fix saves, never a fix's gain. A "
+        "finding without a concrete fix is Low and ranks after every finding whose fix pays."});
 
     TableBlock ranked;
     ranked.caption = "All findings";
-    ranked.table = makeTable(
-        {"#", "Rule", "Severity", "Finding", "Gain (us)", "Gain (%)", "Nodes"},
-        {Align::Right, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right});
-    ranked.table.widths = {0.45, 0.65, 0.85, 6, 1, 0.9, 0.7};
+    ranked.table =
+        makeTable({"#", "Rule", "Severity", "Finding", "Fix gain (us)", "Gain (%)", "Waste (us)", "Nodes"},
+                  {Align::Right, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right,
+                   Align::Right, Align::Right});
+    ranked.table.widths = {0.45, 0.65, 0.85, 5.2, 1, 0.9, 1, 0.7};
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
         ranked.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), severityName(f.severity),
                                      fmt::prose(f.title), findingGainUs(f), gainPercent(f, perImage),
-                                     std::to_string(f.nodes.size())});
+                                     findingWasteUs(f), std::to_string(f.nodes.size())});
     }
     sec.blocks.push_back(ranked);
     if (std::any_of(findings.begin(), findings.end(),
@@ -204,12 +213,26 @@ Section findingsSection(const Context& c) {
         KeyValues kv;
         kv.items = {{"Rule", ruleLabel(c.rules, ruleName(f.rule))},
                     {"Severity", severityName(f.severity)},
-                    {"Estimated gain", f.estimatedGainMs ? fmt::duration(*f.estimatedGainMs) +
-                                                               " per image (" + gainPercent(f, perImage) +
-                                                               " of " + fmt::ms(perImage) + " ms)"
-                                                         : std::string("not estimated (no automatic fix)")},
                     {"Recommendation", fmt::prose(f.recommendation)},
-                    {"What-if fix", fixText(f.fix)}};
+                    {"Fix", f.fix.empty()
+                                ? std::string("none: no concrete change is estimated for this finding")
+                                : fixText(f.fix)}};
+        if (f.estimatedGainMs)
+            kv.items.push_back({"Fix gain", fmt::duration(*f.estimatedGainMs) + " per image (" +
+                                                gainPercent(f, perImage) + " of " + fmt::ms(perImage) +
+                                                " ms)"});
+        else if (!f.fix.empty())
+            kv.items.push_back({"Fix gain", "not estimated"});
+        if (f.fixEffects) {
+            const std::string effects = fixEffectsText(*f.fixEffects);
+            kv.items.push_back({"Fix costs besides time", effects.empty() ? std::string("none") : effects});
+        }
+        if (!f.whatIf.empty())
+            kv.items.push_back({"What-if (idealized)", fixText(f.whatIf)});
+        if (f.wasteUpperBoundMs)
+            kv.items.push_back(
+                {"Cost of this waste (upper bound)",
+                 fmt::duration(*f.wasteUpperBoundMs) + " per image, if it were removed outright"});
         if (!f.alternativeFix.empty())
             kv.items.push_back({"Alternative fix", fixText(f.alternativeFix)});
         for (const auto& [key, value] : evidenceItems(f.evidence))

@@ -426,13 +426,15 @@ void TestCost::removingBoundaryQdqSavesItsPasses() {
         QCOMPARE(folded.cost().runtimeUs, s.cost().runtimeUs); // implicit passes: the I/O is the same
 }
 
-// Each finding's estimated_gain_ms is the per-image latency difference of applying its fix: recomputed here
-// independently (the model re-imported, the fix applied, a full re-estimate) for every finding with a fix on
-// a few samples, so a trial not reverted exactly before the next one would show as a wrong gain.
+// Each finding's estimated_gain_ms is the per-image latency difference of applying its fix, and its
+// waste_upper_bound_ms that of applying its what-if: recomputed here independently (the model re-imported,
+// the edits applied, a full re-estimate) for every finding with either on a few samples, so a trial not
+// reverted exactly before the next one would show as a wrong number.
 void TestCost::findingGainsAreReestimates() {
-    int checked = 0;
+    int checked = 0, checkedWhatIfs = 0;
     std::set<std::string> rules;
-    int manyEdits = 0; // fixes of hundreds of edits (a placement override per CPU node of a detector)
+    int manyEdits =
+        0; // edit lists of 50 or more edits (an alignment what-if over every padded tensor of a stage)
     for (const char* file : {"yolov8n.onnx", "mobilenet_v2.onnx", "resnet50.onnx", "shufflenet_v2_x1_0.onnx",
                              "efficientnet_b0.onnx", "fasterrcnn_mobilenet_v3_large_320_fpn.onnx"}) {
         const std::string path = samplePath(file);
@@ -448,45 +450,61 @@ void TestCost::findingGainsAreReestimates() {
             QVERIFY2(nodes(s) == nodes(fresh), file);
         }
         const double basePerImageUs = s.cost().totalUs / s.cost().batch;
+        QVERIFY(!s.findings().empty());
         for (const auto& f : s.findings()) {
-            if (f.fix.empty())
-                continue;
-            bpu::Session trial(bpu::ModelImporter::load(path), profile("s100"));
-            bool applicable = true;
-            try {
-                for (const auto& e : f.fix) // one at a time, each re-estimated: not the gain's own path
-                    e->apply(trial);
-            } catch (const bpu::EditError&) {
-                applicable = false;
+            for (const bool whatIf : {false, true}) {
+                const bpu::EditList& edits = whatIf ? f.whatIf : f.fix;
+                const std::optional<double>& figure = whatIf ? f.wasteUpperBoundMs : f.estimatedGainMs;
+                if (edits.empty())
+                    continue;
+                for (const auto& e : edits) // a fix is concrete, a what-if idealized: never mixed up
+                    QCOMPARE(e->idealized(), whatIf);
+                bpu::Session trial(bpu::ModelImporter::load(path), profile("s100"));
+                bool applicable = true;
+                try {
+                    for (const auto& e : edits) // one at a time, each re-estimated: not the trial's own path
+                        e->apply(trial);
+                } catch (const bpu::EditError&) {
+                    applicable = false;
+                }
+                const std::string what = std::string(file) + " " + bpu::ruleName(f.rule) + " " +
+                                         bpu::editListToJson(edits).dump().substr(0, 300);
+                if (!applicable) {
+                    QVERIFY2(!figure && f.evidence.contains(whatIf ? "what_if_not_applicable"
+                                                                   : "fix_not_applicable"),
+                             what.c_str());
+                    continue;
+                }
+                trial.fullReestimate();
+                const double expectedMs =
+                    (basePerImageUs - trial.cost().totalUs / trial.cost().batch) / 1000.0;
+                QVERIFY2(figure.has_value(), what.c_str());
+                // Never negative: a what-if that would slow the model costs nothing.
+                QVERIFY2(std::fabs(*figure - std::max(0.0, expectedMs)) <=
+                             1e-9 * std::max(1.0, std::fabs(expectedMs)),
+                         (what + ": " + std::to_string(*figure) + " ms, recomputed " +
+                          std::to_string(expectedMs) + " ms")
+                             .c_str());
+                ++(whatIf ? checkedWhatIfs : checked);
+                manyEdits += edits.size() >= 50;
+                rules.insert(bpu::ruleName(f.rule));
             }
-            const std::string what = std::string(file) + " " + bpu::ruleName(f.rule) + " " +
-                                     bpu::editListToJson(f.fix).dump().substr(0, 300);
-            if (!applicable) {
-                QVERIFY2(!f.estimatedGainMs && f.evidence.contains("fix_not_applicable"), what.c_str());
-                continue;
-            }
-            trial.fullReestimate();
-            const double expectedMs = (basePerImageUs - trial.cost().totalUs / trial.cost().batch) / 1000.0;
-            QVERIFY2(f.estimatedGainMs.has_value(), what.c_str());
-            QVERIFY2(std::fabs(*f.estimatedGainMs - expectedMs) <=
-                         1e-9 * std::max(1.0, std::fabs(expectedMs)),
-                     (what + ": gain " + std::to_string(*f.estimatedGainMs) + " ms, recomputed " +
-                      std::to_string(expectedMs) + " ms")
-                         .c_str());
-            ++checked;
-            manyEdits += f.fix.size() >= 50;
-            rules.insert(bpu::ruleName(f.rule));
         }
-        // Ranked by gain first.
+        // Ranked by a concrete fix's gain first; a finding without one is Low, whatever its waste costs.
         const auto& fs = s.findings();
         for (size_t i = 1; i < fs.size(); ++i)
             QVERIFY(fs[i - 1].estimatedGainMs.value_or(0) >= fs[i].estimatedGainMs.value_or(0));
+        for (const auto& f : fs)
+            if (!f.estimatedGainMs)
+                QVERIFY2(f.severity == bpu::Severity::Low, f.title.c_str());
     }
     qInfo("%d finding gains recomputed over rules %s", checked,
           std::accumulate(rules.begin(), rules.end(), std::string(), [](std::string a, const std::string& b) {
               return a + " " + b;
           }).c_str());
+    qInfo("%d what-if upper bounds recomputed", checkedWhatIfs);
     QVERIFY(checked >= 3);
+    QVERIFY(checkedWhatIfs >= 3);
     QVERIFY(rules.size() >= 2);
     QVERIFY(manyEdits >= 1);
 }

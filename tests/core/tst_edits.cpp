@@ -1138,10 +1138,10 @@ void TestEdits::streamedJsonEqualsDocument() {
     QFETCH(QString, file);
     bpu::Session s(sampleGraph(file.toStdString()), s100());
     const bpu::CostEstimate baseline = s.cost();
-    bpu::EditList edits;
+    bpu::EditList edits; // a finding's fix, or its what-if when it has none (yolov8n)
     for (const auto& f : s.findings())
-        if (!f.fix.empty()) {
-            edits = f.fix;
+        if (!f.fix.empty() || !f.whatIf.empty()) {
+            edits = f.fix.empty() ? f.whatIf : f.fix;
             break;
         }
     QVERIFY(!edits.empty());
@@ -1214,10 +1214,11 @@ void TestEdits::absorbedFixesRevertAsOne() {
     QFETCH(bool, cuts);
     bpu::Session s(sampleGraph(file.toStdString()), s100());
     const json before = dump(s);
-    std::vector<bpu::EditList> fixes;
+    std::vector<bpu::EditList> fixes; // fixes and what-ifs alike: edit lists the plan or a user stacks
     for (const auto& f : s.findings())
-        if (!f.fix.empty())
-            fixes.push_back(f.fix);
+        for (const bpu::EditList* l : {&f.fix, &f.whatIf})
+            if (!l->empty())
+                fixes.push_back(*l);
     QVERIFY(fixes.size() >= 2);
     bpu::UndoToken all;
     int applied = 0;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "FindingsPanel.h"
 
+#include "core/advice/FindingText.h"
 #include "core/edit/Edit.h"
 #include "core/report/GuideRules.h"
 #include "core/target/TargetProfile.h"
 #include "ui/session/SelectionHub.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QPushButton>
 #include <QSplitter>
@@ -33,11 +35,19 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     , hub_(hub)
     , tree_(new QTreeWidget(this))
     , details_(new QTextBrowser(this))
-    , apply_(new QPushButton(tr("Apply fix as what-if"), this)) {
-    tree_->setColumnCount(4);
-    tree_->setHeaderLabels({tr("Gain (ms)"), tr("Rule"), tr("Severity"), tr("Finding")});
+    , apply_(new QPushButton(tr("&Apply fix"), this))
+    , whatIf_(new QPushButton(tr("Try the &what-if (waste removed outright)"), this)) {
+    tree_->setColumnCount(5);
+    // The fix's gain and the waste's cost kept apart: only the first is what a change the user can make
+    // saves; the second is an upper bound (an idealized what-if).
+    tree_->setHeaderLabels(
+        {tr("Fix gain (ms)"), tr("Rule"), tr("Severity"), tr("Finding"), tr("Waste <= (ms)")});
+    tree_->headerItem()->setToolTip(0, tr("Per image, re-estimated with the concrete fix applied"));
+    tree_->headerItem()->setToolTip(4, tr("What the waste costs per image if it were removed outright (an "
+                                          "idealized what-if): an upper bound, not a fix's gain"));
     tree_->setRootIsDecorated(false);
-    tree_->header()->setStretchLastSection(true);
+    tree_->header()->setStretchLastSection(false);
+    tree_->header()->setSectionResizeMode(3, QHeaderView::Stretch);
     tree_->setColumnWidth(0, 64);
     tree_->setColumnWidth(1, 44);
     tree_->setColumnWidth(2, 58);
@@ -50,12 +60,16 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     auto* bl = new QVBoxLayout(bottom);
     bl->setContentsMargins(0, 0, 0, 0);
     bl->addWidget(details_);
-    bl->addWidget(apply_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(apply_);
+    buttons->addWidget(whatIf_);
+    bl->addLayout(buttons);
     split->addWidget(bottom);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(split);
     apply_->setEnabled(false);
+    whatIf_->setEnabled(false);
     connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         showDetails(item ? item->data(0, Qt::UserRole).toInt() : -1, !refreshing_);
     });
@@ -72,6 +86,13 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
         const Finding& f = snap_->analysis.findings[current_];
         if (!f.fix.empty())
             emit applyFix(f.fix, QString::fromStdString(f.title));
+    });
+    connect(whatIf_, &QPushButton::clicked, this, [this] {
+        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
+            return;
+        const Finding& f = snap_->analysis.findings[current_];
+        if (!f.whatIf.empty())
+            emit applyFix(f.whatIf, tr("What-if: %1").arg(QString::fromStdString(f.title)));
     });
 }
 
@@ -96,6 +117,10 @@ void FindingsPanel::setSnapshot(SnapshotPtr s) {
         item->setText(1, QString::fromLatin1(ruleName(f.rule)));
         item->setText(2, QString::fromLatin1(severityName(f.severity)));
         item->setText(3, QString::fromStdString(f.title));
+        if (f.wasteUpperBoundMs)
+            item->setText(4, QString::number(*f.wasteUpperBoundMs, 'f', 3));
+        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(4, Qt::AlignRight | Qt::AlignVCenter);
         item->setData(0, Qt::UserRole, i);
         item->setToolTip(3, ruleText(QString::fromLatin1(ruleName(f.rule))));
         if (chosen_ && !again && chosen_->first == ruleName(f.rule) && !f.nodes.empty() &&
@@ -123,6 +148,7 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
     if (!snap_ || index < 0 || index >= int(snap_->analysis.findings.size())) {
         details_->clear();
         apply_->setEnabled(false);
+        whatIf_->setEnabled(false);
         if (userChoice)
             chosen_.reset();
         return;
@@ -137,13 +163,19 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
     if (!rule.isEmpty())
         h += QStringLiteral("<p><i>Guide %1: %2</i></p>").arg(esc(ruleName(f.rule)), rule.toHtmlEscaped());
     h += QStringLiteral("<p><b>Recommendation:</b> %1</p>").arg(esc(f.recommendation));
+    // The same words as the CLI and the report (core/advice/FindingText).
+    h += QStringLiteral("<p><b>Outcome:</b> %1</p>").arg(esc(findingOutcomeText(f)));
     if (f.estimatedGainMs)
-        h += QStringLiteral(
-                 "<p><b>Estimated gain:</b> %1 ms (%2% of the model), by re-estimating with the fix "
-                 "applied</p>")
-                 .arg(*f.estimatedGainMs, 0, 'f', 3)
-                 .arg(snap_->cost.perImageMs > 0 ? *f.estimatedGainMs / snap_->cost.perImageMs * 100 : 0, 0,
-                      'f', 1);
+        h +=
+            QStringLiteral("<p><b>Fix gain:</b> %1 ms (%2% of the model), re-estimated with the concrete fix "
+                           "applied</p>")
+                .arg(*f.estimatedGainMs, 0, 'f', 3)
+                .arg(snap_->cost.perImageMs > 0 ? *f.estimatedGainMs / snap_->cost.perImageMs * 100 : 0, 0,
+                     'f', 1);
+    if (f.wasteUpperBoundMs)
+        h += QStringLiteral("<p><b>Cost of this waste (upper bound):</b> %1 ms, if it were removed outright "
+                            "(an idealized what-if, not a change to the model)</p>")
+                 .arg(*f.wasteUpperBoundMs, 0, 'f', 3);
     h += QStringLiteral("<p><b>Evidence:</b></p><pre>%1</pre>").arg(esc(f.evidence.dump(2)));
     h += QStringLiteral("<p><b>Nodes:</b> ");
     int shown = 0;
@@ -155,16 +187,21 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
         h += esc(g.node(id).name) + QStringLiteral("; ");
     }
     h += QStringLiteral("</p>");
-    if (!f.fix.empty()) {
-        h += QStringLiteral("<p><b>Fix (what-if):</b></p><ul>");
-        for (size_t i = 0; i < f.fix.size() && i < 12; ++i)
-            h += QStringLiteral("<li><code>%1</code></li>").arg(esc(f.fix[i]->describe(8)));
-        if (f.fix.size() > 12)
-            h += QStringLiteral("<li>... %1 edits in all</li>").arg(f.fix.size());
+    auto editList = [&](const QString& label, const EditList& edits) {
+        if (edits.empty())
+            return;
+        h += QStringLiteral("<p><b>%1</b></p><ul>").arg(label);
+        for (size_t i = 0; i < edits.size() && i < 12; ++i)
+            h += QStringLiteral("<li><code>%1</code></li>").arg(esc(edits[i]->describe(8)));
+        if (edits.size() > 12)
+            h += QStringLiteral("<li>... %1 edits in all</li>").arg(edits.size());
         h += QStringLiteral("</ul>");
-    }
+    };
+    editList(tr("Fix (a change to the model or its compile options):"), f.fix);
+    editList(tr("What-if (idealized, the cost of the waste):"), f.whatIf);
     details_->setHtml(h);
     apply_->setEnabled(!f.fix.empty());
+    whatIf_->setEnabled(!f.whatIf.empty());
     if (userChoice) {
         // The user chose this finding: remember it across snapshots and select its node, this once.
         chosen_.reset();

@@ -26,9 +26,10 @@ public:
     void reset();
     QTreeWidget* tree() const { return tree_; }
     QPushButton* applyButton() const { return apply_; }
+    QPushButton* whatIfButton() const { return whatIf_; }
 
 signals:
-    /// The finding's fix to apply as one undo step named `title`.
+    /// The finding's fix (or its idealized what-if) to apply as one undo step named `title`.
     void applyFix(const bpu::EditList& fix, const QString& title);
 
 private:
@@ -39,6 +40,7 @@ private:
     QTreeWidget* tree_;
     QTextBrowser* details_;
     QPushButton* apply_;
+    QPushButton* whatIf_;
     int current_ = -1;
     /// The chosen finding across snapshots (its index moves as gains re-rank): rule and first node.
     std::optional<std::pair<std::string, uint32_t>> chosen_;

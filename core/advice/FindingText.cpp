@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "FindingText.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace bpu {
+
+namespace {
+
+/// "+1.2 M" / "-340 k" / "+12": a count's change, signed, at a readable scale.
+std::string signedCount(int64_t v) {
+    char buf[48];
+    const double a = std::abs(double(v));
+    const char sign = v < 0 ? '-' : '+';
+    if (a >= 1e9)
+        std::snprintf(buf, sizeof buf, "%c%.1f G", sign, a / 1e9);
+    else if (a >= 1e6)
+        std::snprintf(buf, sizeof buf, "%c%.1f M", sign, a / 1e6);
+    else if (a >= 1e3)
+        std::snprintf(buf, sizeof buf, "%c%.1f k", sign, a / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%c%lld", sign, static_cast<long long>(a));
+    return buf;
+}
+
+} // namespace
+
+std::string gainText(const std::optional<double>& ms) {
+    if (!ms)
+        return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f ms", *ms);
+    return buf;
+}
+
+std::string fixEffectsText(const FixEffects& fx) {
+    std::string out;
+    auto add = [&](const std::string& s) {
+        out += (out.empty() ? "" : "; ") + s;
+    };
+    for (EditCost c : fx.costs.list())
+        add(editCostText(c));
+    if (fx.macsChange != 0)
+        add("MACs " + signedCount(fx.macsChange));
+    if (fx.paramsChange != 0)
+        add("params " + signedCount(fx.paramsChange));
+    return out;
+}
+
+std::string findingOutcomeText(const Finding& f) {
+    std::string out;
+    if (!f.fix.empty()) {
+        if (f.estimatedGainMs) {
+            out = "fix saves " + gainText(f.estimatedGainMs);
+            const std::string effects = f.fixEffects ? fixEffectsText(*f.fixEffects) : std::string();
+            if (!effects.empty())
+                out += " (" + effects + ")";
+        } else {
+            const auto why = f.evidence.find("fix_not_applicable");
+            out = why != f.evidence.end() && why->is_string()
+                      ? "fix does not apply: " + why->get<std::string>()
+                      : std::string("fix not estimated");
+        }
+    } else {
+        out = "no concrete fix";
+    }
+    if (f.wasteUpperBoundMs)
+        out += "; this waste costs at most " + gainText(f.wasteUpperBoundMs) + " (upper bound)";
+    return out;
+}
+
+} // namespace bpu

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// One wording of what a finding offers, for every front end (CLI text, report, GUI): a concrete fix's gain
+// and what it costs besides time, or that there is none and what the waste costs at most (issue 45).
+#pragma once
+
+#include "Finding.h"
+
+#include <string>
+
+namespace bpu {
+
+/// "0.120 ms" or "-" (not estimated).
+std::string gainText(const std::optional<double>& ms);
+/// What the fix costs besides time: "needs retraining or fine-tuning; MACs -12.3 M"; empty when nothing.
+std::string fixEffectsText(const FixEffects& fx);
+/// One line: "fix saves 0.120 ms (needs retraining or fine-tuning)", "no concrete fix; this waste costs at
+/// most 0.370 ms (upper bound)", "fix not estimated", ...
+std::string findingOutcomeText(const Finding& f);
+
+} // namespace bpu
