@@ -118,7 +118,8 @@ void findSeparateActivations(AnalysisContext& c) {
             " is a LUT / elementwise layer of its own after every conv, with its own load, store and fixed "
             "cost. Where accuracy allows, train with ReLU or ReLU6 instead (re-train or fine-tune, then "
             "check "
-            "accuracy). The estimated gain treats these layers as fused away, as a ReLU would be.";
+            "accuracy). The cost of this waste (an upper bound) treats these layers as fused away, as a ReLU "
+            "would be.";
         f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
         r.findings.push_back(std::move(f));
     }

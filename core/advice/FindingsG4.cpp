@@ -196,7 +196,7 @@ void findPaddingIssues(AnalysisContext& c) {
                                          : "pow2 up to " + std::to_string(int64_t(
                                                                c.target.alignment.generalMaxUnit.value))}};
         f.severity = severityByShare(c, double(grp.waste), totalWaste);
-        // The gain is what these tensors' padding costs: re-estimated as if they were aligned.
+        // The waste is what these tensors' padding costs: re-estimated as if they were aligned (a what-if).
         f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Aligned, std::move(names))};
         const std::string pct = std::to_string(int(p.wasteRatio() * 100)) + "%";
         if (grp.rule == RuleId::G4_3) {

@@ -17,6 +17,10 @@
 
 namespace bpu::ui {
 
+namespace {
+enum Column { GainColumn, WasteColumn, RuleColumn, SeverityColumn, TitleColumn, ColumnCount };
+} // namespace
+
 QString ruleText(const QString& ruleId) {
     // The guide's rules, read once through the core loader (the same file and checks as the report).
     static const report::GuideRules rules = [] {
@@ -36,21 +40,22 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     , tree_(new QTreeWidget(this))
     , details_(new QTextBrowser(this))
     , apply_(new QPushButton(tr("&Apply fix"), this))
-    , whatIf_(new QPushButton(tr("Try the &what-if (waste removed outright)"), this)) {
-    tree_->setColumnCount(5);
+    , whatIf_(new QPushButton(tr("Try &what-if (waste removed)"), this)) {
+    tree_->setColumnCount(ColumnCount);
     // The fix's gain and the waste's cost kept apart: only the first is what a change the user can make
-    // saves; the second is an upper bound (an idealized what-if).
+    // saves; the second is an upper bound (an idealized what-if). The title last, where it can stretch.
     tree_->setHeaderLabels(
-        {tr("Fix gain (ms)"), tr("Rule"), tr("Severity"), tr("Finding"), tr("Waste <= (ms)")});
-    tree_->headerItem()->setToolTip(0, tr("Per image, re-estimated with the concrete fix applied"));
-    tree_->headerItem()->setToolTip(4, tr("What the waste costs per image if it were removed outright (an "
-                                          "idealized what-if): an upper bound, not a fix's gain"));
+        {tr("Fix gain (ms)"), tr("Waste <= (ms)"), tr("Rule"), tr("Severity"), tr("Finding")});
+    tree_->headerItem()->setToolTip(GainColumn, tr("Per image, re-estimated with the concrete fix applied"));
+    tree_->headerItem()->setToolTip(WasteColumn,
+                                    tr("What the waste costs per image if it were removed outright "
+                                       "(an idealized what-if): an upper bound, not a fix's gain"));
     tree_->setRootIsDecorated(false);
-    tree_->header()->setStretchLastSection(false);
-    tree_->header()->setSectionResizeMode(3, QHeaderView::Stretch);
-    tree_->setColumnWidth(0, 64);
-    tree_->setColumnWidth(1, 44);
-    tree_->setColumnWidth(2, 58);
+    tree_->header()->setStretchLastSection(true);
+    tree_->setColumnWidth(GainColumn, 64);
+    tree_->setColumnWidth(WasteColumn, 64);
+    tree_->setColumnWidth(RuleColumn, 44);
+    tree_->setColumnWidth(SeverityColumn, 58);
     details_->setPlaceholderText(
         tr("Select a finding: its guide rule, evidence, affected nodes and the fix to try "
            "as a what-if."));
@@ -68,6 +73,10 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(split);
+    apply_->setToolTip(tr("Apply the finding's fix, a change to the model or its compile options, as one "
+                          "undoable edit"));
+    whatIf_->setToolTip(tr("Apply the idealized what-if (the waste removed outright) as one undoable edit, "
+                           "to see what the waste costs: no model can be changed this way"));
     apply_->setEnabled(false);
     whatIf_->setEnabled(false);
     connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
@@ -112,17 +121,19 @@ void FindingsPanel::setSnapshot(SnapshotPtr s) {
     for (int i = 0; i < int(fs.size()); ++i) {
         const Finding& f = fs[i];
         auto* item = new QTreeWidgetItem(tree_);
-        item->setText(0, f.estimatedGainMs ? QString::number(*f.estimatedGainMs, 'f', 3)
-                                           : (snap_->findingsReady ? QStringLiteral("-") : tr("...")));
-        item->setText(1, QString::fromLatin1(ruleName(f.rule)));
-        item->setText(2, QString::fromLatin1(severityName(f.severity)));
-        item->setText(3, QString::fromStdString(f.title));
+        item->setText(GainColumn, f.estimatedGainMs
+                                      ? QString::number(*f.estimatedGainMs, 'f', 3)
+                                      : (snap_->findingsReady ? QStringLiteral("-") : tr("...")));
         if (f.wasteUpperBoundMs)
-            item->setText(4, QString::number(*f.wasteUpperBoundMs, 'f', 3));
-        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
-        item->setTextAlignment(4, Qt::AlignRight | Qt::AlignVCenter);
+            item->setText(WasteColumn, QString::number(*f.wasteUpperBoundMs, 'f', 3));
+        item->setTextAlignment(GainColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(WasteColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setText(RuleColumn, QString::fromLatin1(ruleName(f.rule)));
+        item->setText(SeverityColumn, QString::fromLatin1(severityName(f.severity)));
+        item->setText(TitleColumn, QString::fromStdString(f.title));
         item->setData(0, Qt::UserRole, i);
-        item->setToolTip(3, ruleText(QString::fromLatin1(ruleName(f.rule))));
+        item->setToolTip(RuleColumn, ruleText(QString::fromLatin1(ruleName(f.rule))));
+        item->setToolTip(TitleColumn, QString::fromStdString(f.title + "\n" + findingOutcomeText(f)));
         if (chosen_ && !again && chosen_->first == ruleName(f.rule) && !f.nodes.empty() &&
             f.nodes.front().value == chosen_->second)
             again = item;
