@@ -95,11 +95,21 @@ std::string summaryText(const Session& session) {
                   e.latencyMs, per, e.fps, e.fpsByThreads[1], e.bpuMs, e.bpuUs, e.cpuUs, e.qdqUs,
                   e.transitionUs, e.runtimeUs);
     os << buf;
-    os << "findings (" << r.findings.size() << "):\n";
+    os << "findings (" << r.findings.size() << (r.foldedFindings.empty() ? "" : " listed") << "):\n";
     for (const auto& f : r.findings) {
         os << "  [" << ruleName(f.rule) << "] " << severityName(f.severity) << ": " << f.title << "\n";
         os << "        " << findingOutcomeText(f) << "\n";
+        // A grouped finding's occurrences, the largest first: the first few, the count of the rest.
+        constexpr size_t kShown = 3;
+        for (size_t i = 0; i < f.occurrences.size() && i < kShown; ++i)
+            os << "        - " << findingPartText(f.occurrences[i]) << "\n";
+        if (f.occurrences.size() > kShown)
+            os << "        - ... " << f.occurrences.size() - kShown << " more (analyze --json lists each)\n";
+        for (const auto& p : f.also)
+            os << "        also: " << findingPartText(p) << "\n";
     }
+    if (const std::string folded = foldedSummaryText(r.foldedFindings); !folded.empty())
+        os << "  " << folded << "\n";
     return os.str();
 }
 

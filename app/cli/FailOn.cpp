@@ -90,7 +90,7 @@ std::optional<std::string> failReason(const FailCondition& c, const Session& s) 
     else if (c.metric == "bpu_segments")
         v = r.summary.bpuSegments;
     else if (c.metric == "findings")
-        v = double(r.findings.size());
+        v = double(r.findings.size() + r.foldedFindings.size()); // every finding, listed or folded
     else if (c.metric == "severity") {
         v = -1;
         const Finding* top = nullptr;

@@ -35,6 +35,7 @@ void Advisor::rankFindings(std::vector<Finding>& findings) {
 void Advisor::addFindings(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
                           AnalysisResult& r) {
     r.findings.clear();
+    r.foldedFindings.clear();
     AnalysisContext c{g, target, options, r};
     for (Rule rule : kRules)
         rule(c);

@@ -21,6 +21,15 @@ struct FixEffects {
     int64_t paramsChange = 0; ///< after minus before
 };
 
+/// A finding merged into or grouped under another (issue 46), as it was raised, with its own figures.
+struct FindingPart {
+    RuleId rule = RuleId::G1_1;
+    std::string cause, title;
+    std::vector<NodeId> nodes;
+    std::optional<double> estimatedGainMs;   ///< its own fix's gain, tried alone
+    std::optional<double> wasteUpperBoundMs; ///< its own what-if's
+};
+
 /// One actionable finding, tied to a rule of the design guide by its id exactly as in guide-en.md.
 struct Finding {
     RuleId rule = RuleId::G1_1;
@@ -44,6 +53,11 @@ struct Finding {
     EditList whatIf;
     /// The what-if's effect per image: the cost of this waste, an upper bound on what any fix saves.
     std::optional<double> wasteUpperBoundMs;
+    /// Findings of other rules whose fix was this very change, merged into this one (one change, one row).
+    std::vector<FindingPart> also;
+    /// The findings of this rule and kind of fix grouped into this one, each as raised; its fix and what-if
+    /// are theirs together, its figures re-estimated with all of them applied. Empty when it stands alone.
+    std::vector<FindingPart> occurrences;
 };
 
 } // namespace bpu

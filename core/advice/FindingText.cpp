@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "FindingText.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -67,6 +68,26 @@ std::string findingOutcomeText(const Finding& f) {
     }
     if (f.wasteUpperBoundMs)
         out += "; this waste costs at most " + gainText(f.wasteUpperBoundMs) + " (upper bound)";
+    return out;
+}
+
+std::string foldedSummaryText(const std::vector<Finding>& folded) {
+    if (folded.empty())
+        return {};
+    double most = 0;
+    for (const auto& f : folded)
+        most = std::max({most, f.estimatedGainMs.value_or(0), f.wasteUpperBoundMs.value_or(0)});
+    return std::to_string(folded.size()) + " more finding" + (folded.size() > 1 ? "s" : "") +
+           ", each saving or wasting at most " + gainText(most) +
+           ", are folded below the list (the JSON's folded_findings lists them in full)";
+}
+
+std::string findingPartText(const FindingPart& p) {
+    std::string out = "[" + std::string(ruleName(p.rule)) + "] " + p.title;
+    if (p.estimatedGainMs)
+        out += " (fix saves " + gainText(p.estimatedGainMs) + ")";
+    else if (p.wasteUpperBoundMs)
+        out += " (waste <= " + gainText(p.wasteUpperBoundMs) + ")";
     return out;
 }
 

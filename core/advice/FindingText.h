@@ -6,6 +6,7 @@
 #include "Finding.h"
 
 #include <string>
+#include <vector>
 
 namespace bpu {
 
@@ -16,5 +17,10 @@ std::string fixEffectsText(const FixEffects& fx);
 /// One line: "fix saves 0.120 ms (needs retraining or fine-tuning)", "no concrete fix; this waste costs at
 /// most 0.370 ms (upper bound)", "fix not estimated", ...
 std::string findingOutcomeText(const Finding& f);
+/// The findings folded below the list in one line: "12 more findings, each saving or wasting at most
+/// 0.004 ms, are folded (the JSON's folded_findings lists them)"; empty when none.
+std::string foldedSummaryText(const std::vector<Finding>& folded);
+/// A merged or grouped part in one line: "[G1.1] title (fix saves 0.120 ms)".
+std::string findingPartText(const FindingPart& p);
 
 } // namespace bpu

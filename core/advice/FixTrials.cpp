@@ -2,6 +2,7 @@
 // The fix trials (Advisor::estimateGains): each finding's recommended change is applied to the session,
 // re-estimated and reverted, and its gain is what the estimate says it saved.
 #include "Advisor.h"
+#include "FindingGroups.h"
 #include "FindingKinds.h"
 
 #include "core/edit/Edit.h"
@@ -72,9 +73,10 @@ void describeBatchTradeOff(Finding& f, const CostEstimate& base, const FixTrial&
 /// Why an edit list did not apply: a one-edit list the reason alone, a longer one names the edit.
 using Outcome = std::variant<FixTrial, std::string>;
 
-} // namespace
-
-void Advisor::estimateGains(Session& s, const Progress& progress) {
+/// Tries the fix and the what-if of the findings `which` (indices into the session's findings) and fills
+/// their figures and severity; returns, for each finding, whether it is to be dropped (neither its fix nor
+/// its what-if makes the model faster).
+std::vector<bool> scoreFindings(Session& s, const std::vector<size_t>& which, const Progress& progress) {
     std::vector<Finding>& findings = s.mutableFindings();
     // Findings often share an edit list (one remove_boundary_qdq for every boundary pass): each distinct
     // list, fix or what-if, is tried once.
@@ -91,8 +93,8 @@ void Advisor::estimateGains(Session& s, const Progress& progress) {
             lists.push_back(&edits);
         return it->second;
     };
-    std::vector<size_t> fixSlot(findings.size()), whatIfSlot(findings.size());
-    for (size_t i = 0; i < findings.size(); ++i) {
+    std::vector<size_t> fixSlot(findings.size(), SIZE_MAX), whatIfSlot(findings.size(), SIZE_MAX);
+    for (size_t i : which) {
         fixSlot[i] = slot(findings[i].fix);
         whatIfSlot[i] = slot(findings[i].whatIf);
     }
@@ -131,7 +133,7 @@ void Advisor::estimateGains(Session& s, const Progress& progress) {
         return perImageMs > 0 ? ms / perImageMs : 0;
     };
     std::vector<bool> drop(back.size(), false);
-    for (size_t i = 0; i < back.size(); ++i) {
+    for (size_t i : which) {
         Finding& f = back[i];
         bool tried = false, pays = false, unknown = false;
         if (fixSlot[i] != SIZE_MAX) {
@@ -184,16 +186,50 @@ void Advisor::estimateGains(Session& s, const Progress& progress) {
         // Neither the fix nor the waste's removal makes the model faster: nothing to act on.
         drop[i] = tried && !pays && !unknown;
     }
+    return drop;
+}
+
+/// Removes the findings `drop` marks, keeping the others in order.
+void compact(std::vector<Finding>& findings, const std::vector<bool>& drop) {
     size_t keep = 0;
-    for (size_t i = 0; i < back.size(); ++i) {
+    for (size_t i = 0; i < findings.size(); ++i) {
         if (drop[i])
             continue;
         if (keep != i)
-            back[keep] = std::move(back[i]);
+            findings[keep] = std::move(findings[i]);
         ++keep;
     }
-    back.resize(keep);
-    rankFindings(back);
+    findings.resize(keep);
+}
+
+} // namespace
+
+void Advisor::estimateGains(Session& s, const Progress& progress) {
+    // Each finding's own fix and what-if first: what does not pay goes, and each keeps its own figures.
+    {
+        std::vector<size_t> all(s.mutableFindings().size());
+        for (size_t i = 0; i < all.size(); ++i)
+            all[i] = i;
+        const std::vector<bool> drop = scoreFindings(s, all, progress);
+        compact(s.mutableFindings(), drop);
+    }
+    rankFindings(s.mutableFindings());
+    // One change, one finding; one rule and kind of fix, one finding (FindingGroups.h). A grouped finding's
+    // edits are its members' together: its figures are those of all of them applied at once.
+    const std::vector<size_t> grouped = mergeAndGroup(s.mutableFindings());
+    if (!grouped.empty())
+        compact(s.mutableFindings(), scoreFindings(s, grouped, progress));
+    std::vector<Finding>& findings = s.mutableFindings();
+    rankFindings(findings);
+    // A list a person reads: the rest are folded, whole, below it.
+    const size_t max = static_cast<size_t>(std::max(1.0, s.target().findingsMax.value));
+    std::vector<Finding>& folded = s.mutableFoldedFindings();
+    folded.clear();
+    if (findings.size() > max) {
+        folded.assign(std::make_move_iterator(findings.begin() + std::ptrdiff_t(max)),
+                      std::make_move_iterator(findings.end()));
+        findings.resize(max);
+    }
 }
 
 } // namespace bpu

@@ -28,7 +28,10 @@ struct AnalysisResult {
     std::vector<TensorId> headOutputs; ///< where the tail starts: the tensors a cut_at there would keep
     std::vector<FusedGroup> groups;
     std::vector<MissedFusion> missed;
-    std::vector<Finding> findings;       ///< ranked
+    std::vector<Finding> findings; ///< ranked; at most the profile's findings_max once gains are estimated
+    /// The findings ranked below findings_max (Advisor::estimateGains), whole: summarised in one line by the
+    /// front ends, carried in full by the JSON.
+    std::vector<Finding> foldedFindings;
     std::vector<Diagnostic> diagnostics; ///< the analysis' own (the import's are the graph's)
     AnalysisSummary summary;
     bool qdqFormat = false;    ///< the model carries explicit Q/DQ pairs around its ops

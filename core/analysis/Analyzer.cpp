@@ -34,6 +34,7 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
     r.headOutputs.clear();
     r.missed.clear();
     r.findings.clear();
+    r.foldedFindings.clear();
     r.diagnostics.clear();
     r.summary = {};
     r.qdqFormat = false;

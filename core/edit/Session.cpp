@@ -89,9 +89,15 @@ std::vector<Finding>& Session::mutableFindings() {
     return analysis_.findings;
 }
 
+std::vector<Finding>& Session::mutableFoldedFindings() {
+    findings();
+    return analysis_.foldedFindings;
+}
+
 void Session::tryInPlace(const std::function<void(Session&)>& trials) {
     findings();
     std::vector<Finding> found = std::move(analysis_.findings);
+    std::vector<Finding> folded = std::move(analysis_.foldedFindings);
     const double perImageMs = cost_.perImageMs;
     auto restore = [&] {
         // Every revert is exact (tst_edits: each edit and its revert equal a fresh analysis); should one not
@@ -99,6 +105,7 @@ void Session::tryInPlace(const std::function<void(Session&)>& trials) {
         if (std::abs(cost_.perImageMs - perImageMs) > kGainNoiseMs)
             runAnalysis(false);
         analysis_.findings = std::move(found);
+        analysis_.foldedFindings = std::move(folded);
         findingsStale_ = false;
     };
     try {

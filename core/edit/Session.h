@@ -62,6 +62,8 @@ public:
     /// The same findings, to fill in: the advisor's fix trials set their gains and drop those that do not
     /// pay (Advisor::estimateGains).
     std::vector<Finding>& mutableFindings();
+    /// The findings folded below the list (AnalysisResult::foldedFindings), for the advisor to fill.
+    std::vector<Finding>& mutableFoldedFindings();
     /// Fills every finding's estimated gain by trying its fix on this session (Advisor::estimateGains, which
     /// says how); the front ends call it here until a workbench owns the findings.
     void estimateFindingGains(const Progress& progress = {});

@@ -98,6 +98,21 @@ nlohmann::json fixEffectsJson(const FixEffects& fx) {
     return {{"costs", std::move(costs)}, {"macs_change", fx.macsChange}, {"params_change", fx.paramsChange}};
 }
 
+nlohmann::json partsJson(const Graph& g, const std::vector<FindingPart>& parts) {
+    auto orNull = [](const std::optional<double>& v) {
+        return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+    };
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& p : parts)
+        out.push_back({{"rule", ruleName(p.rule)},
+                       {"cause", p.cause},
+                       {"title", p.title},
+                       {"nodes", nodeNames(g, p.nodes)},
+                       {"estimated_gain_ms", orNull(p.estimatedGainMs)},
+                       {"waste_upper_bound_ms", orNull(p.wasteUpperBoundMs)}});
+    return out;
+}
+
 } // namespace
 
 nlohmann::json findingJson(const Graph& g, const Finding& f) {
@@ -122,7 +137,9 @@ nlohmann::json findingJson(const Graph& g, const Finding& f) {
             {"estimated_gain_ms", orNull(f.estimatedGainMs)},
             {"fix_effects", f.fixEffects ? fixEffectsJson(*f.fixEffects) : nlohmann::json(nullptr)},
             {"what_if", f.whatIf.empty() ? nlohmann::json(nullptr) : editListToJson(f.whatIf)},
-            {"waste_upper_bound_ms", orNull(f.wasteUpperBoundMs)}};
+            {"waste_upper_bound_ms", orNull(f.wasteUpperBoundMs)},
+            {"also", partsJson(g, f.also)},
+            {"occurrences", partsJson(g, f.occurrences)}};
 }
 
 nlohmann::json costSummaryJson(const CostEstimate& c) {
@@ -305,11 +322,15 @@ nlohmann::json analysisHead(const Graph& g, const TargetProfile& t, const Analys
         missed.push_back({{"nodes", nodeNames(g, m.nodes)}, {"reason", m.reason}});
     // A finding on a partial result rests on the guessed shapes too: each says so.
     const Completeness complete = completeness(g);
-    nlohmann::json findings = nlohmann::json::array();
-    for (const auto& f : r.findings) {
-        findings.push_back(findingJson(g, f));
-        findings.back()["partial"] = !complete.complete();
-    }
+    auto findingsJson = [&](const std::vector<Finding>& list) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& f : list) {
+            out.push_back(findingJson(g, f));
+            out.back()["partial"] = !complete.complete();
+        }
+        return out;
+    };
+    nlohmann::json findings = findingsJson(r.findings);
     nlohmann::json warnings = diagnosticTexts(g.diagnostics);
     for (const auto& d : r.diagnostics)
         warnings.push_back(d.text);
@@ -325,6 +346,8 @@ nlohmann::json analysisHead(const Graph& g, const TargetProfile& t, const Analys
     doc["fusion_groups"] = nullptr;
     doc["missed_fusions"] = std::move(missed);
     doc["findings"] = std::move(findings);
+    // The findings ranked below the profile's findings_max, whole (the text and the report summarise them).
+    doc["folded_findings"] = findingsJson(r.foldedFindings);
     doc["warnings"] = std::move(warnings); // the texts alone, as before `diagnostics`
     doc["diagnostics"] = diagnosticsJson(resultDiagnostics(g, &r, deploy));
     if (deploy)

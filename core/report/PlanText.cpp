@@ -10,10 +10,12 @@ std::string planSummary(const OptimizationPlan& plan) {
         return "No concrete fix is estimated to lower the latency, so there is no plan to apply (a what-if's "
                "effect is the cost of a waste, an upper bound, never a plan step).";
     const PlanStep& last = plan.steps.back();
-    std::string out = "Applying the top " + fmt::plural(int64_t(plan.steps.size()), "fix", "fixes") +
-                      " together takes the board latency (1 thread) from " + fmt::ms(plan.latencyMsBefore) +
-                      " ms (" + fmt::fps(plan.fpsBefore) + " FPS) to " + fmt::ms(last.latencyMsAfter) +
-                      " ms (" + fmt::fps(last.fpsAfter) + " FPS).";
+    std::string out = (plan.steps.size() == 1
+                           ? std::string("Applying the top fix")
+                           : "Applying the top " + std::to_string(plan.steps.size()) + " fixes together") +
+                      " takes the board latency (1 thread) from " + fmt::ms(plan.latencyMsBefore) + " ms (" +
+                      fmt::fps(plan.fpsBefore) + " FPS) to " + fmt::ms(last.latencyMsAfter) + " ms (" +
+                      fmt::fps(last.fpsAfter) + " FPS).";
     if (plan.steps.size() == 1)
         return out;
     // Compared as printed, so the sentence never calls two equal-looking numbers "less".

@@ -189,6 +189,8 @@ Section findingsSection(const Context& c) {
                                      findingWasteUs(f), std::to_string(f.nodes.size())});
     }
     sec.blocks.push_back(ranked);
+    if (const std::string folded = foldedSummaryText(c.r.foldedFindings); !folded.empty())
+        sec.blocks.push_back(Note{fmt::prose(folded) + "."});
     if (std::any_of(findings.begin(), findings.end(),
                     [](const Finding& f) { return f.estimatedGainMs && *f.estimatedGainMs < 0; }))
         sec.blocks.push_back(Note{
@@ -235,6 +237,19 @@ Section findingsSection(const Context& c) {
                  fmt::duration(*f.wasteUpperBoundMs) + " per image, if it were removed outright"});
         if (!f.alternativeFix.empty())
             kv.items.push_back({"Alternative fix", fixText(f.alternativeFix)});
+        // One change, one finding: the other rules that proposed it, and the alike findings grouped here.
+        for (const auto& p : f.also)
+            kv.items.push_back({"Also", fmt::prose(findingPartText(p))});
+        if (!f.occurrences.empty()) {
+            constexpr size_t kShown = 5;
+            std::string list;
+            for (size_t k = 0; k < f.occurrences.size() && k < kShown; ++k)
+                list += (k ? "; " : "") + findingPartText(f.occurrences[k]);
+            if (f.occurrences.size() > kShown)
+                list += "; ... " + std::to_string(f.occurrences.size() - kShown) + " more (analyze --json)";
+            kv.items.push_back(
+                {"Occurrences (" + std::to_string(f.occurrences.size()) + ")", fmt::prose(list)});
+        }
         for (const auto& [key, value] : evidenceItems(f.evidence))
             kv.items.push_back({key, value});
         sec.blocks.push_back(kv);

@@ -143,18 +143,22 @@ Section summarySection(const Context& c) {
         sec.blocks.push_back(compareTable(*c.in.baseline, c.s));
 
     KeyValues glance{"", {}};
-    glance.items = {{"Deployment", describeDeploy(c.s.options().deploy, c.g)},
-                    {"Where the time goes", timeParts(e)},
-                    {"Placement", std::to_string(s.bpuNodes) + " BPU, " + std::to_string(s.cpuNodes) +
-                                      " CPU, " + std::to_string(s.foldedNodes) + " folded nodes in " +
-                                      fmt::plural(s.bpuSegments, "BPU segment")},
-                    {"Q/DQ", fmt::plural(s.qdqNodes, "explicit node") + "; " + std::to_string(s.qdqPasses) +
-                                 " costed passes over " + fmt::count(s.qdqElements) + " elements"},
-                    {"Padding waste", fmt::percent(s.paddingWasteRatio) + " of padded activation bytes (" +
-                                          fmt::bytes(s.paddingWasteBytes) + ")"},
-                    {"Fusion", fmt::plural(s.fusedGroups, "fused group") + ", " +
-                                   fmt::plural(s.missedFusions, "missed fusion")},
-                    {"Findings", severityCounts(c.r.findings)}};
+    glance.items = {
+        {"Deployment", describeDeploy(c.s.options().deploy, c.g)},
+        {"Where the time goes", timeParts(e)},
+        {"Placement", std::to_string(s.bpuNodes) + " BPU, " + std::to_string(s.cpuNodes) + " CPU, " +
+                          std::to_string(s.foldedNodes) + " folded nodes in " +
+                          fmt::plural(s.bpuSegments, "BPU segment")},
+        {"Q/DQ", fmt::plural(s.qdqNodes, "explicit node") + "; " + std::to_string(s.qdqPasses) +
+                     " costed passes over " + fmt::count(s.qdqElements) + " elements"},
+        {"Padding waste", fmt::percent(s.paddingWasteRatio) + " of padded activation bytes (" +
+                              fmt::bytes(s.paddingWasteBytes) + ")"},
+        {"Fusion",
+         fmt::plural(s.fusedGroups, "fused group") + ", " + fmt::plural(s.missedFusions, "missed fusion")},
+        {"Findings", severityCounts(c.r.findings) +
+                         (c.r.foldedFindings.empty()
+                              ? std::string()
+                              : " listed, " + std::to_string(c.r.foldedFindings.size()) + " more folded")}};
     if (s.unknownOps > 0)
         glance.items.push_back({"Ops not in the operator table", std::to_string(s.unknownOps)});
     sec.blocks.push_back(glance);

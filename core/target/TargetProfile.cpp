@@ -68,6 +68,7 @@ const ParamKey kParamKeys[] = {
     {"activation_share_min", &TargetProfile::activationShareMin, 0, 1},
     {"plan_max_steps", &TargetProfile::planMaxSteps, 0, 1000},
     {"finding_min_gain_us", &TargetProfile::findingMinGainUs, 0, 1e6},
+    {"findings_max", &TargetProfile::findingsMax, 1, 1000},
     {"sweep_node_budget", &TargetProfile::sweepNodeBudget, 0, 1e12},
 };
 
@@ -88,7 +89,8 @@ const struct {
 
 class Reader {
 public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
+    explicit Reader(std::string file)
+        : file_(std::move(file)) {}
 
     [[noreturn]] void fail(const std::string& key, const std::string& what) const {
         throw std::runtime_error(file_ + ": key '" + key + "': " + what);
@@ -172,8 +174,9 @@ private:
 
 TargetProfile parseTargetProfile(const json& doc, const std::string& file) {
     Reader r(file);
-    r.onlyKeys(doc, {"schema", "name", "display_name", "version", "march", "params", "alignment", "operators",
-                     "fusion_patterns", "comment"},
+    r.onlyKeys(doc,
+               {"schema", "name", "display_name", "version", "march", "params", "alignment", "operators",
+                "fusion_patterns", "comment"},
                "");
     if (r.str(doc, "schema", "") != "bpuscope.target/1")
         r.fail("schema", "expected \"bpuscope.target/1\"");
@@ -212,7 +215,8 @@ TargetProfile parseTargetProfile(const json& doc, const std::string& file) {
     for (size_t i = 0; i < ops.size(); ++i) {
         const std::string where = "operators[" + std::to_string(i) + "]";
         const json& grp = ops[i];
-        r.onlyKeys(grp, {"class", "placement", "align", "ops", "source", "estimate", "max_reduce_axis"}, where);
+        r.onlyKeys(grp, {"class", "placement", "align", "ops", "source", "estimate", "max_reduce_axis"},
+                   where);
         OpRule rule;
         const std::string cls = r.str(grp, "class", where);
         if (const auto c = parseOpClass(cls))
@@ -290,8 +294,9 @@ TargetProfile loadTargetProfile(const std::string& nameOrPath) {
         if (n == nameOrPath)
             file = path;
     if (file == nameOrPath && file.find(".json") == std::string::npos && file.find('/') == std::string::npos)
-        throw std::runtime_error(nameOrPath + ": unknown target (built-ins: s100, s100p; or a path to a .json "
-                                              "profile)");
+        throw std::runtime_error(nameOrPath +
+                                 ": unknown target (built-ins: s100, s100p; or a path to a .json "
+                                 "profile)");
     const json doc = readJsonFile(file, {"target profile", file_limits::kJson});
     try {
         return parseTargetProfile(doc, file);

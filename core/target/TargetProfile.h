@@ -37,8 +37,8 @@ struct AlignmentRules {
 struct OpRule {
     OpClass opClass = OpClass::Unknown;   ///< the row's "class" (never Unknown once loaded)
     Placement placement = Placement::BPU; ///< BPU, CPU, folded
-    std::string align;     ///< conv or general: which G4 rule pads the tensors it touches
-    int64_t maxReduceAxis = 0; ///< 0 = no limit; else reduced-axis extent limit (e.g. 65535)
+    std::string align;                    ///< conv or general: which G4 rule pads the tensors it touches
+    int64_t maxReduceAxis = 0;            ///< 0 = no limit; else reduced-axis extent limit (e.g. 65535)
     std::string note;
 };
 
@@ -52,7 +52,7 @@ struct FusionPattern {
 
 /// Every number the analysis and cost engine use, loaded from resources/targets/*.json.
 struct TargetProfile {
-    std::string name;        ///< s100, s100p
+    std::string name; ///< s100, s100p
     std::string displayName;
     std::string version;
     std::string march;
@@ -86,6 +86,7 @@ struct TargetProfile {
     // how many fixes the optimization plan applies
     Param severityHighShare, severityMediumShare, batchWeightShareMin, activationShareMin, planMaxSteps;
     Param findingMinGainUs; ///< a fix saving less is not listed (below the estimate's resolution)
+    Param findingsMax;      ///< findings listed in full; the rest are folded into one line (a reading bound)
     // What-if work bounds (not chip properties): the node re-estimates one drag-editor curve may cost
     // (points x nodes; Sweep.h sweepPointLimit)
     Param sweepNodeBudget;
@@ -99,7 +100,9 @@ struct TargetProfile {
 
     // Derived figures (documented formulas, not parameters).
     double peakMacsPerSecond() const { return peakInt8Tops.value * 1e12 / 2.0; } ///< 1 MAC = 2 ops
-    double effectiveDdrBytesPerSecond() const { return ddrBandwidthGBs.value * 1e9 * ddrEffectiveFraction.value; }
+    double effectiveDdrBytesPerSecond() const {
+        return ddrBandwidthGBs.value * 1e9 * ddrEffectiveFraction.value;
+    }
     /// Fixed time per BPU layer: layer_fixed_cycles at the BPU clock (a faster clock shortens it).
     double layerFixedUs() const { return layerFixedCycles.value / (bpuClockGhz.value * 1e3); }
     /// MACs per DDR byte at which dense conv time equals memory time.

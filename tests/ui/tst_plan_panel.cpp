@@ -39,7 +39,7 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(fixture::openAndSettle(w, fixture::sample("resnet50.onnx")));
+        QVERIFY(fixture::openAndSettle(w, fixture::sample("ssdlite320_mobilenet_v3_large.onnx")));
         const auto before = w.snapshot();
         const double startMs = before->cost.latencyMs;
 
@@ -104,7 +104,7 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(fixture::openAndSettle(w, fixture::sample("resnet50.onnx")));
+        QVERIFY(fixture::openAndSettle(w, fixture::sample("ssdlite320_mobilenet_v3_large.onnx")));
         w.planPanel()->compute();
         QVERIFY(waitForPlan(w, w.snapshot()->generation));
         QVERIFY(fixture::openAndSettle(w, fixture::sample("resnet18.onnx")));

@@ -9,6 +9,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -40,7 +41,8 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     , tree_(new QTreeWidget(this))
     , details_(new QTextBrowser(this))
     , apply_(new QPushButton(tr("&Apply fix"), this))
-    , whatIf_(new QPushButton(tr("Try &what-if (waste removed)"), this)) {
+    , whatIf_(new QPushButton(tr("Try &what-if (waste removed)"), this))
+    , folded_(new QLabel(this)) {
     tree_->setColumnCount(ColumnCount);
     // The fix's gain and the waste's cost kept apart: only the first is what a change the user can make
     // saves; the second is an upper bound (an idealized what-if). The title last, where it can stretch.
@@ -60,7 +62,14 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
         tr("Select a finding: its guide rule, evidence, affected nodes and the fix to try "
            "as a what-if."));
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(tree_);
+    auto* top = new QWidget(split);
+    auto* tl = new QVBoxLayout(top);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->addWidget(tree_);
+    folded_->setWordWrap(true);
+    folded_->hide();
+    tl->addWidget(folded_);
+    split->addWidget(top);
     auto* bottom = new QWidget(split);
     auto* bl = new QVBoxLayout(bottom);
     bl->setContentsMargins(0, 0, 0, 0);
@@ -112,11 +121,15 @@ void FindingsPanel::setSnapshot(SnapshotPtr s) {
     tree_->clear();
     current_ = -1;
     if (!snap_) {
+        folded_->hide();
         refreshing_ = false;
         showDetails(-1, false);
         return;
     }
     const auto& fs = snap_->analysis.findings;
+    const std::string folded = foldedSummaryText(snap_->analysis.foldedFindings);
+    folded_->setText(QString::fromStdString(folded));
+    folded_->setVisible(!folded.empty());
     QTreeWidgetItem* again = nullptr;
     for (int i = 0; i < int(fs.size()); ++i) {
         const Finding& f = fs[i];
@@ -208,6 +221,17 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
             h += QStringLiteral("<li>... %1 edits in all</li>").arg(edits.size());
         h += QStringLiteral("</ul>");
     };
+    for (const auto& p : f.also)
+        h += QStringLiteral("<p><b>Also:</b> %1</p>").arg(esc(findingPartText(p)));
+    if (!f.occurrences.empty()) {
+        h += QStringLiteral("<p><b>%1 occurrences</b> (each as raised, with its own figures):</p><ul>")
+                 .arg(f.occurrences.size());
+        for (size_t i = 0; i < f.occurrences.size() && i < 20; ++i)
+            h += QStringLiteral("<li>%1</li>").arg(esc(findingPartText(f.occurrences[i])));
+        if (f.occurrences.size() > 20)
+            h += QStringLiteral("<li>... %1 in all</li>").arg(f.occurrences.size());
+        h += QStringLiteral("</ul>");
+    }
     editList(tr("Fix (a change to the model or its compile options):"), f.fix);
     editList(tr("What-if (idealized, the cost of the waste):"), f.whatIf);
     details_->setHtml(h);

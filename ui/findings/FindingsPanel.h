@@ -7,6 +7,7 @@
 #include <optional>
 
 class QTreeWidget;
+class QLabel;
 class QPushButton;
 class QTextBrowser;
 
@@ -41,6 +42,7 @@ private:
     QTextBrowser* details_;
     QPushButton* apply_;
     QPushButton* whatIf_;
+    QLabel* folded_; ///< the findings folded below the list, in one line
     int current_ = -1;
     /// The chosen finding across snapshots (its index moves as gains re-rank): rule and first node.
     std::optional<std::pair<std::string, uint32_t>> chosen_;

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+#include "FindingGroups.h"
+
+#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+namespace bpu {
+
+namespace {
+
+/// The list's identity: its edits in order (Edit::describe names every item).
+std::string editsKey(const EditList& edits) {
+    std::string key;
+    for (const auto& e : edits)
+        key += e->describe() + '\n';
+    return key;
+}
+
+/// The edit kinds of a list ("set_group"), sorted and unique, joined by '+'.
+std::string editKinds(const EditList& edits) {
+    std::set<std::string> ops;
+    for (const auto& e : edits)
+        ops.insert(e->toJson().value("op", std::string("?")));
+    std::string out;
+    for (const auto& op : ops)
+        out += (out.empty() ? "" : "+") + op;
+    return out;
+}
+
+FindingPart partOf(const Finding& f) {
+    return {f.rule, f.cause, f.title, f.nodes, f.estimatedGainMs, f.wasteUpperBoundMs};
+}
+
+void addNodes(std::vector<NodeId>& into, const std::vector<NodeId>& more) {
+    std::set<uint32_t> have;
+    for (NodeId n : into)
+        have.insert(n.value);
+    for (NodeId n : more)
+        if (have.insert(n.value).second)
+            into.push_back(n);
+}
+
+/// One edit per kind where the kinds take a list (assume_aligned tensors=[...]): the group's what-if is
+/// one assume_aligned over every padded tensor, as one would write it, not one per occurrence. Edits of
+/// other forms stay as they are, in order.
+EditList mergeListEdits(const EditList& edits) {
+    EditList out;
+    std::map<std::string, size_t> at; // the edit's form without its list -> index in `out`
+    std::vector<nlohmann::json> merged;
+    std::vector<std::string> listKey;
+    for (const auto& e : edits) {
+        nlohmann::json j = e->toJson();
+        std::string arrayMember;
+        int arrays = 0;
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (it->is_array()) {
+                ++arrays;
+                arrayMember = it.key();
+            }
+        if (arrays != 1) {
+            out.push_back(e);
+            merged.emplace_back();
+            listKey.emplace_back();
+            continue;
+        }
+        nlohmann::json form = j;
+        form.erase(arrayMember);
+        auto [it, fresh] = at.try_emplace(form.dump() + '/' + arrayMember, out.size());
+        if (fresh) {
+            out.push_back(e);
+            merged.push_back(std::move(j));
+            listKey.push_back(arrayMember);
+            continue;
+        }
+        nlohmann::json& into = merged[it->second][arrayMember];
+        for (const auto& item : j[arrayMember])
+            if (std::find(into.begin(), into.end(), item) == into.end())
+                into.push_back(item);
+    }
+    for (size_t i = 0; i < out.size(); ++i)
+        if (!listKey[i].empty() && merged[i][listKey[i]].size() != out[i]->toJson()[listKey[i]].size())
+            out[i] = editFromJson(merged[i]);
+    return out;
+}
+
+template <class T> void append(std::vector<T>& into, const std::vector<T>& more) {
+    into.insert(into.end(), more.begin(), more.end());
+}
+
+} // namespace
+
+std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
+    // 1. The same change proposed by two rules (ssdlite's post-processing cut: G1.2 for the tail, G1.1 for
+    //    the Q/DQ passes at its CPU edges) is one finding, under the rule of the first (the larger gain).
+    std::vector<Finding> merged;
+    std::map<std::string, size_t> byFix;
+    for (auto& f : findings) {
+        if (!f.fix.empty()) {
+            auto [it, fresh] = byFix.try_emplace(editsKey(f.fix), merged.size());
+            if (!fresh) {
+                Finding& into = merged[it->second];
+                into.also.push_back(partOf(f));
+                append(into.also, f.also);
+                addNodes(into.nodes, f.nodes);
+                continue;
+            }
+        }
+        merged.push_back(std::move(f));
+    }
+    // 2. One rule and one kind of fix: one finding with its occurrences, in rank order.
+    std::map<std::string, size_t> byKind; // kind -> index in `out` of the group's finding
+    std::vector<Finding> out;
+    std::vector<int> members; // per finding of `out`: how many it holds
+    for (auto& f : merged) {
+        const std::string kind = std::string(ruleName(f.rule)) + '|' + editKinds(f.fix) + '|' +
+                                 editKinds(f.whatIf) +
+                                 (f.evidence.contains("fix_not_applicable") ? "|n/a" : "");
+        auto [it, fresh] = byKind.try_emplace(kind, out.size());
+        if (fresh) {
+            out.push_back(std::move(f));
+            members.push_back(1);
+            continue;
+        }
+        Finding& g = out[it->second];
+        if (g.occurrences.empty())
+            g.occurrences.push_back(partOf(g));
+        g.occurrences.push_back(partOf(f));
+        ++members[it->second];
+        append(g.fix, f.fix);
+        append(g.whatIf, f.whatIf);
+        append(g.alternativeFix, f.alternativeFix);
+        append(g.also, f.also);
+        addNodes(g.nodes, f.nodes);
+    }
+    std::vector<size_t> grouped;
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (members[i] < 2)
+            continue;
+        Finding& g = out[i];
+        const std::string more = std::to_string(members[i] - 1);
+        g.cause = "alike: " + g.cause + " and " + more + " more";
+        g.title += " (and " + more + " more alike)";
+        g.evidence["alike_findings"] = members[i];
+        g.fix = mergeListEdits(g.fix);
+        g.whatIf = mergeListEdits(g.whatIf);
+        // Its edits changed: the figures of the first occurrence are not the group's.
+        g.estimatedGainMs.reset();
+        g.wasteUpperBoundMs.reset();
+        g.fixEffects.reset();
+        for (const char* key : {"gain_share_of_latency", "waste_share_of_latency", "fix_without_gain",
+                                "fix_not_applicable", "what_if_not_applicable"})
+            g.evidence.erase(key);
+        grouped.push_back(i);
+    }
+    findings = std::move(out);
+    return grouped;
+}
+
+} // namespace bpu
