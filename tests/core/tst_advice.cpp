@@ -6,10 +6,12 @@
 // fix's gain, and a plan of concrete fixes only.
 #include "SampleFiles.h"
 
+#include "core/advice/FindingText.h"
 #include "core/advice/OptimizationPlan.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
+#include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
 
 #include <QtTest>
@@ -122,6 +124,33 @@ private slots:
         QCOMPARE(cut->also.size(), size_t(1));
         QCOMPARE(cut->also[0].rule, bpu::RuleId::G1_1);
         QCOMPARE(g42, 1);
+    }
+
+    // The list is cut at the profile's findings_max: with 3, ssdlite (nine findings) lists the three of
+    // largest gain and folds the other six, whole and still ranked, into foldedFindings; the JSON carries
+    // both and the text says how many are folded. The same session, findings_max 15: nothing folded.
+    void foldedBeyondTheMax() {
+        auto small = std::make_shared<bpu::TargetProfile>(*samples::s100());
+        small->findingsMax.value = 3;
+        const std::string path = samples::samplePath("ssdlite320_mobilenet_v3_large.onnx");
+        bpu::Session full(bpu::ModelImporter::load(path), samples::s100());
+        full.estimateFindingGains();
+        QVERIFY(full.analysis().foldedFindings.empty());
+        const auto& all = full.analysis().findings;
+        QVERIFY(all.size() > 3);
+        bpu::Session s(bpu::ModelImporter::load(path), small);
+        s.estimateFindingGains();
+        const auto& listed = s.analysis().findings;
+        const auto& folded = s.analysis().foldedFindings;
+        QCOMPARE(listed.size(), size_t(3));
+        QCOMPARE(listed.size() + folded.size(), all.size());
+        for (size_t i = 0; i < all.size(); ++i)
+            QCOMPARE((i < 3 ? listed[i] : folded[i - 3]).title, all[i].title);
+        const nlohmann::json doc = bpu::analysisJson(s.graph(), s.target(), s.analysis(), &s.cost());
+        QCOMPARE(doc["findings"].size(), size_t(3));
+        QCOMPARE(doc["folded_findings"].size(), folded.size());
+        const std::string line = bpu::foldedSummaryText(folded);
+        QVERIFY2(line.rfind(std::to_string(folded.size()) + " more findings", 0) == 0, line.c_str());
     }
 };
 
