@@ -5,6 +5,7 @@
 #include "EditError.h"
 #include "EditJson.h"
 #include "Session.h"
+#include "StoredWeight.h"
 #include "core/model/ImportOptions.h"
 
 #include <algorithm>
@@ -14,25 +15,32 @@ namespace bpu {
 
 namespace {
 
-Node& requireConv(Graph& g, const std::string& name) {
+/// A Conv to edit and where its weight is stored: an initializer, or one behind a fake-quant pair (QAT).
+struct EditableConv {
+    Node& node;
+    StoredWeight weight;
+    const std::vector<int64_t>& dims() const { return dimsOf; }
+    std::vector<int64_t> dimsOf; ///< the weight's dims, as stored
+};
+
+EditableConv requireConv(Graph& g, const std::string& name) {
     NodeId id = g.findNode(name);
     if (!id.valid())
         throw EditError("no node named '" + name + "'");
     Node& n = g.node(id);
     if (n.opType != "Conv")
         throw EditError("'" + name + "' is a " + n.opType + ", not a Conv");
-    if (n.inputs.size() < 2 || !n.inputs[1].valid() || !g.tensor(n.inputs[1]).isInitializer ||
-        !g.tensor(n.inputs[1]).shape.fullyKnown() || g.tensor(n.inputs[1]).shape.rank() < 3)
-        throw EditError("Conv '" + name + "' has no initializer weight with a known shape");
+    std::optional<StoredWeight> w;
+    if (n.inputs.size() >= 2 && n.inputs[1].valid())
+        w = storedWeight(g, n.inputs[1]);
+    if (!w || !g.tensor(w->stored).shape.fullyKnown() || g.tensor(w->stored).shape.rank() < 3)
+        throw EditError("Conv '" + name +
+                        "' has no stored weight with a known shape (an initializer, or one behind its "
+                        "QuantizeLinear/DequantizeLinear)");
     if (!n.inputs[0].valid() || !g.tensor(n.inputs[0]).shape.fullyKnown())
         throw EditError("Conv '" + name + "' input shape is not known");
-    return n;
-}
-
-void requireUnshared(const Graph& g, TensorId w, const std::string& node) {
-    if (g.tensor(w).consumers.size() > 1)
-        throw EditError("the weight of '" + node +
-                        "' is shared with other nodes; edit would change them too");
+    const std::vector<int64_t> dims = g.tensor(w->stored).shape.dims;
+    return {n, std::move(*w), dims};
 }
 
 void resizeDim(Graph& g, GraphPatch& patch, TensorId t, size_t axis, int64_t value) {
@@ -51,8 +59,9 @@ int64_t channelsOf(const Graph& g, TensorId t) {
     return s.rank() >= 2 && s.dims[1] > 0 ? s.dims[1] : -1;
 }
 
-// Resizes the parameters of node `id` to its (already re-inferred) input channel count.
-void adaptToInput(Graph& g, GraphPatch& patch, NodeId id) {
+// Resizes the parameters of node `id` to its (already re-inferred) input channel count. Nodes between a
+// resized weight and `id` (a QAT weight's Q/DQ pair) are added to `between`: their metrics change too.
+void adaptToInput(Graph& g, GraphPatch& patch, NodeId id, std::vector<NodeId>& between) {
     Node& n = g.node(id);
     if (n.inputs.empty() || !n.inputs[0].valid())
         return;
@@ -65,27 +74,46 @@ void adaptToInput(Graph& g, GraphPatch& patch, NodeId id) {
             return nullptr;
         return &g.tensor(n.inputs[i]);
     };
+    // A weight stored as an initializer or behind a fake-quant pair: resized where it is stored.
+    // A parameter passed on by Identity nodes alone is one torch shares between layers: left as it is (it
+    // always was), the layer's own shape inference says whether the new width fits.
+    auto source = [&](size_t i) -> std::optional<StoredWeight> {
+        if (i >= n.inputs.size() || !n.inputs[i].valid())
+            return std::nullopt;
+        std::optional<StoredWeight> w = storedWeight(g, n.inputs[i]);
+        if (w &&
+            std::all_of(w->nodes.begin(), w->nodes.end(),
+                        [&](NodeId x) { return g.node(x).opType == "Identity"; }) &&
+            !w->nodes.empty())
+            return std::nullopt;
+        return w;
+    };
+    auto resize = [&](const StoredWeight& w, size_t axis, int64_t value) {
+        resizeWeight(g, patch, w, axis, value);
+        between.insert(between.end(), w.nodes.begin(), w.nodes.end());
+    };
     if (n.opType == "Conv") {
-        Tensor* w = initializer(1);
-        if (!w || w->shape.rank() < 3)
+        const std::optional<StoredWeight> w = source(1);
+        if (!w || g.tensor(w->stored).shape.rank() < 3)
             return;
+        const std::vector<int64_t> dims = g.tensor(w->stored).shape.dims;
         const int64_t group = std::max<int64_t>(1, n.attrIntOr("group", 1));
-        if (w->shape.dims[1] * group == c)
+        if (dims[1] * group == c)
             return;
-        const bool depthwise = group > 1 && w->shape.dims[1] == 1 && w->shape.dims[0] % group == 0;
+        const bool depthwise = group > 1 && dims[1] == 1 && dims[0] % group == 0;
         if (depthwise) {
-            const int64_t multiplier = w->shape.dims[0] / group;
+            const int64_t multiplier = dims[0] / group;
             patch.saveNode(g, id);
             n.proto = n.withIntAttribute("group", c);
-            resizeDim(g, patch, n.inputs[1], 0, c * multiplier);
-            if (Tensor* b = initializer(2))
-                resizeDim(g, patch, b->id, 0, c * multiplier);
+            resize(*w, 0, c * multiplier);
+            if (const std::optional<StoredWeight> b = source(2))
+                resize(*b, 0, c * multiplier);
             return;
         }
         if (c % group != 0)
             throw EditError("Conv '" + n.name + "' (group " + std::to_string(group) + ") cannot take " +
                             std::to_string(c) + " input channels");
-        resizeDim(g, patch, w->id, 1, c / group);
+        resize(*w, 1, c / group);
     } else if (n.opType == "ConvTranspose") {
         if (Tensor* w = initializer(1))
             resizeDim(g, patch, w->id, 0, c);
@@ -129,8 +157,10 @@ void ShapeEdit::change(EditContext& ctx) const {
         patch.restore(g);
         throw;
     }
+    std::vector<NodeId> between; // Q/DQ nodes of weights adaptToInput resized
     std::vector<NodeId> visited =
-        patch.reinfer(g, changed, touched, [&](NodeId id) { adaptToInput(g, patch, id); });
+        patch.reinfer(g, changed, touched, [&](NodeId id) { adaptToInput(g, patch, id, between); });
+    visited.insert(visited.end(), between.begin(), between.end());
     // The edited node itself and everything re-inferred need new metrics; neighbours of resized weights too.
     std::unordered_set<uint32_t> dirty;
     for (NodeId id : visited)
@@ -167,21 +197,22 @@ EditPtr SetGroupEdit::fromJson(const nlohmann::json& j) {
 
 void SetGroupEdit::changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
                                std::vector<NodeId>& touched) const {
-    Node& n = requireConv(g, node_);
-    const TensorId wid = n.inputs[1];
-    const auto& w = g.tensor(wid).shape.dims;
+    EditableConv conv = requireConv(g, node_);
+    Node& n = conv.node;
+    const auto& w = conv.dims();
     const int64_t cin = g.tensor(n.inputs[0]).shape.dims[1], cout = w[0];
     if (group_ <= 0)
         throw EditError("group must be positive");
     if (cin % group_ != 0 || cout % group_ != 0)
         throw EditError("group " + std::to_string(group_) + " does not divide the channels of '" + node_ +
                         "' (in " + std::to_string(cin) + ", out " + std::to_string(cout) + ")");
-    requireUnshared(g, wid, node_);
+    requireWeightUnshared(g, conv.weight, n.id, node_, 1);
     patch.saveNode(g, n.id);
     n.proto = n.withIntAttribute("group", group_);
-    resizeDim(g, patch, wid, 1, cin / group_);
-    changed.push_back(wid);
+    for (TensorId t : resizeWeight(g, patch, conv.weight, 1, cin / group_))
+        changed.push_back(t);
     touched.push_back(n.id);
+    touched.insert(touched.end(), conv.weight.nodes.begin(), conv.weight.nodes.end());
 }
 
 EditPtr SetBatchEdit::fromJson(const nlohmann::json& j) {
@@ -258,24 +289,38 @@ EditPtr SetChannelsEdit::fromJson(const nlohmann::json& j) {
 
 void SetChannelsEdit::changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
                                   std::vector<NodeId>& touched) const {
-    Node& n = requireConv(g, node_);
+    EditableConv conv = requireConv(g, node_);
+    Node& n = conv.node;
     if (channels_ <= 0 || channels_ > 65536)
         throw EditError("channels must be in 1..65536, got " + std::to_string(channels_));
     const int64_t group = std::max<int64_t>(1, n.attrIntOr("group", 1));
-    const TensorId wid = n.inputs[1];
-    if (group > 1 && g.tensor(wid).shape.dims[1] == 1)
+    if (group > 1 && conv.dims()[1] == 1)
         throw EditError("'" + node_ +
                         "' is depthwise: its channels follow its input; edit the conv before it");
     if (channels_ % group != 0)
         throw EditError(std::to_string(channels_) + " channels are not divisible by the group (" +
                         std::to_string(group) + ") of '" + node_ + "'");
-    requireUnshared(g, wid, node_);
-    resizeDim(g, patch, wid, 0, channels_);
-    changed.push_back(wid);
-    if (n.inputs.size() > 2 && n.inputs[2].valid() && g.tensor(n.inputs[2]).isInitializer) {
-        resizeDim(g, patch, n.inputs[2], 0, channels_);
-        changed.push_back(n.inputs[2]);
-    }
+    requireWeightUnshared(g, conv.weight, n.id, node_, 0);
+    for (TensorId t : resizeWeight(g, patch, conv.weight, 0, channels_))
+        changed.push_back(t);
+    touched.insert(touched.end(), conv.weight.nodes.begin(), conv.weight.nodes.end());
+    // The bias, stored the same ways (a QAT bias behind its DequantizeLinear). One shared with other convs
+    // (torch passes equal biases through Identity nodes) keeps its length, as an Identity-fed bias always
+    // did: resizing it would change the others, and its length changes no estimate.
+    if (n.inputs.size() > 2 && n.inputs[2].valid())
+        if (const std::optional<StoredWeight> b = storedWeight(g, n.inputs[2])) {
+            bool shared = false;
+            try {
+                requireWeightUnshared(g, *b, n.id, node_, 0);
+            } catch (const EditError&) {
+                shared = true;
+            }
+            if (!shared) {
+                for (TensorId t : resizeWeight(g, patch, *b, 0, channels_))
+                    changed.push_back(t);
+                touched.insert(touched.end(), b->nodes.begin(), b->nodes.end());
+            }
+        }
     touched.push_back(n.id);
 }
 

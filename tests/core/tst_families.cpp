@@ -214,6 +214,41 @@ private slots:
         QCOMPARE(qat.s.cost().cpuUs, 0.0);
     }
 
+    // A QAT conv's weight is stored behind its fake-quant pair (float initializer -> QuantizeLinear ->
+    // DequantizeLinear -> Conv, per-channel scale along the output channels): set_group resizes it where
+    // it is stored and through the pair, the per-channel scale (along the untouched axis 0) stays, and the
+    // conv's MACs halve exactly as on the float twin; the revert restores the model exactly.
+    void qatGroupConvResizesThroughFakeQuant() {
+        const std::string conv = "/layer4/layer4.0/conv2/Conv"; // 512 -> 512, 3x3, 7x7 output
+        Model qat(sample("resnet18_qat")), twin(sample("resnet18"));
+        const bpu::NodeId id = qat.g().findNode(conv);
+        QVERIFY(id.valid());
+        const bpu::Node& n = qat.g().node(id);
+        const bpu::TensorId dqOut = n.inputs[1];
+        const bpu::Node& dq = qat.g().node(qat.g().tensor(dqOut).producer);
+        QCOMPARE(dq.opType, std::string("DequantizeLinear"));
+        const bpu::Node& q = qat.g().node(qat.g().tensor(dq.inputs[0]).producer);
+        QCOMPARE(q.opType, std::string("QuantizeLinear"));
+        // Ids, not references: the edit may copy the graph (copy-on-write).
+        const bpu::TensorId stored = q.inputs[0], scale = dq.inputs[1], qOut = dq.inputs[0];
+        QVERIFY(qat.g().tensor(stored).isInitializer);
+        QCOMPARE(qat.g().tensor(stored).shape.dims, (std::vector<int64_t>{512, 512, 3, 3}));
+        const nlohmann::json before = bpu::analysisJson(qat.g(), qat.s.target(), qat.r(), &qat.s.cost());
+        const bpu::EditList edits{bpu::editFromJson({{"op", "set_group"}, {"node", conv}, {"group", 2}})};
+        bpu::UndoToken token = bpu::applyEditList(qat.s, edits);
+        bpu::applyEditList(twin.s, edits);
+        for (bpu::TensorId t : {stored, qOut, dqOut})
+            QCOMPARE(qat.g().tensor(t).shape.dims, (std::vector<int64_t>{512, 256, 3, 3}));
+        QCOMPARE(qat.g().tensor(scale).shape.dims, (std::vector<int64_t>{512}));
+        // 512 out x 256 in per group x 3x3 x 7x7 = 57,802,752 MACs (half the dense conv's).
+        QCOMPARE(qat.r().metrics[id.value].macs, int64_t(512) * 256 * 9 * 49);
+        QCOMPARE(qat.r().metrics[id.value].macs, twin.r().metrics[twin.g().findNode(conv).value].macs);
+        token.revert(qat.s);
+        qat.s.findings(); // refreshed lazily after an edit
+        const nlohmann::json after = bpu::analysisJson(qat.g(), qat.s.target(), qat.r(), &qat.s.cost());
+        QVERIFY2(after == before, nlohmann::json::diff(before, after).dump().substr(0, 600).c_str());
+    }
+
     // ---- Weights in Constant nodes (paddle2onnx) ----
     void constantWeightsAreParameters() {
         const std::string path = fixture("constant_weights");
