@@ -3,6 +3,7 @@
 // ReLU6 (Conv[+BN][+Add][+ReLU|ReLU6], shared/domain/s100-facts.md "Fusion"); any other activation is a LUT
 // and/or elementwise layer with its own load, store and fixed cost — SiLU is two (a Sigmoid LUT and a Mul).
 #include "FindingUtil.h"
+#include "core/edit/ActivationEdits.h"
 #include "core/edit/OptionEdits.h"
 
 #include <cstdio>
@@ -118,9 +119,20 @@ void findSeparateActivations(AnalysisContext& c) {
             " is a LUT / elementwise layer of its own after every conv, with its own load, store and fixed "
             "cost. Where accuracy allows, train with ReLU or ReLU6 instead (re-train or fine-tune, then "
             "check "
-            "accuracy). The cost of this waste (an upper bound) treats these layers as fused away, as a ReLU "
-            "would be.";
+            "accuracy). The fix swaps them for ReLU" +
+            std::string(kind.find("HardSwish") != std::string::npos ? "6" : "") +
+            " (replace_activation); the cost of this waste (an upper bound) treats these layers as fused "
+            "away.";
         f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
+        // The change the guide asks for: the activation becomes ReLU (ReLU6 for the HardSwish family, as
+        // MobileNet's), fused into its conv; its gain is that model re-estimated.
+        std::vector<std::string> heads;
+        for (const Occurrence& o : occ)
+            heads.push_back(g.node(o.nodes.back()).name);
+        const bool hard = kind.find("HardSwish") != std::string::npos;
+        f.fix = {std::make_shared<ReplaceActivationEdit>(std::move(heads),
+                                                         hard ? ReplaceActivationEdit::Target::Relu6
+                                                              : ReplaceActivationEdit::Target::Relu)};
         r.findings.push_back(std::move(f));
     }
 }

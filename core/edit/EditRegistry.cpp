@@ -3,6 +3,7 @@
 // new kind its own file with a static fromJson.
 #include "EditRegistry.h"
 
+#include "ActivationEdits.h"
 #include "CutEdits.h"
 #include "OptionEdits.h"
 #include "ShapeEdits.h"
@@ -23,6 +24,7 @@ constexpr EditKind kKinds[] = {
     {"fuse", &FuseEdit::fuseFromJson},
     {"fuse_all", &FuseAllEdit::fromJson},
     {"remove_boundary_qdq", &RemoveBoundaryQdqEdit::fromJson},
+    {"replace_activation", &ReplaceActivationEdit::fromJson},
     {"set_batch", &SetBatchEdit::fromJson},
     {"set_channels", &SetChannelsEdit::fromJson},
     {"set_group", &SetGroupEdit::fromJson},

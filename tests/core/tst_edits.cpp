@@ -227,6 +227,18 @@ EditCase editCase(const std::string& kind, bpu::Session& s) {
     } else if (kind == "unfuse") {
         if (!head.empty())
             c.edit = json{{"op", "unfuse"}, {"node", head}};
+    } else if (kind == "replace_activation") {
+        // The first SiLU written out (x * Sigmoid(x)): its Mul (yolov8n; none in resnet50 or mobilenet_v2).
+        for (bpu::NodeId id : g.topoOrder) {
+            const bpu::Node& n = g.node(id);
+            if (n.opType != "Mul" || n.inputs.size() != 2)
+                continue;
+            const bpu::NodeId p = g.tensor(n.inputs[1]).producer;
+            if (p.valid() && g.node(p).opType == "Sigmoid" && g.node(p).inputs[0] == n.inputs[0]) {
+                c.edit = json{{"op", "replace_activation"}, {"nodes", {n.name}}, {"to", "relu"}};
+                break;
+            }
+        }
     } else if (kind == "set_group") {
         for (bpu::NodeId id : dense) {
             const bpu::Node& n = g.node(id);
@@ -312,12 +324,12 @@ EditCase editCase(const std::string& kind, bpu::Session& s) {
     return c;
 }
 
-const std::vector<std::string> kEditKinds{"fuse_all",        "unfuse_all",      "fuse",
-                                          "unfuse",          "set_group",       "set_batch",
-                                          "set_input_shape", "set_channels",    "remove_boundary_qdq",
-                                          "set_placement",   "assume_resident", "assume_aligned",
-                                          "assume_removed",  "filter_outputs",  "set_precision",
-                                          "cut_at"};
+const std::vector<std::string> kEditKinds{"fuse_all",        "unfuse_all",        "fuse",
+                                          "unfuse",          "set_group",         "set_batch",
+                                          "set_input_shape", "set_channels",      "remove_boundary_qdq",
+                                          "set_placement",   "assume_resident",   "assume_aligned",
+                                          "assume_removed",  "filter_outputs",    "set_precision",
+                                          "cut_at",          "replace_activation"};
 
 // ---- fixtures -------------------------------------------------------------------------------------------
 
@@ -1200,9 +1212,9 @@ void TestEdits::prettyPiecesEqualDump() {
 void TestEdits::absorbedFixesRevertAsOne_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<bool>("cuts");
-    // yolov8n: padding (options) and SiLU fixes; ssdlite: its post-processing tail cut off (a structural
-    // edit: the graph is replaced) among shape and option fixes.
-    QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx") << false;
+    // yolov8n: its SiLU swapped for ReLU (a structural edit: the graph is rewritten) and padding what-ifs
+    // (options); ssdlite: its post-processing tail cut off (structural) among shape and option edits.
+    QTest::addRow("yolov8n") << QStringLiteral("yolov8n.onnx") << true;
     QTest::addRow("ssdlite") << QStringLiteral("ssdlite320_mobilenet_v3_large.onnx") << true;
 }
 

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// Edits that rewrite the graph (issue 47): the GraphRewrite primitive and replace_activation, on small
+// graphs built through onnx's protobuf API. Each pattern: the graph before and after (node counts, the
+// nodes' ops and wiring, shapes), the estimate (the swapped activation fuses into its conv: one BPU layer
+// fewer per occurrence, so the latency falls), the undo (the graph and the estimate exactly as before)
+// and the edit's JSON round trip.
+#include "OnnxFixtures.h"
+#include "SampleFiles.h"
+
+#include "core/edit/ActivationEdits.h"
+#include "core/edit/Edit.h"
+#include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
+#include "core/edit/Session.h"
+#include "core/edit/UndoToken.h"
+#include "core/io/AnalysisJson.h"
+#include "core/model/GraphRewrite.h"
+#include "core/model/ModelImporter.h"
+
+#include <QtTest>
+
+#include <stdexcept>
+
+using fixtures::ModelBuilder;
+
+namespace {
+
+void conv3x3(ModelBuilder& b, const std::string& name, const std::string& in, const std::string& w,
+             const std::string& out) {
+    auto& n = b.node("Conv", {in, w}, {out}, name);
+    fixtures::setInts(n, "kernel_shape", {3, 3});
+    fixtures::setInts(n, "pads", {1, 1, 1, 1});
+}
+
+/// x [1,32,40,40] -> two times (3x3 Conv to 32 channels -> `act`): SiLU written out (Sigmoid + Mul),
+/// HardSwish written out (HardSigmoid + Mul), or a one-op HardSwish.
+ModelBuilder stage(const std::string& act) {
+    ModelBuilder b(act == "HardSwish" ? 14 : 13); // HardSwish is an opset 14 op
+    b.input("x", {1, 32, 40, 40});
+    b.weight("w1", {32, 32, 3, 3});
+    b.weight("w2", {32, 32, 3, 3});
+    std::string in = "x";
+    for (int i = 1; i <= 2; ++i) {
+        const std::string k = std::to_string(i);
+        conv3x3(b, "conv" + k, in, "w" + k, "c" + k);
+        if (act == "HardSwish") {
+            b.node("HardSwish", {"c" + k}, {"a" + k}, "act" + k);
+        } else {
+            b.node(act, {"c" + k}, {"s" + k}, "gate" + k);
+            b.node("Mul", {"c" + k, "s" + k}, {"a" + k}, "act" + k);
+        }
+        in = "a" + k;
+    }
+    b.output("a2");
+    return b;
+}
+
+bpu::Session session(const ModelBuilder& b, const std::string& file) {
+    return bpu::Session(bpu::ModelImporter::load(b.save(file)), samples::s100());
+}
+
+std::vector<std::string> ops(const bpu::Graph& g) {
+    std::vector<std::string> out;
+    for (bpu::NodeId id : g.topoOrder)
+        out.push_back(g.node(id).opType);
+    return out;
+}
+
+nlohmann::json dump(bpu::Session& s) {
+    s.findings();
+    return bpu::analysisJson(s.graph(), s.target(), s.analysis(), &s.cost());
+}
+
+} // namespace
+
+class TestRewrites : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The primitive: a Transpose pair that cancels (NCHW -> NHWC -> NCHW) taken out, its output's reader
+    // pointed at its input. Two nodes fewer, the Relu reads x, shapes as before; the original graph is
+    // untouched.
+    void rewriteTakesOutAPair() {
+        ModelBuilder b(13);
+        b.input("x", {1, 8, 4, 6});
+        fixtures::setInts(b.node("Transpose", {"x"}, {"t1"}, "to_nhwc"), "perm", {0, 2, 3, 1});
+        fixtures::setInts(b.node("Transpose", {"t1"}, {"t2"}, "to_nchw"), "perm", {0, 3, 1, 2});
+        b.node("Relu", {"t2"}, {"y"}, "relu");
+        b.output("y");
+        const bpu::Graph g = bpu::ModelImporter::load(b.save("pair.onnx"));
+        bpu::GraphRewrite rw;
+        rw.remove = {g.findNode("to_nhwc"), g.findNode("to_nchw")};
+        rw.rewire = {{"t2", "x"}};
+        const bpu::Graph out = rw.apply(g);
+        QCOMPARE(out.nodes.size(), size_t(1));
+        const bpu::Node& relu = out.node(out.findNode("relu"));
+        QCOMPARE(out.tensor(relu.inputs[0]).name, std::string("x"));
+        QCOMPARE(out.tensor(out.outputs[0]).shape.dims, (std::vector<int64_t>{1, 8, 4, 6}));
+        QVERIFY(!out.findTensor("t1").valid() && !out.findTensor("t2").valid());
+        QCOMPARE(g.nodes.size(), size_t(3));
+        // A rewrite that leaves a reader without its tensor is refused, naming it.
+        bpu::GraphRewrite broken;
+        broken.remove = {g.findNode("to_nchw")};
+        try {
+            broken.apply(g);
+            QFAIL("a reader left without its tensor was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("'t2'") != std::string::npos, e.what());
+        }
+        // A new node may only write what a removed node wrote (its shape is known without re-inference).
+        bpu::GraphRewrite wrong;
+        wrong.remove = {g.findNode("relu")};
+        wrong.add = {{"Relu", "r", {"x"}, {"t1"}}};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, wrong.apply(g));
+    }
+
+    void replaceActivation_data() {
+        QTest::addColumn<QString>("act");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<int>("nodesBefore");
+        QTest::addColumn<QString>("newOp");
+        QTest::newRow("SiLU -> relu") << "Sigmoid"
+                                      << "relu" << 6 << "Relu";
+        QTest::newRow("x*HardSigmoid -> relu6") << "HardSigmoid"
+                                                << "relu6" << 6 << "Clip";
+        QTest::newRow("HardSwish -> relu6") << "HardSwish"
+                                            << "relu6" << 4 << "Clip";
+    }
+    void replaceActivation() {
+        QFETCH(QString, act);
+        QFETCH(QString, to);
+        QFETCH(int, nodesBefore);
+        QFETCH(QString, newOp);
+        bpu::Session s = session(stage(act.toStdString()), "act_" + act.toStdString() + ".onnx");
+        QCOMPARE(int(s.graph().nodes.size()), nodesBefore);
+        const nlohmann::json before = dump(s);
+        const double msBefore = s.cost().perImageMs;
+        const nlohmann::json edit = {
+            {"op", "replace_activation"}, {"nodes", {"act1", "act2"}}, {"to", to.toStdString()}};
+        const bpu::EditPtr e = bpu::editFromJson(edit);
+        QCOMPARE(e->toJson(), edit); // the JSON round trip
+        QVERIFY(!e->idealized());
+        QVERIFY(e->costs().has(bpu::EditCost::NeedsRetraining));
+        bpu::UndoToken token = bpu::applyEditList(s, {e});
+        // Two convs and two activations: Conv, new op, Conv, new op.
+        const std::string op = newOp.toStdString();
+        QCOMPARE(ops(s.graph()), (std::vector<std::string>{"Conv", op, "Conv", op}));
+        QCOMPARE(s.graph().tensor(s.graph().outputs[0]).name, std::string("a2"));
+        QCOMPARE(s.graph().tensor(s.graph().outputs[0]).shape.dims, (std::vector<int64_t>{1, 32, 40, 40}));
+        // Each new activation reads its conv's output and fuses into that conv: two fused groups.
+        int fused = 0;
+        for (const auto& grp : s.analysis().groups)
+            fused += grp.fused && grp.nodes.size() == 2;
+        QCOMPARE(fused, 2);
+        QVERIFY2(s.cost().perImageMs < msBefore,
+                 qPrintable(QStringLiteral("%1 -> %2 ms").arg(msBefore).arg(s.cost().perImageMs)));
+        token.revert(s);
+        QCOMPARE(dump(s), before);
+    }
+
+    // What it does not rewrite it refuses, naming the node and what it is.
+    void replaceActivationRefuses() {
+        bpu::Session s = session(stage("Sigmoid"), "act_refuse.onnx");
+        const nlohmann::json before = dump(s);
+        for (const auto& [node, words] : std::vector<std::pair<std::string, std::string>>{
+                 {"conv1", "'conv1' (Conv) is not an activation"}, {"nope", "no node named 'nope'"}}) {
+            try {
+                bpu::applyEditList(
+                    s,
+                    {bpu::editFromJson({{"op", "replace_activation"}, {"nodes", {node}}, {"to", "relu"}})});
+                QFAIL("accepted");
+            } catch (const bpu::EditError& e) {
+                QVERIFY2(std::string(e.what()).find(words) != std::string::npos, e.what());
+            }
+        }
+        QVERIFY_THROWS_EXCEPTION(
+            bpu::EditError,
+            bpu::editFromJson({{"op", "replace_activation"}, {"nodes", {"act1"}}, {"to", "gelu"}}));
+        QCOMPARE(dump(s), before);
+    }
+
+    // On yolov8n the G3 SiLU finding's fix is replace_activation over its 57 activations, its gain the model
+    // re-estimated with ReLU, no more than the waste's upper bound (the SiLU layers taken away outright).
+    void yolov8nSiluFix() {
+        bpu::Session s(bpu::ModelImporter::load(samples::samplePath("yolov8n.onnx")), samples::s100());
+        s.estimateFindingGains();
+        const bpu::Finding* silu = nullptr;
+        for (const auto& f : s.analysis().findings)
+            if (f.cause == "activation SiLU (Sigmoid + Mul)")
+                silu = &f;
+        QVERIFY(silu);
+        QCOMPARE(silu->fix.size(), size_t(1));
+        const nlohmann::json fix = silu->fix[0]->toJson();
+        QCOMPARE(fix["op"].get<std::string>(), std::string("replace_activation"));
+        QCOMPARE(fix["nodes"].size(), size_t(57));
+        QCOMPARE(fix["to"].get<std::string>(), std::string("relu"));
+        QVERIFY(silu->estimatedGainMs && silu->wasteUpperBoundMs);
+        qInfo("yolov8n SiLU -> ReLU: fix saves %.3f ms, waste upper bound %.3f ms", *silu->estimatedGainMs,
+              *silu->wasteUpperBoundMs);
+        QVERIFY(*silu->estimatedGainMs > 0);
+        QVERIFY(*silu->estimatedGainMs <= *silu->wasteUpperBoundMs + 1e-9);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRewrites)
+#include "tst_rewrites.moc"
