@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "WhatIfActions.h"
 
+#include "core/edit/ActivationEdits.h"
 #include "core/edit/EditableDims.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
@@ -12,6 +13,9 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QToolBar>
+
+#include <algorithm>
+#include <set>
 
 namespace bpu::ui {
 
@@ -43,6 +47,14 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
     nodeInt16 = make(tr("Node in int16"),
                      tr("Estimate the selected node in int16 (node_info InputType/OutputType int16); "
                         "each int8<->int16 edge costs a requantize"));
+    toRelu =
+        make(tr("Activation to ReLU"),
+             tr("Replace the selected activation (SiLU, HardSwish, ...) by ReLU, which fuses into its conv "
+                "(G3; a change of the model: retrain)"));
+    toRelu6 =
+        make(tr("Activation to ReLU6"),
+             tr("Replace the selected activation by ReLU6 = Clip(0, 6), which fuses into its conv (G3; a "
+                "change of the model: retrain)"));
     setBaseline = make(tr("Set baseline"), tr("Measure deltas and reports against the current state"));
     setBatch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     fuseAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
@@ -70,6 +82,16 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
                                                         std::vector<std::string>{}),
                      nodeInt16);
     });
+    for (QAction* a : {toRelu, toRelu6})
+        connect(a, &QAction::triggered, this, [this, a] {
+            const std::string head = activationHead();
+            if (!head.empty())
+                applyOne(std::make_shared<ReplaceActivationEdit>(std::vector<std::string>{head},
+                                                                 a == toRelu6
+                                                                     ? ReplaceActivationEdit::Target::Relu6
+                                                                     : ReplaceActivationEdit::Target::Relu),
+                         a);
+        });
     connect(fuseGroup, &QAction::triggered, this, [this] {
         if (const Node* n = selectedNode())
             applyOne(std::make_shared<FuseEdit>(n->name, true), fuseGroup);
@@ -157,6 +179,9 @@ void WhatIfActions::addTo(QMenu* menu, QToolBar* toolbar) const {
     for (QAction* a : {modelInt16, modelInt8, nodeInt16})
         menu->addAction(a);
     menu->addSeparator();
+    for (QAction* a : {toRelu, toRelu6})
+        menu->addAction(a);
+    menu->addSeparator();
     menu->addAction(setBaseline);
     if (toolbar)
         for (QAction* a : {fuseAll, unfuseAll, setBatch, removeQdq, setBaseline})
@@ -186,6 +211,34 @@ void WhatIfActions::updateEnabled() {
         a->setEnabled(conv);
     placeOnBpu->setEnabled(n != nullptr);
     placeOnCpu->setEnabled(n != nullptr);
+    const bool activation = !activationHead().empty();
+    toRelu->setEnabled(activation);
+    toRelu6->setEnabled(activation);
+}
+
+std::string WhatIfActions::activationHead() const {
+    // The node that writes the activation's output: the selected one, or, when the Sigmoid / HardSigmoid of
+    // x * Sigmoid(x) is selected, the Mul it feeds (replace_activation says what it accepts).
+    const Node* n = selectedNode();
+    if (!n || n->outputs.empty() || !n->outputs[0].valid())
+        return {};
+    static const std::set<std::string> oneOp{"HardSwish", "Swish", "Silu", "Gelu",     "Mish",
+                                             "Elu",       "Celu",  "Selu", "Softplus", "LeakyRelu"};
+    const Graph& g = *snap_->graph;
+    auto gate = [&](TensorId t) {
+        return t.valid() && g.tensor(t).producer.valid() &&
+               (g.node(g.tensor(t).producer).opType == "Sigmoid" ||
+                g.node(g.tensor(t).producer).opType == "HardSigmoid");
+    };
+    if (oneOp.count(n->opType) ||
+        (n->opType == "Mul" && std::any_of(n->inputs.begin(), n->inputs.end(), gate)))
+        return n->name;
+    if (n->opType == "Sigmoid" || n->opType == "HardSigmoid") {
+        const auto& readers = g.tensor(n->outputs[0]).consumers;
+        if (readers.size() == 1 && g.node(readers[0]).opType == "Mul")
+            return g.node(readers[0]).name;
+    }
+    return {};
 }
 
 void WhatIfActions::applyOne(EditPtr edit, QAction* from) {

@@ -40,6 +40,8 @@ public:
     QAction* modelInt16 = nullptr; ///< set_precision int16 on the whole model
     QAction* modelInt8 = nullptr;  ///< set_precision int8 on the whole model
     QAction* nodeInt16 = nullptr;  ///< set_precision int16 on the selected node
+    QAction* toRelu = nullptr;     ///< replace_activation relu on the selected activation
+    QAction* toRelu6 = nullptr;    ///< replace_activation relu6 on the selected activation
     QAction* setBaseline = nullptr;
 
 private:
@@ -47,6 +49,8 @@ private:
     const Node* selectedNode() const;
     /// One edit as its own undo step, named after the action.
     void applyOne(EditPtr edit, QAction* from);
+    /// The node replace_activation is to name for the selection, or empty when it is no activation.
+    std::string activationHead() const;
 
     SessionController* controller_;
     SelectionHub* hub_;
