@@ -10,10 +10,12 @@
 #include "core/edit/ActivationEdits.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
+#include "core/edit/EditHistory.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"
 #include "core/io/AnalysisJson.h"
+#include "core/io/ProjectJson.h"
 #include "core/model/GraphRewrite.h"
 #include "core/model/ModelImporter.h"
 
@@ -177,6 +179,33 @@ private slots:
             bpu::EditError,
             bpu::editFromJson({{"op", "replace_activation"}, {"nodes", {"act1"}}, {"to", "gelu"}}));
         QCOMPARE(dump(s), before);
+    }
+
+    // The history a user walks (apply, undo, redo) and a project's edit list (saved as JSON, read back by
+    // parseProject, applied to a fresh session of the same model) land on the same state.
+    void undoRedoAndProjectRoundTrip() {
+        const ModelBuilder b = stage("Sigmoid");
+        bpu::Session s = session(b, "act_history.onnx");
+        const nlohmann::json original = dump(s);
+        const nlohmann::json edit = {
+            {"op", "replace_activation"}, {"nodes", {"act2", "act1"}}, {"to", "relu6"}};
+        bpu::EditHistory h;
+        QVERIFY(h.apply(s, {bpu::editFromJson(edit)}, "swap"));
+        const nlohmann::json swapped = dump(s);
+        QVERIFY(swapped != original);
+        h.undo(s);
+        QCOMPARE(dump(s), original);
+        h.redo(s);
+        QCOMPARE(dump(s), swapped);
+        // The project document as the GUI writes it: the edits in the --edits form.
+        const nlohmann::json doc = {{"schema", "bpuscope.project/1"},
+                                    {"model", "act_history.onnx"},
+                                    {"target", "s100"},
+                                    {"edits", nlohmann::json::array({edit})}};
+        const bpu::ProjectData p = bpu::parseProject(doc, "act.bpuscope");
+        bpu::Session reopened = session(b, "act_history.onnx");
+        bpu::applyEditList(reopened, bpu::editListFromJson({{"edits", p.edits}}));
+        QCOMPARE(dump(reopened), swapped);
     }
 
     // On yolov8n the G3 SiLU finding's fix is replace_activation over its 57 activations, its gain the model
