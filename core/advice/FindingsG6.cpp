@@ -3,6 +3,7 @@
 #include "FindingUtil.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
+#include "core/edit/TransformEdits.h"
 
 #include "core/analysis/Roofline.h"
 
@@ -462,6 +463,17 @@ void findTransforms(AnalysisContext& c) {
             "change as few dimensions as possible.";
         if (!merged.empty())
             f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, std::move(merged))};
+        // The change that removes work for real: a pair in the chain where the second undoes the first
+        // (a Transpose and its inverse, a reshape and one back). Without one no gain is claimed.
+        std::vector<std::string> pairs;
+        for (const Chain* one : same)
+            for (size_t k = 0; k + 1 < one->nodes.size(); ++k)
+                if (transformPairCancels(g, one->nodes[k])) {
+                    pairs.push_back(g.node(one->nodes[k]).name);
+                    ++k; // pairs do not overlap
+                }
+        if (!pairs.empty())
+            f.fix = {std::make_shared<RemoveTransformPairEdit>(std::move(pairs))};
         r.findings.push_back(std::move(f));
     }
 }

@@ -7,6 +7,7 @@
 #include "CutEdits.h"
 #include "OptionEdits.h"
 #include "ShapeEdits.h"
+#include "TransformEdits.h"
 
 #include <algorithm>
 #include <iterator>
@@ -24,6 +25,7 @@ constexpr EditKind kKinds[] = {
     {"fuse", &FuseEdit::fuseFromJson},
     {"fuse_all", &FuseAllEdit::fromJson},
     {"remove_boundary_qdq", &RemoveBoundaryQdqEdit::fromJson},
+    {"remove_transform_pair", &RemoveTransformPairEdit::fromJson},
     {"replace_activation", &ReplaceActivationEdit::fromJson},
     {"set_batch", &SetBatchEdit::fromJson},
     {"set_channels", &SetChannelsEdit::fromJson},

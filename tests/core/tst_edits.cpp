@@ -12,6 +12,7 @@
 #include "core/edit/EditList.h"
 #include "core/edit/EditRegistry.h"
 #include "core/edit/Session.h"
+#include "core/edit/TransformEdits.h"
 #include "core/io/AnalysisJson.h"
 #include "core/io/JsonMembers.h"
 #include "core/io/JsonPretty.h"
@@ -227,6 +228,13 @@ EditCase editCase(const std::string& kind, bpu::Session& s) {
     } else if (kind == "unfuse") {
         if (!head.empty())
             c.edit = json{{"op", "unfuse"}, {"node", head}};
+    } else if (kind == "remove_transform_pair") {
+        // A transform undone by the next (none in the samples: the edit is skipped there).
+        for (bpu::NodeId id : g.topoOrder)
+            if (bpu::transformPairCancels(g, id)) {
+                c.edit = json{{"op", "remove_transform_pair"}, {"nodes", {g.node(id).name}}};
+                break;
+            }
     } else if (kind == "replace_activation") {
         // The first SiLU written out (x * Sigmoid(x)): its Mul (yolov8n; none in resnet50 or mobilenet_v2).
         for (bpu::NodeId id : g.topoOrder) {
@@ -324,12 +332,12 @@ EditCase editCase(const std::string& kind, bpu::Session& s) {
     return c;
 }
 
-const std::vector<std::string> kEditKinds{"fuse_all",        "unfuse_all",        "fuse",
-                                          "unfuse",          "set_group",         "set_batch",
-                                          "set_input_shape", "set_channels",      "remove_boundary_qdq",
-                                          "set_placement",   "assume_resident",   "assume_aligned",
-                                          "assume_removed",  "filter_outputs",    "set_precision",
-                                          "cut_at",          "replace_activation"};
+const std::vector<std::string> kEditKinds{"fuse_all",        "unfuse_all",         "fuse",
+                                          "unfuse",          "set_group",          "set_batch",
+                                          "set_input_shape", "set_channels",       "remove_boundary_qdq",
+                                          "set_placement",   "assume_resident",    "assume_aligned",
+                                          "assume_removed",  "filter_outputs",     "set_precision",
+                                          "cut_at",          "replace_activation", "remove_transform_pair"};
 
 // ---- fixtures -------------------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@
 #include "core/edit/EditHistory.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
+#include "core/edit/TransformEdits.h"
 #include "core/edit/UndoToken.h"
 #include "core/io/AnalysisJson.h"
 #include "core/io/ProjectJson.h"
@@ -114,6 +115,48 @@ private slots:
         wrong.remove = {g.findNode("relu")};
         wrong.add = {{"Relu", "r", {"x"}, {"t1"}}};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, wrong.apply(g));
+    }
+
+    // remove_transform_pair on a conv stage with a layout round trip (NCHW -> NHWC -> NCHW between two
+    // convs): the pair goes, the second conv reads the first's output, the estimate falls (two BPU layers
+    // fewer), the revert restores everything; a Transpose not undone by the next is refused. The G6.6
+    // finding on the model proposes the same edit as its fix, with a gain.
+    void removeTransformPair() {
+        ModelBuilder b(13);
+        b.input("x", {1, 32, 40, 40});
+        b.weight("w1", {32, 32, 3, 3});
+        b.weight("w2", {32, 32, 3, 3});
+        conv3x3(b, "conv1", "x", "w1", "c1");
+        fixtures::setInts(b.node("Transpose", {"c1"}, {"t1"}, "to_nhwc"), "perm", {0, 2, 3, 1});
+        fixtures::setInts(b.node("Transpose", {"t1"}, {"t2"}, "to_nchw"), "perm", {0, 3, 1, 2});
+        conv3x3(b, "conv2", "t2", "w2", "y");
+        b.output("y");
+        bpu::Session s = session(b, "transpose_pair.onnx");
+        const nlohmann::json before = dump(s);
+        const double msBefore = s.cost().perImageMs;
+        QVERIFY(bpu::transformPairCancels(s.graph(), s.graph().findNode("to_nhwc")));
+        QVERIFY(!bpu::transformPairCancels(s.graph(), s.graph().findNode("to_nchw")));
+        const bpu::EditPtr e = bpu::editFromJson({{"op", "remove_transform_pair"}, {"nodes", {"to_nhwc"}}});
+        QVERIFY(!e->idealized() && e->costs().empty());
+        bpu::UndoToken token = bpu::applyEditList(s, {e});
+        QCOMPARE(ops(s.graph()), (std::vector<std::string>{"Conv", "Conv"}));
+        const bpu::Node& conv2 = s.graph().node(s.graph().findNode("conv2"));
+        QCOMPARE(s.graph().tensor(conv2.inputs[0]).name, std::string("c1"));
+        QVERIFY(s.cost().perImageMs < msBefore);
+        token.revert(s);
+        QCOMPARE(dump(s), before);
+        QVERIFY_THROWS_EXCEPTION(bpu::EditError,
+                                 bpu::applyEditList(s, {bpu::editFromJson({{"op", "remove_transform_pair"},
+                                                                           {"nodes", {"to_nchw"}}})}));
+        s.estimateFindingGains();
+        const bpu::Finding* chain = nullptr;
+        for (const auto& f : s.analysis().findings)
+            if (f.rule == bpu::RuleId::G6_6)
+                chain = &f;
+        QVERIFY(chain);
+        QCOMPARE(chain->fix.size(), size_t(1));
+        QCOMPARE(chain->fix[0]->toJson(), e->toJson());
+        QVERIFY(chain->estimatedGainMs && *chain->estimatedGainMs > 0);
     }
 
     void replaceActivation_data() {
