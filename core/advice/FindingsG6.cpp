@@ -461,8 +461,6 @@ void findTransforms(AnalysisContext& c) {
         f.recommendation =
             "Reshape/Transpose cost time on the BPU's multi-dimensional layouts; merge the chain and "
             "change as few dimensions as possible.";
-        if (!merged.empty())
-            f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, std::move(merged))};
         // The change that removes work for real: a pair in the chain where the second undoes the first
         // (a Transpose and its inverse, a reshape and one back). Without one no gain is claimed.
         std::vector<std::string> pairs;
@@ -472,6 +470,13 @@ void findTransforms(AnalysisContext& c) {
                     pairs.push_back(g.node(one->nodes[k]).name);
                     ++k; // pairs do not overlap
                 }
+        // A pair that cancels costs both its steps: the what-if takes the first away too, so its effect
+        // stays an upper bound on the fix's.
+        for (const auto& first : pairs)
+            if (std::find(merged.begin(), merged.end(), first) == merged.end())
+                merged.push_back(first);
+        if (!merged.empty())
+            f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, std::move(merged))};
         if (!pairs.empty())
             f.fix = {std::make_shared<RemoveTransformPairEdit>(std::move(pairs))};
         r.findings.push_back(std::move(f));

@@ -168,8 +168,24 @@ Graph GraphRewrite::apply(const Graph& g) const {
         if (removed[n.id.value])
             continue;
         Node copy = n;
-        for (TensorId& t : copy.inputs)
-            t = t.valid() ? idOf(resolve(g.tensor(t).name)) : TensorId{};
+        bool renamed = false;
+        for (TensorId& t : copy.inputs) {
+            if (!t.valid())
+                continue;
+            const std::string& was = g.tensor(t).name;
+            const std::string now = resolve(was);
+            renamed = renamed || now != was;
+            t = idOf(now);
+        }
+        // Shape inference runs on the proto, which names its inputs: a rewired reader's proto reads the new
+        // names too.
+        if (renamed && copy.proto) {
+            auto p = std::make_shared<onnx::NodeProto>(*copy.proto);
+            for (int i = 0; i < p->input_size(); ++i)
+                if (!p->input(i).empty())
+                    p->set_input(i, resolve(p->input(i)));
+            copy.proto = std::move(p);
+        }
         for (TensorId& t : copy.outputs)
             t = t.valid() ? idOf(g.tensor(t).name) : TensorId{};
         nodeMap[n.id.value] = out.addNode(std::move(copy));

@@ -81,6 +81,9 @@ private slots:
                          ("medium/high without a concrete gain: " + what).c_str());
             for (const auto& e : f.fix)
                 QVERIFY2(!e->idealized(), what.c_str());
+            // The waste's cost is an upper bound on what its fix saves.
+            if (f.estimatedGainMs && f.wasteUpperBoundMs)
+                QVERIFY2(*f.estimatedGainMs <= *f.wasteUpperBoundMs + 1e-9, what.c_str());
             // A group lists each occurrence it holds; its nodes cover theirs.
             if (!f.occurrences.empty()) {
                 QVERIFY(f.occurrences.size() >= 2);

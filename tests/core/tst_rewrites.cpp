@@ -143,6 +143,11 @@ private slots:
         const bpu::Node& conv2 = s.graph().node(s.graph().findNode("conv2"));
         QCOMPARE(s.graph().tensor(conv2.inputs[0]).name, std::string("c1"));
         QVERIFY(s.cost().perImageMs < msBefore);
+        // A shape edit after the rewrite re-derives through the rewired reader (its proto names c1 now).
+        bpu::UndoToken resize = bpu::applyEditList(
+            s, {bpu::editFromJson({{"op", "set_input_shape"}, {"input", "x"}, {"shape", {1, 32, 48, 48}}})});
+        QCOMPARE(s.graph().tensor(s.graph().outputs[0]).shape.dims, (std::vector<int64_t>{1, 32, 48, 48}));
+        resize.revert(s);
         token.revert(s);
         QCOMPARE(dump(s), before);
         QVERIFY_THROWS_EXCEPTION(bpu::EditError,
@@ -157,6 +162,8 @@ private slots:
         QCOMPARE(chain->fix.size(), size_t(1));
         QCOMPARE(chain->fix[0]->toJson(), e->toJson());
         QVERIFY(chain->estimatedGainMs && *chain->estimatedGainMs > 0);
+        // The what-if takes both steps away: the waste bounds the fix's gain.
+        QVERIFY(chain->wasteUpperBoundMs && *chain->estimatedGainMs <= *chain->wasteUpperBoundMs + 1e-9);
     }
 
     void replaceActivation_data() {

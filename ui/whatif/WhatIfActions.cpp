@@ -5,6 +5,7 @@
 #include "core/edit/EditableDims.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
+#include "core/edit/TransformEdits.h"
 #include "ui/session/SelectionHub.h"
 #include "ui/session/SessionController.h"
 
@@ -55,6 +56,9 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
         make(tr("Activation to ReLU6"),
              tr("Replace the selected activation by ReLU6 = Clip(0, 6), which fuses into its conv (G3; a "
                 "change of the model: retrain)"));
+    removePair = make(tr("Remove transform pair"),
+                      tr("Take out the selected Transpose/Reshape and the next one that undoes it (G6.6; the "
+                         "model computes the same)"));
     setBaseline = make(tr("Set baseline"), tr("Measure deltas and reports against the current state"));
     setBatch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     fuseAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
@@ -92,6 +96,11 @@ WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, Q
                                                                      : ReplaceActivationEdit::Target::Relu),
                          a);
         });
+    connect(removePair, &QAction::triggered, this, [this] {
+        if (const Node* n = selectedNode())
+            applyOne(std::make_shared<RemoveTransformPairEdit>(std::vector<std::string>{n->name}),
+                     removePair);
+    });
     connect(fuseGroup, &QAction::triggered, this, [this] {
         if (const Node* n = selectedNode())
             applyOne(std::make_shared<FuseEdit>(n->name, true), fuseGroup);
@@ -179,7 +188,7 @@ void WhatIfActions::addTo(QMenu* menu, QToolBar* toolbar) const {
     for (QAction* a : {modelInt16, modelInt8, nodeInt16})
         menu->addAction(a);
     menu->addSeparator();
-    for (QAction* a : {toRelu, toRelu6})
+    for (QAction* a : {toRelu, toRelu6, removePair})
         menu->addAction(a);
     menu->addSeparator();
     menu->addAction(setBaseline);
@@ -214,6 +223,7 @@ void WhatIfActions::updateEnabled() {
     const bool activation = !activationHead().empty();
     toRelu->setEnabled(activation);
     toRelu6->setEnabled(activation);
+    removePair->setEnabled(n && transformPairCancels(*snap_->graph, n->id));
 }
 
 std::string WhatIfActions::activationHead() const {

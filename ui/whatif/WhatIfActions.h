@@ -42,6 +42,7 @@ public:
     QAction* nodeInt16 = nullptr;  ///< set_precision int16 on the selected node
     QAction* toRelu = nullptr;     ///< replace_activation relu on the selected activation
     QAction* toRelu6 = nullptr;    ///< replace_activation relu6 on the selected activation
+    QAction* removePair = nullptr; ///< remove_transform_pair on the selected transform
     QAction* setBaseline = nullptr;
 
 private:
