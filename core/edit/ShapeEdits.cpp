@@ -43,15 +43,6 @@ EditableConv requireConv(Graph& g, const std::string& name) {
     return {n, std::move(*w), dims};
 }
 
-void resizeDim(Graph& g, GraphPatch& patch, TensorId t, size_t axis, int64_t value) {
-    Tensor& w = g.tensor(t);
-    if (axis >= w.shape.rank() || w.shape.dims[axis] == value)
-        return;
-    patch.saveTensor(g, t);
-    w.shape.dims[axis] = value;
-    w.value = nullptr; // the values no longer describe the weight; only dims matter to the profiler
-}
-
 int64_t channelsOf(const Graph& g, TensorId t) {
     if (!t.valid())
         return -1;
@@ -116,11 +107,11 @@ void adaptToInput(Graph& g, GraphPatch& patch, NodeId id, std::vector<NodeId>& b
         resize(*w, 1, c / group);
     } else if (n.opType == "ConvTranspose") {
         if (Tensor* w = initializer(1))
-            resizeDim(g, patch, w->id, 0, c);
+            resizeTensorDim(g, patch, w->id, 0, c);
     } else if (n.opType == "BatchNormalization" || n.opType == "InstanceNormalization") {
         for (size_t i = 1; i < n.inputs.size(); ++i)
             if (Tensor* p = initializer(i); p && p->shape.rank() == 1)
-                resizeDim(g, patch, p->id, 0, c);
+                resizeTensorDim(g, patch, p->id, 0, c);
     } else if (n.opType == "PRelu" || n.opType == "Add" || n.opType == "Mul" || n.opType == "Sub" ||
                n.opType == "Div") {
         // Per-channel broadcast parameters: [C], [C,1,1] or [1,C,1,1].
@@ -130,17 +121,17 @@ void adaptToInput(Graph& g, GraphPatch& patch, NodeId id, std::vector<NodeId>& b
                 continue;
             size_t axis = p->shape.rank() == x.rank() ? 1 : p->shape.rank() + 1 == x.rank() ? 0 : SIZE_MAX;
             if (axis != SIZE_MAX && p->shape.dims[axis] > 1)
-                resizeDim(g, patch, p->id, axis, c);
+                resizeTensorDim(g, patch, p->id, axis, c);
         }
     } else if (n.opType == "Gemm" && x.rank() == 2) {
         Tensor* w = initializer(1);
         const int64_t k = n.attrIntOr("transA", 0) ? x.dims[0] : x.dims[1];
         if (w && w->shape.rank() == 2)
-            resizeDim(g, patch, w->id, n.attrIntOr("transB", 0) ? 1 : 0, k);
+            resizeTensorDim(g, patch, w->id, n.attrIntOr("transB", 0) ? 1 : 0, k);
     } else if (n.opType == "MatMul" && x.rank() >= 1) {
         Tensor* w = initializer(1);
         if (w && w->shape.rank() == 2)
-            resizeDim(g, patch, w->id, 0, x.dims.back());
+            resizeTensorDim(g, patch, w->id, 0, x.dims.back());
     }
 }
 

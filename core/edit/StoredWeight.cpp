@@ -33,17 +33,16 @@ bool isChainOp(const std::string& op) {
     return op == "QuantizeLinear" || op == "DequantizeLinear" || op == "Identity";
 }
 
-void setDim(Graph& g, GraphPatch& patch, TensorId t, size_t axis, int64_t value) {
+} // namespace
+
+void resizeTensorDim(Graph& g, GraphPatch& patch, TensorId t, size_t axis, int64_t value) {
     Tensor& x = g.tensor(t);
     if (axis >= x.shape.rank() || x.shape.dims[axis] == value)
         return;
     patch.saveTensor(g, t);
     x.shape.dims[axis] = value;
-    if (x.isInitializer)
-        x.value = nullptr; // the values no longer describe it; only dims matter to the profiler
+    x.value = nullptr; // the values no longer describe it; only dims matter to the profiler
 }
-
-} // namespace
 
 std::optional<StoredWeight> storedWeight(const Graph& g, TensorId t) {
     StoredWeight w;
@@ -86,16 +85,16 @@ std::optional<StoredWeight> storedWeight(const Graph& g, TensorId t) {
 std::vector<TensorId> resizeWeight(Graph& g, GraphPatch& patch, const StoredWeight& w, size_t axis,
                                    int64_t value) {
     std::vector<TensorId> stored{w.stored};
-    setDim(g, patch, w.stored, axis, value);
+    resizeTensorDim(g, patch, w.stored, axis, value);
     for (TensorId t : w.through)
-        setDim(g, patch, t, axis, value);
+        resizeTensorDim(g, patch, t, axis, value);
     for (const auto& pc : w.perChannel) {
         if (pc.axis != axis)
             continue;
         for (TensorId t : pc.tensors) {
             // The same parameter read by the Q and the DQ is listed twice: resized once.
             if (g.tensor(t).shape.rank() == 1 && g.tensor(t).shape.dims[0] != value) {
-                setDim(g, patch, t, 0, value);
+                resizeTensorDim(g, patch, t, 0, value);
                 if (g.tensor(t).isInitializer)
                     stored.push_back(t);
             }

@@ -30,6 +30,10 @@ struct StoredWeight {
     std::vector<PerChannel> perChannel;
 };
 
+/// Sets dim `axis` of tensor `t` to `value`, recorded in `patch`; its known values are dropped (they no
+/// longer describe it; only dims matter to the profiler). Nothing when the dim already has that extent.
+void resizeTensorDim(Graph& g, GraphPatch& patch, TensorId t, size_t axis, int64_t value);
+
 /// The weight source of tensor `t` (a layer's weight or bias input), or nothing when it is not an
 /// initializer nor one behind Q/DQ/Identity nodes each only reading the one before.
 std::optional<StoredWeight> storedWeight(const Graph& g, TensorId t);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "GraphCut.h"
+#include "TensorCopy.h"
 
 #include <set>
 #include <stdexcept>
@@ -120,15 +121,7 @@ Graph GraphCut::apply(const Graph& g, const std::vector<std::string>& tensors) {
             continue;
         const TensorId id = out.internTensor(t.name);
         tensorMap[t.id.value] = id;
-        Tensor& n = out.tensor(id);
-        n.dtype = t.dtype;
-        n.shape = t.shape;
-        n.declaredShape = t.declaredShape;
-        n.isInitializer = t.isInitializer;
-        n.isGraphInput = t.isGraphInput;
-        n.storage = t.storage;
-        n.externalLocation = t.externalLocation;
-        n.value = t.value;
+        copyTensorFacts(out.tensor(id), t);
     }
     auto remap = [&](TensorId t) {
         return t.valid() ? tensorMap[t.value] : TensorId{};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "GraphRewrite.h"
+#include "TensorCopy.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -117,15 +118,7 @@ Graph GraphRewrite::apply(const Graph& g) const {
             throw std::invalid_argument("'" + t.name +
                                         "' is still read but nothing produces it after the rewrite");
         const TensorId id = out.internTensor(t.name);
-        Tensor& n = out.tensor(id);
-        n.dtype = t.dtype;
-        n.shape = t.shape;
-        n.declaredShape = t.declaredShape;
-        n.isInitializer = t.isInitializer;
-        n.isGraphInput = t.isGraphInput;
-        n.storage = t.storage;
-        n.externalLocation = t.externalLocation;
-        n.value = t.value;
+        copyTensorFacts(out.tensor(id), t);
     }
     for (const auto& c : constants) {
         if (!used.count(c.name) || g.findTensor(c.name).valid())
