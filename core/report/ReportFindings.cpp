@@ -167,7 +167,8 @@ Section findingsSection(const Context& c) {
     sec.blocks.push_back(Paragraph{
         std::to_string(findings.size()) +
         " findings, each tied to a rule of the S100 design guide. A fix is a concrete change the model's "
-        "owner can make (a group count, a batch, a cut, a placement, a precision); its gain is what the cost "
+        "owner can make (a group count, a batch, a cut, a placement, a precision, an activation swapped for "
+        "ReLU, a transform pair taken out); its gain is what the cost "
         "model estimates per image with that change made (" +
         fmt::ms(perImage) +
         " ms per image now), and its severity is that gain's share. Gains of different findings overlap and "
