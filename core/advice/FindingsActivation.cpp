@@ -32,10 +32,6 @@ struct Occurrence {
     std::vector<NodeId> nodes; ///< the activation's own layers
 };
 
-// Single-op activations the quantizer maps to a LUT (s100-facts.md) where ReLU would fold.
-const std::set<std::string> kLutActivations{"HardSwish", "Gelu", "Mish",     "Elu",
-                                            "Celu",      "Selu", "Softplus", "LeakyRelu"};
-
 } // namespace
 
 void findSeparateActivations(AnalysisContext& c) {
@@ -62,7 +58,7 @@ void findSeparateActivations(AnalysisContext& c) {
                 byKind[kind].push_back({g.tensor(x).producer, {sp, id}});
                 break;
             }
-        } else if (kLutActivations.count(n.opType) && !n.inputs.empty() && fromConv(g, r, n.inputs[0])) {
+        } else if (isOneOpActivation(n.opType) && !n.inputs.empty() && fromConv(g, r, n.inputs[0])) {
             byKind[n.opType].push_back({g.tensor(n.inputs[0]).producer, {id}});
         }
     }

@@ -8,8 +8,10 @@
 #include "core/model/DataType.h"
 #include "core/model/GraphRewrite.h"
 
+#include <optional>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace bpu {
 
@@ -29,6 +31,24 @@ struct Matched {
     TensorId input;
 };
 
+/// The gate of x * gate(x) at `mul`: its Sigmoid / HardSigmoid node reading the Mul's other input, read by
+/// the Mul alone; with x.
+std::optional<std::pair<NodeId, TensorId>> gateOf(const Graph& g, const Node& mul) {
+    if (mul.opType != "Mul" || mul.inputs.size() != 2 || !mul.inputs[0].valid() || !mul.inputs[1].valid())
+        return std::nullopt;
+    for (int k = 0; k < 2; ++k) {
+        const TensorId x = mul.inputs[k], s = mul.inputs[1 - k];
+        const NodeId sp = g.tensor(s).producer;
+        if (!sp.valid())
+            continue;
+        const Node& sn = g.node(sp);
+        if ((sn.opType == "Sigmoid" || sn.opType == "HardSigmoid") && !sn.inputs.empty() &&
+            sn.inputs[0] == x && g.tensor(s).consumers.size() == 1)
+            return std::make_pair(sp, x);
+    }
+    return std::nullopt;
+}
+
 Matched match(const Graph& g, const std::string& name) {
     const NodeId id = g.findNode(name);
     if (!id.valid())
@@ -36,27 +56,37 @@ Matched match(const Graph& g, const std::string& name) {
     const Node& n = g.node(id);
     if (n.outputs.size() != 1 || !n.outputs[0].valid())
         throw EditError("'" + name + "' does not write one tensor");
-    if (n.opType == "Mul" && n.inputs.size() == 2 && n.inputs[0].valid() && n.inputs[1].valid()) {
-        for (int k = 0; k < 2; ++k) {
-            const TensorId x = n.inputs[k], s = n.inputs[1 - k];
-            const NodeId sp = g.tensor(s).producer;
-            if (!sp.valid())
-                continue;
-            const Node& sn = g.node(sp);
-            if ((sn.opType == "Sigmoid" || sn.opType == "HardSigmoid") && !sn.inputs.empty() &&
-                sn.inputs[0] == x && g.tensor(s).consumers.size() == 1)
-                return {{sp, id}, x};
-        }
-    } else if (n.domain.empty() && kOneOpActivations.count(n.opType) && !n.inputs.empty() &&
-               n.inputs[0].valid()) {
+    if (const auto gate = gateOf(g, n))
+        return {{gate->first, id}, gate->second};
+    if (n.domain.empty() && isOneOpActivation(n.opType) && !n.inputs.empty() && n.inputs[0].valid())
         return {{id}, n.inputs[0]};
-    }
     throw EditError("'" + name + "' (" + n.opType +
                     ") is not an activation replace_activation rewrites: x * Sigmoid(x), x * HardSigmoid(x) "
                     "or a one-op activation such as HardSwish");
 }
 
 } // namespace
+
+bool isOneOpActivation(const std::string& op) {
+    return kOneOpActivations.count(op) > 0;
+}
+
+NodeId activationHead(const Graph& g, NodeId id) {
+    if (!id.valid() || id.value >= g.nodes.size())
+        return {};
+    const Node& n = g.node(id);
+    if (n.outputs.size() != 1 || !n.outputs[0].valid())
+        return {};
+    if (gateOf(g, n) || (n.domain.empty() && isOneOpActivation(n.opType) && !n.inputs.empty()))
+        return id;
+    // A gate selected: the Mul it feeds, when that Mul is the x * gate(x) of its input.
+    if (n.opType == "Sigmoid" || n.opType == "HardSigmoid") {
+        const auto& readers = g.tensor(n.outputs[0]).consumers;
+        if (readers.size() == 1 && gateOf(g, g.node(readers[0])))
+            return readers[0];
+    }
+    return {};
+}
 
 const char* activationTargetName(ReplaceActivationEdit::Target t) {
     return t == ReplaceActivationEdit::Target::Relu6 ? "relu6" : "relu";

@@ -31,6 +31,13 @@ private:
     Target to_;
 };
 
+/// Whether `op` is a one-op activation replace_activation rewrites (HardSwish, Swish, Gelu, Mish, ...).
+bool isOneOpActivation(const std::string& op);
+/// The node replace_activation names for an activation around `id`: `id` itself when it writes one (a
+/// one-op activation, or the Mul of x * Sigmoid(x) / x * HardSigmoid(x)), the Mul a gating Sigmoid /
+/// HardSigmoid feeds, or invalid.
+NodeId activationHead(const Graph& g, NodeId id);
+
 /// "relu" / "relu6".
 const char* activationTargetName(ReplaceActivationEdit::Target t);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "GraphCut.h"
-#include "TensorCopy.h"
+#include "GraphRebuild.h"
 
 #include <set>
 #include <stdexcept>
@@ -108,13 +108,7 @@ Graph GraphCut::apply(const Graph& g, const std::vector<std::string>& tensors) {
     for (TensorId t : p.outputs)
         used[t.value] = true;
 
-    Graph out;
-    out.path = g.path;
-    out.irVersion = g.irVersion;
-    out.producerName = g.producerName;
-    out.producerVersion = g.producerVersion;
-    out.opsets = g.opsets;
-    out.diagnostics = g.diagnostics;
+    Graph out = emptyLike(g);
     std::vector<TensorId> tensorMap(g.tensors.size());
     for (const auto& t : g.tensors) {
         if (!used[t.id.value])

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "GraphRewrite.h"
-#include "TensorCopy.h"
+#include "GraphRebuild.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -82,13 +82,7 @@ Graph GraphRewrite::apply(const Graph& g) const {
         return it == readAs.end() ? name : it->second;
     };
 
-    Graph out;
-    out.path = g.path;
-    out.irVersion = g.irVersion;
-    out.producerName = g.producerName;
-    out.producerVersion = g.producerVersion;
-    out.opsets = g.opsets;
-    out.diagnostics = g.diagnostics;
+    Graph out = emptyLike(g);
     // Every tensor of the old graph that something still uses, in its old order, then the new constants.
     std::set<std::string> used;
     for (const auto& n : g.nodes)

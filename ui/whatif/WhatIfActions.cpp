@@ -15,9 +15,6 @@
 #include <QMessageBox>
 #include <QToolBar>
 
-#include <algorithm>
-#include <set>
-
 namespace bpu::ui {
 
 WhatIfActions::WhatIfActions(SessionController* controller, SelectionHub* hub, QWidget* dialogParent)
@@ -227,28 +224,10 @@ void WhatIfActions::updateEnabled() {
 }
 
 std::string WhatIfActions::activationHead() const {
-    // The node that writes the activation's output: the selected one, or, when the Sigmoid / HardSigmoid of
-    // x * Sigmoid(x) is selected, the Mul it feeds (replace_activation says what it accepts).
+    // The node replace_activation names for the selection (core: a selected gate picks its Mul).
     const Node* n = selectedNode();
-    if (!n || n->outputs.empty() || !n->outputs[0].valid())
-        return {};
-    static const std::set<std::string> oneOp{"HardSwish", "Swish", "Silu", "Gelu",     "Mish",
-                                             "Elu",       "Celu",  "Selu", "Softplus", "LeakyRelu"};
-    const Graph& g = *snap_->graph;
-    auto gate = [&](TensorId t) {
-        return t.valid() && g.tensor(t).producer.valid() &&
-               (g.node(g.tensor(t).producer).opType == "Sigmoid" ||
-                g.node(g.tensor(t).producer).opType == "HardSigmoid");
-    };
-    if (oneOp.count(n->opType) ||
-        (n->opType == "Mul" && std::any_of(n->inputs.begin(), n->inputs.end(), gate)))
-        return n->name;
-    if (n->opType == "Sigmoid" || n->opType == "HardSigmoid") {
-        const auto& readers = g.tensor(n->outputs[0]).consumers;
-        if (readers.size() == 1 && g.node(readers[0]).opType == "Mul")
-            return g.node(readers[0]).name;
-    }
-    return {};
+    const NodeId head = n ? bpu::activationHead(*snap_->graph, n->id) : NodeId{};
+    return head.valid() ? snap_->graph->node(head).name : std::string();
 }
 
 void WhatIfActions::applyOne(EditPtr edit, QAction* from) {
