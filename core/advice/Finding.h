@@ -30,6 +30,12 @@ struct FindingPart {
     std::optional<double> wasteUpperBoundMs; ///< its own what-if's
 };
 
+/// How the fix trials choose a finding's fix among its candidates (issue 48; FixSearch.cpp).
+enum class FixSearch {
+    None,            ///< the fix is the rule's own
+    InputResolution, ///< the candidate input size with the lowest latency per input pixel
+};
+
 /// One actionable finding, tied to a rule of the design guide by its id exactly as in guide-en.md.
 struct Finding {
     RuleId rule = RuleId::G1_1;
@@ -45,6 +51,10 @@ struct Finding {
     /// applies; empty when there is none.
     EditList fix;
     EditList alternativeFix; ///< another way to apply it the user may prefer (its gain is not estimated)
+    /// Changes to choose the fix from by trying each (an input size): the search (`fixSearch`) sets `fix`
+    /// to the one it chooses, or leaves it empty when none pays, and says why in the evidence.
+    FixSearch fixSearch = FixSearch::None;
+    std::vector<EditList> fixCandidates;
     /// The fix's gain per image, re-estimated with the fix applied (Advisor::estimateGains); null until then
     /// or without a fix.
     std::optional<double> estimatedGainMs;

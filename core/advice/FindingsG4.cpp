@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // G4.1 / G4.2 / G4.3: alignment padding that wastes compute and bytes.
 #include "FindingUtil.h"
+#include "InputResolution.h"
 #include "core/analysis/Alignment.h"
 #include "core/analysis/InputNormalization.h"
 #include "core/edit/OptionEdits.h"
@@ -120,6 +121,17 @@ void findPaddingIssues(AnalysisContext& c) {
             items.push_back({t.id, p.wasteBytes});
     }
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.waste > b.waste; });
+
+    // Feature maps padded in H or W: what the input size decides (one finding for all of them).
+    std::vector<TensorId> hwPadded;
+    for (const auto& it : items) {
+        const Tensor& t = g.tensor(it.t);
+        const PaddedShape& p = r.tensors[it.t.value].padded;
+        if (p.rule == PadRule::ConvLike && t.shape.rank() == 4 && p.dims.size() == 4 &&
+            (p.dims[2] != t.shape.dims[2] || p.dims[3] != t.shape.dims[3]))
+            hwPadded.push_back(it.t);
+    }
+    addInputResolutionFinding(c, hwPadded);
 
     std::map<PadCause, PadGroup> groups; // by cause
     std::vector<PadGroup*> order;        // causes, largest single waste first

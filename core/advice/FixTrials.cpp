@@ -4,6 +4,8 @@
 #include "Advisor.h"
 #include "FindingGroups.h"
 #include "FindingKinds.h"
+#include "FixSearch.h"
+#include "FixTrial.h"
 
 #include "core/edit/Edit.h"
 #include "core/edit/EditList.h"
@@ -22,37 +24,6 @@
 namespace bpu {
 
 namespace {
-
-/// What an edit list does, tried on a session and reverted.
-struct FixTrial {
-    double gainMs = 0;    ///< per-image latency saved
-    double latencyMs = 0; ///< one inference after the fix (of the whole batch when it batches)
-    double fps = 0;       ///< images per second after the fix, one thread
-    int batch = 1;
-    int64_t macsChange = 0;   ///< per image, after minus before
-    int64_t paramsChange = 0; ///< after minus before
-};
-
-/// What applying `edits` does to `s`, its gain measured against `perImageMsBefore` (the session's latency
-/// per image now); the edits are reverted before it returns. Throws EditError (the session untouched) if
-/// they do not apply.
-FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore) {
-    // MACs per image (a batch edit multiplies them per inference, not per image); parameters per model.
-    const auto macsPerImage = [&] {
-        return s.analysis().totals.macs / std::max(1, s.cost().batch);
-    };
-    const int64_t macsBefore = macsPerImage(), paramsBefore = s.analysis().totals.params;
-    // One re-estimate for the whole list, however many edits it holds (a placement override per CPU node),
-    // and one for its revert.
-    UndoToken token = applyEditList(s, edits);
-    // Per image: a batch edit changes how many images one inference serves.
-    const CostEstimate& c = s.cost();
-    const FixTrial t{
-        perImageMsBefore - c.perImageMs,          c.latencyMs, c.fps, c.batch, macsPerImage() - macsBefore,
-        s.analysis().totals.params - paramsBefore};
-    token.revert(s);
-    return t;
-}
 
 /// Batching serves more images per inference but every frame waits for the whole batch: the gain is per
 /// image (throughput); say what it costs per frame.
@@ -205,6 +176,8 @@ void compact(std::vector<Finding>& findings, const std::vector<bool>& drop) {
 } // namespace
 
 void Advisor::estimateGains(Session& s, const Progress& progress) {
+    // A fix that is a choice (an input size) is chosen first by trying the candidates.
+    searchFixes(s, progress);
     // Each finding's own fix and what-if first: what does not pay goes, and each keeps its own figures.
     {
         std::vector<size_t> all(s.mutableFindings().size());

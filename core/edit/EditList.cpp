@@ -7,6 +7,8 @@
 #include "EditRegistry.h"
 #include "Session.h"
 
+#include <algorithm>
+
 namespace bpu {
 
 EditListError::EditListError(size_t index, std::string edit, std::string reason)
@@ -26,6 +28,9 @@ UndoToken Edit::apply(Session& s) const {
 
 namespace {
 
+/// A list of at most this many numbers is printed whole (a tensor shape's rank is at most 8 here).
+constexpr size_t kWholeNumberList = 8;
+
 std::string valueText(const nlohmann::json& v) {
     return v.is_string() ? v.get<std::string>() : v.dump();
 }
@@ -38,7 +43,11 @@ std::string Edit::describe(size_t maxListItems) const {
     for (auto it = j.begin(); it != j.end(); ++it) {
         if (it.key() == "op")
             continue;
-        if (!it->is_array() || it->size() <= maxListItems) {
+        // A shape (a few numbers) is one value: "shape=[1, 3, 512, 512]", never "[4: 1, 3, 512, ... 1 more]".
+        const bool dims =
+            it->is_array() && it->size() <= kWholeNumberList &&
+            std::all_of(it->begin(), it->end(), [](const nlohmann::json& v) { return v.is_number(); });
+        if (!it->is_array() || it->size() <= maxListItems || dims) {
             s += " " + it.key() + "=" + valueText(*it);
             continue;
         }

@@ -69,6 +69,8 @@ const ParamKey kParamKeys[] = {
     {"plan_max_steps", &TargetProfile::planMaxSteps, 0, 1000},
     {"finding_min_gain_us", &TargetProfile::findingMinGainUs, 0, 1e6},
     {"findings_max", &TargetProfile::findingsMax, 1, 1000},
+    {"resolution_search_range", &TargetProfile::resolutionSearchRange, 0, 0.9},
+    {"resolution_search_max_trials", &TargetProfile::resolutionSearchMaxTrials, 0, 1000},
     {"sweep_node_budget", &TargetProfile::sweepNodeBudget, 0, 1e12},
 };
 

@@ -87,6 +87,9 @@ struct TargetProfile {
     Param severityHighShare, severityMediumShare, batchWeightShareMin, activationShareMin, planMaxSteps;
     Param findingMinGainUs; ///< a fix saving less is not listed (below the estimate's resolution)
     Param findingsMax;      ///< findings listed in full; the rest are folded into one line (a reading bound)
+    // The input-resolution fix (G4): candidate input sizes within this share of today's per side, at most
+    // this many tried (the nearest to today's first)
+    Param resolutionSearchRange, resolutionSearchMaxTrials;
     // What-if work bounds (not chip properties): the node re-estimates one drag-editor curve may cost
     // (points x nodes; Sweep.h sweepPointLimit)
     Param sweepNodeBudget;

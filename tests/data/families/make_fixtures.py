@@ -369,6 +369,62 @@ def input_norm():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="bpuscope-fixtures")
 
 
+def segmentation_os16():
+    """DeepLabV3-MobileNetV3's shape (issue 48): an image of any H x W, output stride 16 (four stride-2 3x3
+    convs, 520 -> 260 -> 130 -> 65 -> 33), a dilated stage, an ASPP-like head with a pooled branch, 21 classes
+    resized back to the input's H x W (Shape -> Slice -> Concat -> Resize sizes, as torch exports
+    F.interpolate(size=input.shape[-2:])). The stem has 16 channels, as MobileNetV3's.
+
+        image[1,3,H,W] -> c1(16,s2) -> c2(24,s2) -> c3(40,s2) -> c4(80,s2) -> c5(80, d2) -+-> a1(128, 1x1) ----+
+                                                                                          +-> a2(128, 3x3 d6) -+-> cat
+                                                                                          +-> GAP -> a3(128) ---+ (Resize to 33x33)
+        cat -> proj(128, 1x1) -> cls(21, 1x1) -> Resize(sizes = [1, 21, H, W]) -> out
+    """
+    n = helper.make_node
+    inits, nodes = [], []
+
+    def conv(name, x, cin, cout, k=3, stride=1, dil=1, act=True):
+        inits.append(init(name + "_w", RNG.standard_normal([cout, cin, k, k]).astype(np.float32) * 0.1))
+        inits.append(init(name + "_b", np.zeros([cout], np.float32)))
+        pad = dil * (k // 2)
+        nodes.append(n("Conv", [x, name + "_w", name + "_b"], [name + "_y"], name=name, kernel_shape=[k, k],
+                       strides=[stride, stride], dilations=[dil, dil], pads=[pad] * 4))
+        if not act:
+            return name + "_y"
+        nodes.append(n("Relu", [name + "_y"], [name + "_r"], name=name + "_relu"))
+        return name + "_r"
+
+    x = conv("c1", "image", 3, 16, stride=2)
+    x = conv("c2", x, 16, 24, stride=2)
+    x = conv("c3", x, 24, 40, stride=2)
+    x = conv("c4", x, 40, 80, stride=2)
+    x = conv("c5", x, 80, 80, dil=2)
+    a1 = conv("a1", x, 80, 128, k=1)
+    a2 = conv("a2", x, 80, 128, dil=6)
+    nodes.append(n("GlobalAveragePool", [x], ["gap"], name="gap"))
+    a3 = conv("a3", "gap", 80, 128, k=1)
+    nodes.append(n("Shape", [x], ["feat_shape"], name="feat_shape"))
+    nodes.append(n("Shape", ["image"], ["image_shape"], name="image_shape"))
+    inits += [init("hw_starts", np.array([2], np.int64)), init("hw_ends", np.array([4], np.int64)),
+              init("nc_cls", np.array([1, 21], np.int64)), init("nc_feat", np.array([1, 128], np.int64)),
+              init("empty_roi", np.array([], np.float32)), init("empty_scales", np.array([], np.float32))]
+    nodes.append(n("Slice", ["feat_shape", "hw_starts", "hw_ends"], ["feat_hw"], name="feat_hw"))
+    nodes.append(n("Concat", ["nc_feat", "feat_hw"], ["pool_sizes"], name="pool_sizes", axis=0))
+    nodes.append(n("Resize", [a3, "empty_roi", "empty_scales", "pool_sizes"], ["a3_up"], name="a3_up",
+                   mode="linear"))
+    nodes.append(n("Concat", [a1, a2, "a3_up"], ["aspp"], name="aspp", axis=1))
+    x = conv("proj", "aspp", 384, 128, k=1)
+    x = conv("cls", x, 128, 21, k=1, act=False)
+    nodes.append(n("Slice", ["image_shape", "hw_starts", "hw_ends"], ["image_hw"], name="image_hw"))
+    nodes.append(n("Concat", ["nc_cls", "image_hw"], ["out_sizes"], name="out_sizes", axis=0))
+    nodes.append(n("Resize", [x, "empty_roi", "empty_scales", "out_sizes"], ["out"], name="upsample",
+                   mode="linear"))
+    g = helper.make_graph(nodes, "segmentation_os16",
+                          [helper.make_tensor_value_info("image", F, [1, 3, "height", "width"])],
+                          [helper.make_tensor_value_info("out", F, [1, 21, "height", "width"])], inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="bpuscope-fixtures")
+
+
 FIXTURES = {
     "qdq_chain": (qdq_chain, False),
     "constant_weights": (constant_weights, True),
@@ -378,6 +434,7 @@ FIXTURES = {
     "grid_sample": (grid_sample, False),
     "einsum": (einsum, False),
     "input_norm": (input_norm, False),
+    "segmentation_os16": (segmentation_os16, True),
 }
 
 

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// The fix searches (issue 48): a finding whose fix is a choice among values (an input size) has each
+// candidate tried on the session, and the rule's criterion chooses among what they measured.
+#include "FixSearch.h"
+
+#include "Finding.h"
+#include "FixTrial.h"
+
+#include "core/edit/Edit.h"
+#include "core/edit/EditError.h"
+#include "core/edit/EditList.h"
+#include "core/edit/Session.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <variant>
+
+namespace bpu {
+
+namespace {
+
+/// A candidate's measurement, or why it does not apply.
+using Outcome = std::variant<FixTrial, std::string>;
+
+std::string signedPct(double frac) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", frac * 100);
+    return buf;
+}
+
+/// One candidate input size as tried: its size and, when it applied, what it measured.
+struct SizeTrial {
+    int64_t h = 0, w = 0;
+    const FixTrial* t = nullptr;
+    double msPerMpx = 0; ///< latency per image per million input pixels
+};
+
+std::string sizeText(int64_t h, int64_t w) {
+    return std::to_string(h) + "x" + std::to_string(w);
+}
+
+/// "512x512 (-3.1% pixels): 1.234 ms per image (-0.123 ms), MACs -3.0%, 2.41 ms per megapixel"
+std::string describeSize(const SizeTrial& s, double todayPx, double perImageMsBefore, double macsBefore) {
+    const FixTrial& t = *s.t;
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "%s (%s pixels): %.3f ms per image (%+.3f ms), MACs %s, %.3f ms per megapixel",
+                  sizeText(s.h, s.w).c_str(), signedPct(double(s.h * s.w) / todayPx - 1).c_str(),
+                  t.perImageMs, t.perImageMs - perImageMsBefore,
+                  macsBefore > 0 ? signedPct(double(t.macsChange) / macsBefore).c_str() : "n/a", s.msPerMpx);
+    return buf;
+}
+
+/// InputResolution: ranks the sizes by latency per input pixel (that is what the padding changes; fewer
+/// pixels alone are not a fix) and offers the best at or below today's pixel count as the fix (when it is
+/// faster per pixel than today and saves time) and the best above it as the alternative (when faster per
+/// pixel). Returns false when it offers neither.
+bool chooseInputSize(Finding& f, const std::vector<EditList>& candidates,
+                     const std::vector<Outcome>& outcomes, double perImageMsBefore, double macsBefore,
+                     double minGainMs) {
+    const auto& ev = f.evidence;
+    const auto& inputDims = ev.at("input_dims");
+    const int hAxis = ev.at("h_axis").get<int>(), wAxis = ev.at("w_axis").get<int>();
+    const int64_t h0 = inputDims.at(size_t(hAxis)).get<int64_t>(),
+                  w0 = inputDims.at(size_t(wAxis)).get<int64_t>();
+    const double todayPx = double(h0 * w0);
+    const double todayPerMpx = perImageMsBefore / todayPx * 1e6;
+    nlohmann::json tried = nlohmann::json::array();
+    const SizeTrial* below = nullptr;
+    const SizeTrial* above = nullptr;
+    std::vector<SizeTrial> sizes(candidates.size());
+    size_t belowAt = 0, aboveAt = 0;
+    for (size_t i = 0; i < candidates.size() && i < outcomes.size(); ++i) {
+        const nlohmann::json dims = candidates[i].front()->toJson().at("shape");
+        SizeTrial& s = sizes[i];
+        s.h = dims.at(size_t(hAxis)).get<int64_t>();
+        s.w = dims.at(size_t(wAxis)).get<int64_t>();
+        nlohmann::json row = {{"shape", dims}};
+        if (const auto* why = std::get_if<std::string>(&outcomes[i])) {
+            row["not_applicable"] = *why;
+            tried.push_back(std::move(row));
+            continue;
+        }
+        s.t = &std::get<FixTrial>(outcomes[i]);
+        const double px = double(s.h * s.w);
+        s.msPerMpx = s.t->perImageMs / px * 1e6;
+        row["latency_ms_per_image"] = s.t->perImageMs;
+        row["gain_ms"] = s.t->gainMs;
+        row["ms_per_megapixel"] = s.msPerMpx;
+        row["macs_change"] = s.t->macsChange;
+        row["pixels_change"] = int64_t(px - todayPx);
+        tried.push_back(std::move(row));
+        if (s.msPerMpx >= todayPerMpx)
+            continue; // no better use of the chip than today's size: not the padding's fix
+        if (px <= todayPx) {
+            if (s.t->gainMs > minGainMs && (!below || s.msPerMpx < below->msPerMpx)) {
+                below = &s;
+                belowAt = i;
+            }
+        } else if (!above || s.msPerMpx < above->msPerMpx) {
+            above = &s;
+            aboveAt = i;
+        }
+    }
+    f.evidence["candidates"] = std::move(tried);
+    f.evidence["ms_per_megapixel"] = todayPerMpx;
+    if (!below && !above) {
+        // Not one size applied (its shapes are baked into constants, as yolo12n's attention Reshapes):
+        // the finding stays, without a fix, saying why; sizes that applied and did not pay say nothing.
+        const auto firstWhy = std::find_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) {
+            return std::holds_alternative<std::string>(o);
+        });
+        const bool noneApplied = std::none_of(outcomes.begin(), outcomes.end(), [](const Outcome& o) {
+            return std::holds_alternative<FixTrial>(o);
+        });
+        if (!noneApplied || firstWhy == outcomes.end())
+            return false;
+        f.recommendation +=
+            " No other input size applies to this model as exported: " + std::get<std::string>(*firstWhy) +
+            ". Export it with shapes computed from the input (dynamic H/W) to make the size "
+            "a choice.";
+        return true;
+    }
+    char today[96];
+    std::snprintf(today, sizeof today, " (today %s: %.3f ms per megapixel).", sizeText(h0, w0).c_str(),
+                  todayPerMpx);
+    std::string text =
+        "Input sizes that are multiples of the model's stride, ranked by latency per input pixel" +
+        std::string(today);
+    if (below) {
+        f.fix = candidates[belowAt];
+        f.evidence["chosen"] = {below->h, below->w};
+        text += " Fix: " + describeSize(*below, todayPx, perImageMsBefore, macsBefore) + ".";
+        f.title += ": " + sizeText(below->h, below->w) + " aligns them better";
+    }
+    if (above) {
+        f.alternativeFix = candidates[aboveAt];
+        f.evidence["larger"] = {above->h, above->w};
+        if (!below)
+            f.title += ": " + sizeText(above->h, above->w) + " costs less per pixel, more per image";
+        text +=
+            std::string(below ? " Or, larger" : " Larger (more pixels, slower per image, less per pixel)") +
+            ": " + describeSize(*above, todayPx, perImageMsBefore, macsBefore) + ".";
+    }
+    text += " Accuracy may change: the model sees another resolution; fine-tune or retrain at it and check "
+            "the accuracy before deploying.";
+    f.recommendation = std::move(text);
+    return true;
+}
+
+} // namespace
+
+void searchFixes(Session& s, const Progress& progress) {
+    std::vector<Finding>& findings = s.mutableFindings();
+    std::vector<size_t> which;
+    std::vector<std::vector<EditList>> candidates(findings.size());
+    for (size_t i = 0; i < findings.size(); ++i)
+        if (findings[i].fixSearch != FixSearch::None && !findings[i].fixCandidates.empty()) {
+            which.push_back(i);
+            candidates[i] = findings[i].fixCandidates; // the findings are set aside during the trials
+        }
+    if (which.empty())
+        return;
+    const double perImageMsBefore = s.cost().perImageMs;
+    const double macsBefore = double(s.analysis().totals.macs) / std::max(1, s.cost().batch);
+    std::vector<std::vector<Outcome>> outcomes(findings.size());
+    bool stopped = false;
+    s.tryInPlace([&](Session& cur) {
+        for (size_t i : which)
+            for (const EditList& edits : candidates[i]) {
+                if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
+                    stopped = true;
+                    return;
+                }
+                try {
+                    outcomes[i].push_back(tryEdits(cur, edits, perImageMsBefore));
+                } catch (const EditListError& e) {
+                    outcomes[i].push_back(edits.size() == 1 ? e.reason() : std::string(e.what()));
+                } catch (const EditError& e) {
+                    outcomes[i].push_back(std::string(e.what()));
+                }
+            }
+    });
+    if (stopped)
+        throw Cancelled();
+    const double minGainMs = std::max(kGainNoiseMs, s.target().findingMinGainUs.value / 1000.0);
+    std::vector<Finding>& back = s.mutableFindings();
+    std::vector<bool> drop(back.size(), false);
+    for (size_t i : which) {
+        Finding& f = back[i];
+        bool offered = false;
+        switch (f.fixSearch) {
+        case FixSearch::InputResolution:
+            offered = chooseInputSize(f, candidates[i], outcomes[i], perImageMsBefore, macsBefore, minGainMs);
+            break;
+        case FixSearch::None:
+            break;
+        }
+        f.fixCandidates.clear();
+        drop[i] = !offered;
+    }
+    size_t keep = 0;
+    for (size_t i = 0; i < back.size(); ++i)
+        if (!drop[i]) {
+            if (keep != i)
+                back[keep] = std::move(back[i]);
+            ++keep;
+        }
+    back.resize(keep);
+}
+
+} // namespace bpu

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/edit/EditFwd.h"
+
+#include <cstdint>
+
+namespace bpu {
+
+class Session;
+
+/// What an edit list does, tried on a session and reverted (the fix trials, the fix searches).
+struct FixTrial {
+    double gainMs = 0;     ///< per-image latency saved (negative: the change makes each image slower)
+    double latencyMs = 0;  ///< one inference after the change (of the whole batch when it batches)
+    double perImageMs = 0; ///< per image after the change
+    double fps = 0;        ///< images per second after the change, one thread
+    int batch = 1;
+    int64_t macsChange = 0;   ///< per image, after minus before
+    int64_t paramsChange = 0; ///< after minus before
+};
+
+/// What applying `edits` does to `s`, its gain measured against `perImageMsBefore` (the session's latency
+/// per image now); the edits are reverted before it returns. Throws EditError / EditListError (the session
+/// untouched) if they do not apply. Run it inside Session::tryInPlace, which sets the findings aside.
+FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore);
+
+} // namespace bpu
