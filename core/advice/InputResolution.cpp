@@ -118,9 +118,14 @@ void addInputResolutionFinding(AnalysisContext& c, const std::vector<TensorId>& 
     if (!stride)
         return;
     const int64_t h = in->h, w = in->w;
+    // Each trial re-estimates the whole model (every shape changes): at most sweep_node_budget nodes x
+    // trials, as a drag-editor curve, never fewer than two (the two nearest sizes; at 100k nodes).
+    const double budget = c.target.sweepNodeBudget.value / double(std::max<size_t>(1, g.nodes.size()));
+    const double trials =
+        std::min(c.target.resolutionSearchMaxTrials.value, std::max(2.0, std::floor(budget)));
     const auto sizes =
         resolutionCandidates(h, w, stride->first, stride->second, c.target.resolutionSearchRange.value,
-                             size_t(std::max(0.0, c.target.resolutionSearchMaxTrials.value)));
+                             size_t(std::max(0.0, trials)));
     if (sizes.empty())
         return;
     const Tensor& input = g.tensor(in->id);
