@@ -34,6 +34,8 @@ struct FindingPart {
 enum class FixSearch {
     None,            ///< the fix is the rule's own
     InputResolution, ///< the candidate input size with the lowest latency per input pixel
+    ChannelCount,    ///< the channel count (aligned up, or down) that saves the most; each conv's own gain
+                     ///< listed
 };
 
 /// One actionable finding, tied to a rule of the design guide by its id exactly as in guide-en.md.

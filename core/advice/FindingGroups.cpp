@@ -118,7 +118,8 @@ std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
     std::vector<int> members; // per finding of `out`: how many it holds
     for (auto& f : merged) {
         const std::string kind = std::string(ruleName(f.rule)) + '|' + editKinds(f.fix) + '|' +
-                                 editKinds(f.whatIf) + '|' + std::to_string(int(f.fixSearch)) +
+                                 editKinds(f.whatIf) +
+                                 (f.fixSearch == FixSearch::InputResolution ? "|input size" : "") +
                                  (f.evidence.contains("fix_not_applicable") ? "|n/a" : "");
         auto [it, fresh] = byKind.try_emplace(kind, out.size());
         if (fresh) {

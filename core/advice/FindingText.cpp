@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "FindingText.h"
 
+#include "core/edit/Session.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -66,8 +68,12 @@ std::string findingOutcomeText(const Finding& f) {
     } else {
         out = "no concrete fix";
     }
-    if (f.wasteUpperBoundMs)
+    if (f.wasteUpperBoundMs) {
         out += "; this waste costs at most " + gainText(f.wasteUpperBoundMs) + " (upper bound)";
+        // A narrower conv saves its padding and real work besides: say so, or the bound reads as broken.
+        if (f.estimatedGainMs && *f.estimatedGainMs > *f.wasteUpperBoundMs + kGainNoiseMs)
+            out += "; the fix saves more because it also removes real work";
+    }
     return out;
 }
 

@@ -63,6 +63,43 @@ bool perChannelVector(const Tensor& t) {
     return t.shape.rank() == 4 && d[2] == 1 && d[3] == 1;
 }
 
+// A depthwise conv's channels follow its input: set_channels refuses it (the conv before it is the one to
+// change, and it is listed with the same shape).
+bool depthwise(const Graph& g, const Node& n) {
+    if (n.attrIntOr("group", 1) <= 1 || n.inputs.size() < 2 || !n.inputs[1].valid())
+        return false;
+    const Tensor& w = g.tensor(n.inputs[1]);
+    return w.shape.rank() == 4 && w.shape.dims[1] == 1;
+}
+
+// Whether a conv's output channels reach a model output before another layer consumes them (a class count,
+// a head's box channels): those are the model's contract with its application, not a width to tune.
+bool channelsReachOutput(const Graph& g, TensorId from) {
+    std::vector<TensorId> todo{from};
+    std::vector<uint8_t> seen(g.tensors.size(), 0);
+    while (!todo.empty()) {
+        const TensorId t = todo.back();
+        todo.pop_back();
+        if (seen[t.value])
+            continue;
+        seen[t.value] = 1;
+        const Tensor& tensor = g.tensor(t);
+        if (tensor.isGraphOutput)
+            return true;
+        for (NodeId c : tensor.consumers) {
+            const Node& n = g.node(c);
+            const bool consumes = (n.opType == "Conv" && !depthwise(g, n)) || n.opType == "ConvTranspose" ||
+                                  n.opType == "Gemm" || n.opType == "MatMul";
+            if (consumes)
+                continue;
+            for (TensorId o : n.outputs)
+                if (o.valid())
+                    todo.push_back(o);
+        }
+    }
+    return false;
+}
+
 // G4.x is about BPU activation tensors: not a weight, not written by a CPU operator.
 bool bpuActivation(const Graph& g, const AnalysisResult& r, const Tensor& t) {
     if (t.isInitializer || weightSource(g, t.id).valid())
@@ -191,7 +228,7 @@ void findPaddingIssues(AnalysisContext& c) {
                                      {"waste_bytes", it.waste}});
             names.push_back(t.name);
             if (conv && owner.valid() && g.node(owner).opType == "Conv" && t.shape.rank() == 4 &&
-                t.shape.dims[1] % unitC != 0)
+                t.shape.dims[1] % unitC != 0 && !depthwise(g, g.node(owner)) && !channelsReachOutput(g, t.id))
                 convsToWiden.push_back(g.node(owner).name);
         }
         const std::string count =
@@ -226,14 +263,26 @@ void findPaddingIssues(AnalysisContext& c) {
                                          std::to_string(unitC) + ", H multiples of " + std::to_string(unitH) +
                                          " and W multiples of " + std::to_string(unitW) + "."
                                    : "Align each dimension to a power of two (or the general unit).";
-            // A conv's output channels are the one dim the user can change directly.
+            // A conv's output channels are the one dim the user can change directly: the aligned count
+            // (the padding does real work) or the next lower one (less work), every listed conv together;
+            // the fix search keeps the one that saves the most, if any does (FixSearch.cpp).
             if (!convsToWiden.empty()) {
-                const int64_t cIn = first.shape.dims[1], up = roundUp(cIn, unitC);
-                for (const auto& name : convsToWiden)
-                    f.alternativeFix.push_back(std::make_shared<SetChannelsEdit>(name, up));
-                f.recommendation += " Here: " + std::to_string(cIn) + " -> " + std::to_string(up) +
-                                    " channels in " + std::to_string(convsToWiden.size()) + " conv" +
-                                    (convsToWiden.size() > 1 ? "s" : "") + " uses the padding for real work.";
+                const int64_t cIn = first.shape.dims[1], up = roundUp(cIn, unitC), down = up - unitC;
+                for (int64_t to : {up, down}) {
+                    if (to <= 0)
+                        continue;
+                    EditList edits;
+                    for (const auto& name : convsToWiden)
+                        edits.push_back(std::make_shared<SetChannelsEdit>(name, to));
+                    f.fixCandidates.push_back(std::move(edits));
+                }
+                f.fixSearch = FixSearch::ChannelCount;
+                f.evidence["channels"] = cIn;
+                nlohmann::json convs = nlohmann::json::array();
+                for (size_t i = 0; i < convsToWiden.size() && i < kEvidenceItems; ++i)
+                    convs.push_back(convsToWiden[i]);
+                f.evidence["convs"] = std::move(convs);
+                f.evidence["convs_total"] = convsToWiden.size();
             }
         }
         for (NodeId n : f.nodes)

@@ -4,6 +4,7 @@
 #include "FixSearch.h"
 
 #include "Finding.h"
+#include "FindingUtil.h"
 #include "FixTrial.h"
 
 #include "core/edit/Edit.h"
@@ -151,6 +152,49 @@ bool chooseInputSize(Finding& f, const std::vector<EditList>& candidates,
     return true;
 }
 
+/// ChannelCount: the candidate (every listed conv at the aligned count, or at the next lower one) that
+/// saves the most per image, when one saves at least `minGainMs`; returns its index, or SIZE_MAX. A change
+/// that makes the model slower is not a fix: the finding keeps its what-if alone, and says what each count
+/// measured.
+size_t chooseChannelCount(Finding& f, const std::vector<EditList>& candidates,
+                          const std::vector<Outcome>& outcomes, double minGainMs) {
+    const int64_t today = f.evidence.value("channels", int64_t(0));
+    nlohmann::json tried = nlohmann::json::array();
+    size_t best = SIZE_MAX;
+    std::string text;
+    for (size_t i = 0; i < candidates.size() && i < outcomes.size(); ++i) {
+        const int64_t to = candidates[i].front()->toJson().at("channels").get<int64_t>();
+        nlohmann::json row = {{"channels", to}};
+        const std::string change = std::to_string(today) + " -> " + std::to_string(to) + " channels";
+        if (const auto* why = std::get_if<std::string>(&outcomes[i])) {
+            row["not_applicable"] = *why;
+            text += " " + change + " does not apply: " + *why + ".";
+        } else {
+            const FixTrial& t = std::get<FixTrial>(outcomes[i]);
+            row["gain_ms"] = t.gainMs;
+            row["macs_change"] = t.macsChange;
+            row["params_change"] = t.paramsChange;
+            char buf[160];
+            std::snprintf(buf, sizeof buf, " %s: %+.3f ms per image, MACs %+lld, params %+lld%s.",
+                          change.c_str(), -t.gainMs, static_cast<long long>(t.macsChange),
+                          static_cast<long long>(t.paramsChange),
+                          to > today ? " (the padding does real work)" : " (less work; accuracy may change)");
+            text += buf;
+            if (t.gainMs > minGainMs &&
+                (best == SIZE_MAX || t.gainMs > std::get<FixTrial>(outcomes[best]).gainMs))
+                best = i;
+        }
+        tried.push_back(std::move(row));
+    }
+    f.evidence["channel_candidates"] = std::move(tried);
+    f.recommendation += " Measured, every listed conv together:" + text;
+    if (best != SIZE_MAX)
+        f.fix = candidates[best];
+    else
+        f.recommendation += " Neither count makes the model faster: no change is proposed.";
+    return best;
+}
+
 } // namespace
 
 void searchFixes(Session& s, const Progress& progress) {
@@ -187,21 +231,66 @@ void searchFixes(Session& s, const Progress& progress) {
     if (stopped)
         throw Cancelled();
     const double minGainMs = std::max(kGainNoiseMs, s.target().findingMinGainUs.value / 1000.0);
-    std::vector<Finding>& back = s.mutableFindings();
-    std::vector<bool> drop(back.size(), false);
-    for (size_t i : which) {
-        Finding& f = back[i];
-        bool offered = false;
-        switch (f.fixSearch) {
-        case FixSearch::InputResolution:
-            offered = chooseInputSize(f, candidates[i], outcomes[i], perImageMsBefore, macsBefore, minGainMs);
-            break;
-        case FixSearch::None:
-            break;
+    std::vector<bool> drop(findings.size(), false);
+    // The fixes chosen that change several convs: each conv's own change is tried alone after.
+    std::vector<std::pair<size_t, EditList>> perEdit;
+    {
+        std::vector<Finding>& back = s.mutableFindings();
+        for (size_t i : which) {
+            Finding& f = back[i];
+            switch (f.fixSearch) {
+            case FixSearch::InputResolution:
+                drop[i] =
+                    !chooseInputSize(f, candidates[i], outcomes[i], perImageMsBefore, macsBefore, minGainMs);
+                break;
+            case FixSearch::ChannelCount:
+                if (chooseChannelCount(f, candidates[i], outcomes[i], minGainMs) != SIZE_MAX &&
+                    f.fix.size() > 1)
+                    perEdit.emplace_back(i, f.fix);
+                break;
+            case FixSearch::None:
+                break;
+            }
+            f.fixCandidates.clear();
         }
-        f.fixCandidates.clear();
-        drop[i] = !offered;
     }
+    if (!perEdit.empty()) {
+        std::vector<std::vector<Outcome>> own(perEdit.size());
+        s.tryInPlace([&](Session& cur) {
+            for (size_t k = 0; k < perEdit.size(); ++k)
+                for (size_t e = 0; e < perEdit[k].second.size() && e < kEvidenceItems; ++e) {
+                    if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
+                        stopped = true;
+                        return;
+                    }
+                    try {
+                        own[k].push_back(tryEdits(cur, {perEdit[k].second[e]}, perImageMsBefore));
+                    } catch (const EditListError& err) {
+                        own[k].push_back(err.reason());
+                    } catch (const EditError& err) {
+                        own[k].push_back(std::string(err.what()));
+                    }
+                }
+        });
+        if (stopped)
+            throw Cancelled();
+        std::vector<Finding>& back = s.mutableFindings();
+        for (size_t k = 0; k < perEdit.size(); ++k) {
+            nlohmann::json rows = nlohmann::json::array();
+            for (size_t e = 0; e < own[k].size(); ++e) {
+                const nlohmann::json edit = perEdit[k].second[e]->toJson();
+                nlohmann::json row = {{"node", edit.value("node", std::string())},
+                                      {"channels", edit.value("channels", int64_t(0))}};
+                if (const auto* why = std::get_if<std::string>(&own[k][e]))
+                    row["not_applicable"] = *why;
+                else
+                    row["gain_ms"] = std::get<FixTrial>(own[k][e]).gainMs;
+                rows.push_back(std::move(row));
+            }
+            back[perEdit[k].first].evidence["per_conv"] = std::move(rows);
+        }
+    }
+    std::vector<Finding>& back = s.mutableFindings();
     size_t keep = 0;
     for (size_t i = 0; i < back.size(); ++i)
         if (!drop[i]) {

@@ -231,7 +231,7 @@ private slots:
         QCOMPARE(row["padded_dims"].size(), size_t(3));
         QCOMPARE(row["padding_waste_bytes"].get<int64_t>(), int64_t(6575));
 
-        // 80% waste > padding_finding_ratio 0.25: a G4.2 finding offering 33 -> 64 output channels. (Issue
+        // 80% waste > padding_finding_ratio 0.25: a G4.2 finding. (Issue
         // 13: findings group tensors by cause, so the tensor is one entry of evidence.tensors.)
         auto g42 = run.findings(bpu::RuleId::G4_2);
         auto it = std::find_if(g42.begin(), g42.end(), [](const bpu::Finding* f) {
@@ -242,7 +242,9 @@ private slots:
         // Aligning the padding away is an idealized what-if (the cost of the waste), never the fix.
         QVERIFY((*it)->fix.empty());
         QCOMPARE((*it)->whatIf.at(0)->toJson()["op"].get<std::string>(), std::string("assume_aligned"));
-        QCOMPARE((*it)->alternativeFix.at(0)->toJson()["channels"].get<int64_t>(), int64_t(64));
+        // Its 33 channels are the model's output (y): not a width to tune, so no channel count is tried
+        // (issue 48).
+        QVERIFY((*it)->fixCandidates.empty());
     }
 
     // An image input (C <= alignment.input_c_max) is laid out by the runtime: C kept, H -> 16, W -> 32. Its

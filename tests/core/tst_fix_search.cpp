@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The input-resolution fix for H/W padding (issue 48): candidate sizes are multiples of the model's stride
-// within +-25% of today's per side; each is tried; the fix offered is the best per input pixel at or below
-// today's pixel count, the alternative the best above it, and each re-estimates as the finding states.
+// The fixes chosen by trial (issue 48). The input size for H/W padding: candidate sizes are multiples of the
+// model's stride within +-25% of today's per side; each is tried; the fix offered is the best per input pixel
+// at or below today's pixel count, the alternative the best above it, and each re-estimates as the finding
+// states. The channel count for C padding: every listed conv at the aligned count or the next lower one,
+// whichever saves more, never one that makes the model slower, each conv's own gain listed.
 #include "SampleFiles.h"
 
 #include "core/advice/Finding.h"
@@ -14,6 +16,8 @@
 #include "core/model/ModelImporter.h"
 
 #include <QtTest>
+
+#include <set>
 
 namespace {
 
@@ -41,7 +45,7 @@ struct Applied {
     double perImageMs;
     int64_t macs;
 };
-Applied apply(bpu::Session& s, const bpu::EditList& edits) {
+Applied measure(bpu::Session& s, const bpu::EditList& edits) {
     bpu::UndoToken undo = bpu::applyEditList(s, edits);
     const Applied a{s.cost().perImageMs, s.analysis().totals.macs};
     undo.revert(s);
@@ -50,7 +54,7 @@ Applied apply(bpu::Session& s, const bpu::EditList& edits) {
 
 } // namespace
 
-class TestInputResolution : public QObject {
+class TestFixSearch : public QObject {
     Q_OBJECT
 
 private slots:
@@ -148,7 +152,7 @@ private slots:
             QVERIFY(sizeOk(f->fix));
             const double px = pixels(f->fix);
             QVERIFY(px <= double(side * side));
-            const Applied a = apply(s, f->fix);
+            const Applied a = measure(s, f->fix);
             QVERIFY(f->estimatedGainMs && f->fixEffects);
             QVERIFY(std::abs((today - a.perImageMs) - *f->estimatedGainMs) < 1e-9);
             QCOMPARE(a.macs - macs, f->fixEffects->macsChange);
@@ -159,7 +163,7 @@ private slots:
             QVERIFY(sizeOk(f->alternativeFix));
             const double px = pixels(f->alternativeFix);
             QVERIFY(px > double(side * side));
-            const Applied a = apply(s, f->alternativeFix);
+            const Applied a = measure(s, f->alternativeFix);
             QVERIFY(a.perImageMs / px < todayPerPixel);
         }
         // The session ends as it began.
@@ -182,7 +186,91 @@ private slots:
         QVERIFY2(f->recommendation.find("No other input size applies") != std::string::npos,
                  f->recommendation.c_str());
     }
+
+    // The DeepLabV3-shaped fixture at 512 (no H/W padding left) pads C: its 16- and 40-channel convs waste
+    // more than padding_finding_ratio (c1 16 -> 32, c3 40 -> 64; 24 -> 32 and 80 -> 96 waste 25% and 17%),
+    // and the 21-class conv reaches the model's output: not a width to tune. Each such finding measured both
+    // counts (up to the next multiple of conv_c, down to the one below where that is not zero); its fix, when
+    // it has one, is the count that saves more, as applying each one here says; every conv of the finding
+    // changes together, and each conv's own gain is what applying it alone saves.
+    void channelCountChosenByTrial() {
+        bpu::ImportOptions opt;
+        opt.inputShapes["image"] = {1, 3, 512, 512};
+        bpu::Session s(bpu::ModelImporter::load(familyPath("segmentation_os16"), opt), samples::s100());
+        const int64_t unit = int64_t(s.target().alignment.convC.value);
+        s.estimateFindingGains();
+        std::vector<bpu::Finding> searched;
+        for (const auto* list : {&s.analysis().findings, &s.analysis().foldedFindings})
+            for (const auto& f : *list)
+                if (f.fixSearch == bpu::FixSearch::ChannelCount)
+                    searched.push_back(f);
+        QVERIFY(!searched.empty());
+        const double today = s.cost().perImageMs;
+        const int64_t params = s.analysis().totals.params;
+        const double minGainMs = s.target().findingMinGainUs.value / 1000.0;
+        std::set<int64_t> widths;
+        bool fixed = false;
+        for (const auto& f : searched) {
+            const int64_t c = f.evidence.at("channels").get<int64_t>();
+            widths.insert(c);
+            QVERIFY(c % unit != 0);
+            const auto& tried = f.evidence.at("channel_candidates");
+            const int64_t up = (c + unit - 1) / unit * unit, down = up - unit;
+            QCOMPARE(tried.size(), size_t(down > 0 ? 2 : 1));
+            QCOMPARE(tried[0]["channels"].get<int64_t>(), up);
+            // Every count measured here by applying it to every listed conv: the figures are the finding's,
+            // and its fix is the count that saves the most, if one saves at least finding_min_gain_us.
+            QCOMPARE(f.evidence.at("convs_total").get<size_t>(), f.evidence.at("convs").size());
+            double bestGain = minGainMs;
+            int64_t best = 0;
+            for (const auto& row : tried) {
+                const int64_t to = row["channels"].get<int64_t>();
+                bpu::EditList edits;
+                for (const auto& conv : f.evidence.at("convs"))
+                    edits.push_back(bpu::editFromJson(
+                        {{"op", "set_channels"}, {"node", conv.get<std::string>()}, {"channels", to}}));
+                if (!row.contains("gain_ms"))
+                    continue;
+                const double gain = today - measure(s, edits).perImageMs;
+                QVERIFY(std::abs(gain - row["gain_ms"].get<double>()) < 1e-9);
+                if (gain > bestGain) {
+                    bestGain = gain;
+                    best = to;
+                }
+            }
+            if (f.fix.empty()) {
+                QCOMPARE(best, int64_t(0)); // neither count pays: no fix, the what-if stays
+                QVERIFY(f.wasteUpperBoundMs);
+                continue;
+            }
+            fixed = true;
+            for (const auto& e : f.fix) {
+                QCOMPARE(e->toJson()["op"].get<std::string>(), std::string("set_channels"));
+                QCOMPARE(e->toJson()["channels"].get<int64_t>(), best);
+            }
+            const Applied a = measure(s, f.fix);
+            QVERIFY(std::abs((today - a.perImageMs) - *f.estimatedGainMs) < 1e-9);
+            QVERIFY(f.fixEffects);
+            bpu::UndoToken undo = bpu::applyEditList(s, f.fix);
+            QCOMPARE(s.analysis().totals.params - params, f.fixEffects->paramsChange);
+            undo.revert(s);
+            if (f.fix.size() > 1) {
+                const auto& own = f.evidence.at("per_conv");
+                QCOMPARE(own.size(), f.fix.size());
+                for (size_t i = 0; i < own.size(); ++i) {
+                    if (!own[i].contains("gain_ms"))
+                        continue;
+                    const Applied alone = measure(s, bpu::EditList{f.fix[i]});
+                    QVERIFY(std::abs((today - alone.perImageMs) - own[i]["gain_ms"].get<double>()) < 1e-9);
+                }
+            }
+        }
+        QVERIFY2(!widths.count(21), "the class count is the model's output, not a width to tune");
+        // c3's 40 channels pad to 64: 32 halves its padded output and the next conv's input, a sure gain.
+        QVERIFY(widths.count(40));
+        QVERIFY(fixed);
+    }
 };
 
-QTEST_GUILESS_MAIN(TestInputResolution)
-#include "tst_input_resolution.moc"
+QTEST_GUILESS_MAIN(TestFixSearch)
+#include "tst_fix_search.moc"
