@@ -3,6 +3,7 @@
 #include "FindingUtil.h"
 #include "core/analysis/InputNormalization.h"
 #include "core/edit/CutEdits.h"
+#include "core/edit/NormalizationEdits.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/ShapeEdits.h"
 #include "core/model/GraphCut.h"
@@ -127,14 +128,16 @@ void normalisationFinding(AnalysisContext& c, const InputNormalization& norm) {
     if (!norm.mean.empty()) {
         f.evidence["mean"] = norm.mean;
         f.evidence["scale"] = norm.scale;
-        // The deployed input is 0..255 pixels (nv12 / rgb); a graph that normalises [0, 1] floats needs
-        // mean x 255 and scale / 255 there.
-        f.evidence["mean_value_0_255"] = valuesText(norm.mean, 255.0);
-        f.evidence["scale_value_0_255"] = valuesText(norm.scale, 1.0 / 255.0);
-        values = " with mean_value '" + valuesText(norm.mean, 255.0) + "' and scale_value '" +
-                 valuesText(norm.scale, 1.0 / 255.0) +
-                 "' (for 0..255 pixels; the graph's own units are mean '" + valuesText(norm.mean, 1.0) +
-                 "', scale '" + valuesText(norm.scale, 1.0) + "')";
+        // The deployed input is 0..255 pixels (nv12 / rgb): the values the deployment needs, by the rule the
+        // fix's edit uses (deployNormValues).
+        const DeployNormValues dv = deployNormValues(norm.mean, norm.scale);
+        f.evidence["mean_value_0_255"] = valuesText(dv.mean, 1.0);
+        f.evidence["scale_value_0_255"] = valuesText(dv.scale, 1.0);
+        values = " with mean_value '" + valuesText(dv.mean, 1.0) + "' and scale_value '" +
+                 valuesText(dv.scale, 1.0) + "' (for 0..255 pixels; " +
+                 (dv.fromUnitRange ? "the graph's own values, for [0, 1] input, are mean '"
+                                   : "the graph's own values, already in pixel units, are mean '") +
+                 valuesText(norm.mean, 1.0) + "', scale '" + valuesText(norm.scale, 1.0) + "')";
     }
     f.recommendation =
         "Remove the normalisation from the graph and give it to the deployment instead: hb_compile's "
@@ -145,6 +148,10 @@ void normalisationFinding(AnalysisContext& c, const InputNormalization& norm) {
         std::to_string(norm.nodes.size()) + " extra layer" + (norm.nodes.size() > 1 ? "s" : "") +
         " over the whole image and a float input to quantize.";
     f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
+    // The change itself, when the values are known: the chain out of the graph, the same arithmetic in the
+    // deployment (the trial re-estimates both; an input the deployment takes as a featuremap says why not).
+    if (!norm.mean.empty())
+        f.fix = {std::make_shared<MoveInputNormalizationEdit>(in.name)};
     r.findings.push_back(std::move(f));
 }
 

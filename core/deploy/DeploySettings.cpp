@@ -4,6 +4,7 @@
 #include "core/model/Graph.h"
 
 #include <array>
+#include <cstdio>
 #include <set>
 #include <utility>
 
@@ -207,6 +208,19 @@ std::string describeDeployShort(const DeploySettings& d, const Graph& g) {
     return s;
 }
 
+namespace {
+/// "123.675 116.28 103.53": as hb_compile's mean_value / scale_value write them.
+std::string numbersText(const std::vector<double>& v) {
+    std::string out;
+    for (double x : v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.6g", x);
+        out += (out.empty() ? "" : " ") + std::string(buf);
+    }
+    return out;
+}
+} // namespace
+
 std::string describeDeploy(const DeploySettings& d, const Graph& g) {
     std::string s;
     switch (d.preset) {
@@ -228,7 +242,12 @@ std::string describeDeploy(const DeploySettings& d, const Graph& g) {
         ins += "'" + r.name + "' " + inputRuntimeTypeName(r.type);
         if (featuremapForOddHw(d, g, in, r))
             ins += " (odd H or W: --fast-perf takes an image as nv12 only at even H and W)";
-        if (isImageType(r.type) && r.norm != NormType::NoPreprocess)
+        const InputDeploy* set = d.input(r.name);
+        if (isImageType(r.type) && r.norm != NormType::NoPreprocess && set &&
+            (!set->mean.empty() || !set->scale.empty()))
+            ins += std::string(" (") + normTypeName(r.norm) + " on the BPU: mean_value '" +
+                   numbersText(set->mean) + "', scale_value '" + numbersText(set->scale) + "')";
+        else if (isImageType(r.type) && r.norm != NormType::NoPreprocess)
             ins += " (mean/scale on the BPU)";
         else if (r.quantizedOnCpu)
             ins += " (float, quantized on the CPU)";

@@ -15,6 +15,8 @@ constexpr CostNames kNames[kEditCostCount] = {
     {"needs_retraining", "needs retraining or fine-tuning"},
     {"throughput_trade_off", "throughput trade-off: slower per frame"},
     {"changes_io_types", "the application converts the model's inputs/outputs itself"},
+    {"moves_preprocessing",
+     "the deployment config normalises the input (the application feeds it unnormalised)"},
 };
 
 } // namespace

@@ -15,8 +15,11 @@ enum class EditCost : uint8_t {
     NeedsRetraining,    ///< the trained weights no longer fit: fine-tune or retrain (channels, groups)
     ThroughputTradeOff, ///< faster per image, slower per frame (batching)
     ChangesIoTypes, ///< the application feeds or reads the quantized tensors itself (boundary Q/DQ removed)
+    /// Preprocessing moves from the graph into the deployment's config (the input normalisation's
+    /// norm_type, mean_value, scale_value): the application feeds the image without normalising it
+    MovesPreprocessing,
 };
-inline constexpr int kEditCostCount = 4;
+inline constexpr int kEditCostCount = 5;
 
 /// A set of EditCost.
 class EditCosts {

@@ -5,6 +5,7 @@
 
 #include "ActivationEdits.h"
 #include "CutEdits.h"
+#include "NormalizationEdits.h"
 #include "OptionEdits.h"
 #include "ShapeEdits.h"
 #include "TransformEdits.h"
@@ -24,6 +25,7 @@ constexpr EditKind kKinds[] = {
     {"filter_outputs", &FilterOutputsEdit::fromJson},
     {"fuse", &FuseEdit::fuseFromJson},
     {"fuse_all", &FuseAllEdit::fromJson},
+    {"move_input_normalization", &MoveInputNormalizationEdit::fromJson},
     {"remove_boundary_qdq", &RemoveBoundaryQdqEdit::fromJson},
     {"remove_transform_pair", &RemoveTransformPairEdit::fromJson},
     {"replace_activation", &ReplaceActivationEdit::fromJson},

@@ -6,6 +6,7 @@
 #include "OnnxFixtures.h"
 #include "SampleFiles.h"
 
+#include "core/analysis/InputNormalization.h"
 #include "core/deploy/DeployJson.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
@@ -228,6 +229,13 @@ EditCase editCase(const std::string& kind, bpu::Session& s) {
     } else if (kind == "unfuse") {
         if (!head.empty())
             c.edit = json{{"op", "unfuse"}, {"node", head}};
+    } else if (kind == "move_input_normalization") {
+        // An in-graph normalisation with known constants (none in the samples: tst_rewrites has its own).
+        for (const auto& norm : bpu::InputNormalization::find(g))
+            if (!norm.mean.empty()) {
+                c.edit = json{{"op", "move_input_normalization"}, {"input", g.tensor(norm.input).name}};
+                break;
+            }
     } else if (kind == "remove_transform_pair") {
         // A transform undone by the next (none in the samples: the edit is skipped there).
         for (bpu::NodeId id : g.topoOrder)
@@ -332,12 +340,25 @@ EditCase editCase(const std::string& kind, bpu::Session& s) {
     return c;
 }
 
-const std::vector<std::string> kEditKinds{"fuse_all",        "unfuse_all",         "fuse",
-                                          "unfuse",          "set_group",          "set_batch",
-                                          "set_input_shape", "set_channels",       "remove_boundary_qdq",
-                                          "set_placement",   "assume_resident",    "assume_aligned",
-                                          "assume_removed",  "filter_outputs",     "set_precision",
-                                          "cut_at",          "replace_activation", "remove_transform_pair"};
+const std::vector<std::string> kEditKinds{"fuse_all",
+                                          "unfuse_all",
+                                          "fuse",
+                                          "unfuse",
+                                          "set_group",
+                                          "set_batch",
+                                          "set_input_shape",
+                                          "set_channels",
+                                          "remove_boundary_qdq",
+                                          "set_placement",
+                                          "assume_resident",
+                                          "assume_aligned",
+                                          "assume_removed",
+                                          "filter_outputs",
+                                          "set_precision",
+                                          "cut_at",
+                                          "replace_activation",
+                                          "remove_transform_pair",
+                                          "move_input_normalization"};
 
 // ---- fixtures -------------------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@
 #include "OnnxFixtures.h"
 #include "SampleFiles.h"
 
+#include "core/deploy/DeploySettings.h"
 #include "core/edit/ActivationEdits.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
@@ -278,6 +279,71 @@ private slots:
               *silu->wasteUpperBoundMs);
         QVERIFY(*silu->estimatedGainMs > 0);
         QVERIFY(*silu->estimatedGainMs <= *silu->wasteUpperBoundMs + 1e-9);
+    }
+
+    // The in-graph normalisation moved into the deployment (issue 48): input_norm.onnx is torchvision's
+    // (image - [0.485, 0.456, 0.406]) / [0.229, 0.224, 0.225] on [0, 1] input. For 0..255 pixels that is
+    // hb_compile's well-known ImageNet mean_value 123.675 116.28 103.53 and scale_value 1 / (0.229 x 255) =
+    // 0.0171248 ... The G1.1 finding proposes it; applied, the graph has no Sub or Div, the deployment says
+    // the values, and the gain is what it re-estimates; revert restores both.
+    void moveInputNormalization() {
+        const std::string path = bpu::test::testDataDir() + "/families/input_norm.onnx";
+        bpu::Session s(bpu::ModelImporter::load(path), samples::s100());
+        const size_t nodes = s.graph().nodes.size();
+        const double before = s.cost().perImageMs;
+        s.estimateFindingGains();
+        const bpu::Finding* norm = nullptr;
+        for (const auto& f : s.analysis().findings)
+            if (f.rule == bpu::RuleId::G1_1 && !f.fix.empty() &&
+                f.fix[0]->toJson()["op"] == "move_input_normalization")
+                norm = &f;
+        QVERIFY(norm);
+        QVERIFY(norm->estimatedGainMs && *norm->estimatedGainMs > 0);
+        QVERIFY(norm->fixEffects && norm->fixEffects->costs.has(bpu::EditCost::MovesPreprocessing));
+        const double gain = *norm->estimatedGainMs;
+        const bpu::EditList fix = norm->fix;
+        bpu::UndoToken undo = bpu::applyEditList(s, fix);
+        for (const auto& n : s.graph().nodes)
+            QVERIFY2(n.opType != "Sub" && n.opType != "Div", n.name.c_str());
+        QCOMPARE(s.graph().nodes.size(), nodes - 2);
+        QVERIFY(std::abs((before - s.cost().perImageMs) - gain) < 1e-9);
+        const bpu::InputDeploy* in = s.options().deploy.input("image");
+        QVERIFY(in);
+        QCOMPARE(in->norm, bpu::NormType::DataMeanAndScale);
+        const double mean[] = {123.675, 116.28, 103.53}, std[] = {0.229, 0.224, 0.225};
+        for (int c = 0; c < 3; ++c) {
+            QVERIFY(std::abs(in->mean[c] - mean[c]) < 1e-4);
+            QVERIFY(std::abs(in->scale[c] - 1.0 / (std[c] * 255.0)) < 1e-7);
+        }
+        const std::string line = bpu::describeDeploy(s.options().deploy, s.graph());
+        QVERIFY2(line.find("mean_value '123.675 116.28 103.53'") != std::string::npos, line.c_str());
+        undo.revert(s);
+        QCOMPARE(s.graph().nodes.size(), nodes);
+        QVERIFY(!s.options().deploy.input("image"));
+        QCOMPARE(s.cost().perImageMs, before);
+    }
+
+    // Where it cannot be made, the edit says why: a model without a normalisation, an input the deployment
+    // takes as a featuremap (norm_type is for image inputs), an input that is not there.
+    void moveInputNormalizationRefuses() {
+        const std::string path = bpu::test::testDataDir() + "/families/input_norm.onnx";
+        auto refuses = [](bpu::Session& s, const std::string& input, const std::string& why) {
+            try {
+                bpu::applyEditList(
+                    s, {bpu::editFromJson({{"op", "move_input_normalization"}, {"input", input}})});
+                return std::string("applied");
+            } catch (const bpu::EditError& e) {
+                const std::string what = e.what();
+                return what.find(why) != std::string::npos ? std::string() : what;
+            }
+        };
+        bpu::AnalysisOptions floatIo;
+        floatIo.deploy = bpu::DeploySettings::keepIoQdq();
+        bpu::Session featuremap(bpu::ModelImporter::load(path), samples::s100(), floatIo);
+        QCOMPARE(refuses(featuremap, "image", "featuremap"), std::string());
+        bpu::Session none(bpu::ModelImporter::load(samples::samplePath("resnet50.onnx")), samples::s100());
+        QCOMPARE(refuses(none, "input", "has no normalisation"), std::string());
+        QCOMPARE(refuses(none, "nope", "no model input named 'nope'"), std::string());
     }
 };
 

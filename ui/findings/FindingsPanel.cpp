@@ -233,6 +233,7 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
         h += QStringLiteral("</ul>");
     }
     editList(tr("Fix (a change to the model or its compile options):"), f.fix);
+    editList(tr("Alternative fix (another change the recommendation measures):"), f.alternativeFix);
     editList(tr("What-if (idealized, the cost of the waste):"), f.whatIf);
     details_->setHtml(h);
     apply_->setEnabled(!f.fix.empty());
