@@ -4,6 +4,7 @@
 // tensor. Its row shows no fix gain and the waste's upper bound; "Apply fix" stays off; the what-if button
 // applies it as one undoable step, landing on the latency the upper bound promised. Its SiLU finding has a
 // fix (the activations swapped for ReLU), applied by "Apply fix" as one undoable step landing on its gain.
+// Its input-size finding's larger size is applied by "Apply alternative", landing where its evidence said.
 #include "WorkbenchFixture.h"
 
 #include "ui/findings/FindingsPanel.h"
@@ -76,6 +77,32 @@ private slots:
         w.controller()->undo();
         QVERIFY(fixture::waitSettled(w, [&](const Snapshot& s) { return s.historyPosition == 0; }));
         QVERIFY(qAbs(w.snapshot()->cost.perImageMs - startMs) < 1e-9);
+
+        // The input-size finding (issue 48) offers a larger size as its alternative: the button shows for it
+        // alone and lands on the latency per image its evidence measured for that size.
+        const auto again = w.snapshot();
+        int sizeRow = -1;
+        for (int i = 0; i < int(again->analysis.findings.size()); ++i)
+            if (again->analysis.findings[size_t(i)].fixSearch == FixSearch::InputResolution)
+                sizeRow = i;
+        QVERIFY(sizeRow >= 0);
+        const Finding& size = again->analysis.findings[size_t(sizeRow)];
+        QVERIFY(!size.alternativeFix.empty());
+        double statedMs = -1;
+        for (const auto& c : size.evidence.at("candidates"))
+            if (c.at("shape")[2] == size.evidence.at("larger")[0])
+                statedMs = c.at("latency_ms_per_image").get<double>();
+        QVERIFY(statedMs > 0);
+        tree->setCurrentItem(tree->topLevelItem(siluRow));
+        QVERIFY(panel->alternativeButton()->isHidden());
+        tree->setCurrentItem(tree->topLevelItem(sizeRow));
+        QVERIFY(!panel->alternativeButton()->isHidden());
+        panel->alternativeButton()->click();
+        QVERIFY(
+            fixture::waitSettled(w, [&](const Snapshot& s) { return s.generation != again->generation; }));
+        QVERIFY(qAbs(w.snapshot()->cost.perImageMs - statedMs) < 1e-9);
+        w.controller()->undo();
+        QVERIFY(fixture::waitSettled(w, [&](const Snapshot& s) { return s.historyPosition == 0; }));
     }
 };
 

@@ -42,6 +42,7 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     , details_(new QTextBrowser(this))
     , apply_(new QPushButton(tr("&Apply fix"), this))
     , whatIf_(new QPushButton(tr("Try &what-if (waste removed)"), this))
+    , alternative_(new QPushButton(tr("Apply a&lternative"), this))
     , folded_(new QLabel(this)) {
     tree_->setColumnCount(ColumnCount);
     // The fix's gain and the waste's cost kept apart: only the first is what a change the user can make
@@ -76,6 +77,7 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     bl->addWidget(details_);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(apply_);
+    buttons->addWidget(alternative_);
     buttons->addWidget(whatIf_);
     bl->addLayout(buttons);
     split->addWidget(bottom);
@@ -86,8 +88,11 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
                           "undoable edit"));
     whatIf_->setToolTip(tr("Apply the idealized what-if (the waste removed outright) as one undoable edit, "
                            "to see what the waste costs: no model can be changed this way"));
+    alternative_->setToolTip(tr("Apply the other change the recommendation measures (its figures are in the "
+                                "recommendation), as one undoable edit"));
     apply_->setEnabled(false);
     whatIf_->setEnabled(false);
+    alternative_->setVisible(false);
     connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         showDetails(item ? item->data(0, Qt::UserRole).toInt() : -1, !refreshing_);
     });
@@ -104,6 +109,13 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
         const Finding& f = snap_->analysis.findings[current_];
         if (!f.fix.empty())
             emit applyFix(f.fix, QString::fromStdString(f.title));
+    });
+    connect(alternative_, &QPushButton::clicked, this, [this] {
+        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
+            return;
+        const Finding& f = snap_->analysis.findings[current_];
+        if (!f.alternativeFix.empty())
+            emit applyFix(f.alternativeFix, tr("Alternative: %1").arg(QString::fromStdString(f.title)));
     });
     connect(whatIf_, &QPushButton::clicked, this, [this] {
         if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
@@ -173,6 +185,7 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
         details_->clear();
         apply_->setEnabled(false);
         whatIf_->setEnabled(false);
+        alternative_->setVisible(false);
         if (userChoice)
             chosen_.reset();
         return;
@@ -238,6 +251,7 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
     details_->setHtml(h);
     apply_->setEnabled(!f.fix.empty());
     whatIf_->setEnabled(!f.whatIf.empty());
+    alternative_->setVisible(!f.alternativeFix.empty());
     if (userChoice) {
         // The user chose this finding: remember it across snapshots and select its node, this once.
         chosen_.reset();

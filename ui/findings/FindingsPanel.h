@@ -28,6 +28,7 @@ public:
     QTreeWidget* tree() const { return tree_; }
     QPushButton* applyButton() const { return apply_; }
     QPushButton* whatIfButton() const { return whatIf_; }
+    QPushButton* alternativeButton() const { return alternative_; }
 
 signals:
     /// The finding's fix (or its idealized what-if) to apply as one undo step named `title`.
@@ -42,7 +43,8 @@ private:
     QTextBrowser* details_;
     QPushButton* apply_;
     QPushButton* whatIf_;
-    QLabel* folded_; ///< the findings folded below the list, in one line
+    QPushButton* alternative_; ///< shown for a finding with an alternative fix (a larger input size)
+    QLabel* folded_;           ///< the findings folded below the list, in one line
     int current_ = -1;
     /// The chosen finding across snapshots (its index moves as gains re-rank): rule and first node.
     std::optional<std::pair<std::string, uint32_t>> chosen_;
