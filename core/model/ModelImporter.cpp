@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ModelImporter.h"
+#include "SourceModel.h"
 
 #include "ExternalData.h"
 #include "ImportError.h"
@@ -422,6 +423,12 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
 }
 
 } // namespace
+
+onnx::ModelProto readSourceModel(const std::string& path) {
+    onnx::ModelProto model = parseFile(path);
+    sanitizeNames(model);
+    return model;
+}
 
 Graph ModelImporter::load(const std::string& path, const ImportOptions& opt) {
     opt.progress(0.0, "reading");

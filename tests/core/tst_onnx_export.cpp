@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// The changed model written back out (issue 49, step 1: unchanged models): an export re-imports to the same
+// analysis, keeps every weight byte for byte, names every node as the importer did, keeps a graph-only
+// model graph-only and copies present external weights beside the output, never over the source.
+#include "OnnxFixtures.h"
+#include "SampleFiles.h"
+
+#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
+#include "core/edit/Session.h"
+#include "core/io/AnalysisJson.h"
+#include "core/io/OnnxExport.h"
+#include "core/model/ModelImporter.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+onnx::ModelProto readProto(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    onnx::ModelProto m;
+    if (!m.ParseFromIstream(&in))
+        throw std::runtime_error("cannot parse " + path);
+    return m;
+}
+
+/// Random float bytes for a tensor of `n` elements: values no two weights share by chance.
+std::string randomFloats(size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(-1.f, 1.f);
+    std::string raw(n * sizeof(float), '\0');
+    for (size_t i = 0; i < n; ++i) {
+        const float v = d(rng);
+        std::memcpy(raw.data() + i * sizeof(float), &v, sizeof v);
+    }
+    return raw;
+}
+
+/// x[1,3,32,32] -> conv1 (16, 3x3, bias) -> BatchNormalization -> Relu (unnamed) -> conv2 (8, 1x1) -> y.
+/// Real (random) weights, so "byte-equal" means something.
+std::string realWeightsModel(const std::string& file) {
+    fixtures::ModelBuilder b;
+    b.input("x", {1, 3, 32, 32});
+    auto weight = [&](const std::string& name, std::vector<int64_t> dims, unsigned seed) {
+        b.weight(name, dims);
+        size_t n = 1;
+        for (int64_t d : dims)
+            n *= size_t(d);
+        b.graph().mutable_initializer(b.graph().initializer_size() - 1)->set_raw_data(randomFloats(n, seed));
+    };
+    weight("w1", {16, 3, 3, 3}, 1);
+    weight("b1", {16}, 2);
+    weight("bn_scale", {16}, 3);
+    weight("bn_bias", {16}, 4);
+    weight("bn_mean", {16}, 5);
+    weight("bn_var", {16}, 6);
+    weight("w2", {8, 16, 1, 1}, 7);
+    auto& c1 = b.node("Conv", {"x", "w1", "b1"}, {"c1"}, "conv1");
+    fixtures::setInts(c1, "pads", {1, 1, 1, 1});
+    b.node("BatchNormalization", {"c1", "bn_scale", "bn_bias", "bn_mean", "bn_var"}, {"bn"}, "bn1");
+    b.node("Relu", {"bn"}, {"r"}); // no name: the importer calls it Relu_<index>
+    b.node("Conv", {"r", "w2"}, {"y"}, "conv2");
+    b.output("y");
+    return b.save(file);
+}
+
+/// The analysis document without what names the file (the model, and the file each diagnostic is about).
+nlohmann::json analysisOf(const bpu::Session& s) {
+    nlohmann::json j = bpu::analysisJson(s.graph(), s.target(), s.analysis(), &s.cost());
+    j.erase("model");
+    if (j.contains("diagnostics"))
+        for (auto& d : j["diagnostics"])
+            d.erase("file");
+    return j;
+}
+
+} // namespace
+
+class TestOnnxExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void unchangedModelRoundTrips() {
+        const std::string src = realWeightsModel("real_weights.onnx");
+        bpu::Session s(bpu::ModelImporter::load(src), samples::s100());
+        const std::string out = fixtures::tempDir() + "/real_weights_export.onnx";
+        const bpu::OnnxExportReport rep = bpu::exportOnnx(s.graph(), out);
+        QVERIFY(rep.reinitialised.empty());
+        QVERIFY(rep.warnings.empty());
+        // Every weight byte for byte, every node named as the importer named it.
+        const onnx::ModelProto a = readProto(src), b = readProto(out);
+        QCOMPARE(b.graph().initializer_size(), a.graph().initializer_size());
+        for (const auto& t : a.graph().initializer()) {
+            bool found = false;
+            for (const auto& u : b.graph().initializer())
+                if (u.name() == t.name()) {
+                    found = true;
+                    QCOMPARE(u.SerializeAsString(), t.SerializeAsString());
+                }
+            QVERIFY2(found, t.name().c_str());
+        }
+        QStringList names, imported;
+        for (const auto& n : b.graph().node())
+            names << QString::fromStdString(n.name());
+        for (bpu::NodeId id : s.graph().topoOrder)
+            imported << QString::fromStdString(s.graph().node(id).name);
+        QCOMPARE(names, imported);
+        QVERIFY(names.at(2).startsWith("Relu_")); // the file left it unnamed
+        QCOMPARE(b.graph().value_info_size(), 0);
+        QCOMPARE(b.opset_import_size(), a.opset_import_size());
+        // Re-imported, the same analysis.
+        bpu::Session again(bpu::ModelImporter::load(out), samples::s100());
+        QCOMPARE(analysisOf(again), analysisOf(s));
+    }
+
+    // Every bundled sample (graph-only: their weights' files are not shipped) exports graph-only, with
+    // the same external references, and re-imports to the same analysis.
+    void samplesRoundTrip_data() {
+        QTest::addColumn<QString>("file");
+        for (const auto& f : samples::sampleFiles())
+            QTest::newRow(f.c_str()) << QString::fromStdString(f);
+    }
+    void samplesRoundTrip() {
+        QFETCH(QString, file);
+        bpu::Session s(bpu::ModelImporter::load(samples::samplePath(file.toStdString())), samples::s100());
+        const std::string out = fixtures::tempDir() + "/" + file.toStdString();
+        const bpu::OnnxExportReport rep = bpu::exportOnnx(s.graph(), out);
+        QVERIFY(rep.reinitialised.empty());
+        QVERIFY(rep.copiedFiles.empty()); // nothing to copy: the weights are not there
+        bpu::Session again(bpu::ModelImporter::load(out), samples::s100());
+        QCOMPARE(again.graph().nodes.size(), s.graph().nodes.size());
+        QCOMPARE(again.cost().latencyMs, s.cost().latencyMs);
+        const nlohmann::json diff = nlohmann::json::diff(analysisOf(s), analysisOf(again));
+        QVERIFY2(diff.empty(), diff.dump().substr(0, 600).c_str());
+    }
+
+    // Weights in an external file: exported into another folder, the file is copied beside the output,
+    // byte for byte; into the model's own folder the reference is kept and nothing copied. The source
+    // itself is never an output.
+    void externalWeights() {
+        const std::string dir = fixtures::tempDir() + "/ext_src";
+        fs::create_directories(dir);
+        fixtures::ModelBuilder b;
+        b.input("x", {1, 3, 16, 16});
+        b.externalWeight("w", {8, 3, 3, 3}, "weights.bin");
+        b.node("Conv", {"x", "w"}, {"y"}, "conv");
+        b.output("y");
+        const std::string model = fs::path(b.save("ext_model.onnx")).string();
+        const std::string src = dir + "/ext_model.onnx";
+        fs::copy_file(model, src, fs::copy_options::overwrite_existing);
+        const std::string weights = randomFloats(8 * 3 * 3 * 3, 9);
+        std::ofstream(dir + "/weights.bin", std::ios::binary) << weights;
+        bpu::Session s(bpu::ModelImporter::load(src), samples::s100());
+
+        const std::string outDir = fixtures::tempDir() + "/ext_out";
+        fs::create_directories(outDir);
+        const auto rep = bpu::exportOnnx(s.graph(), outDir + "/exported.onnx");
+        QCOMPARE(rep.copiedFiles.size(), size_t(1));
+        std::ifstream copied(outDir + "/weights.bin", std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(copied)), std::istreambuf_iterator<char>());
+        QCOMPARE(bytes, weights);
+        bpu::Session again(bpu::ModelImporter::load(outDir + "/exported.onnx"), samples::s100());
+        QCOMPARE(analysisOf(again), analysisOf(s));
+
+        const auto beside = bpu::exportOnnx(s.graph(), dir + "/exported_here.onnx");
+        QVERIFY(beside.copiedFiles.empty());
+        try {
+            bpu::exportOnnx(s.graph(), src);
+            QFAIL("exported over its own source");
+        } catch (const bpu::ExportError& e) {
+            QVERIFY2(QString(e.what()).contains("is the model being exported"), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxExport)
+#include "tst_onnx_export.moc"
