@@ -39,6 +39,13 @@ Commands:
       what-if before/after, method and assumptions. Options: --format pdf|md|html|json (else from the
       -o extension; pdf works without a display), --target T, --deploy D, --edits FILE, --batch N,
       --input-shape ..., --progress (each stage with its time on stderr)
+  export MODEL -o OUT.onnx [options]
+      the model with a what-if edit list (--edits FILE) or the optimization plan's first N steps
+      (--plan N) applied, written as ONNX for hb_compile: unchanged weights copied byte for byte, changed
+      ones written as zeros and listed (retrain before use), every node named, checked with onnx's
+      checker first. An idealized what-if (assume_*, fuse, filter_outputs) is refused; a deployment
+      change (placement, precision, boundary Q/DQ, normalisation) is said to stay out of the file.
+      Options: --target T, --deploy D, --batch N, --input-shape ...
   compare A.onnx B.onnx [options]
       two exports of the same network node by node, B - A: nodes matched by name, then by structure (op
       type, neighbours, shapes), so a re-export with renumbered names still matches; model-level deltas
@@ -107,6 +114,9 @@ int main(int argc, char** argv) {
             }
             if (cmd == "report")
                 return runReport(parse(modelOptions, {"progress"}), argc, argv);
+            if (cmd == "export")
+                return runExport(
+                    parse({"batch", "input-shape", "target", "edits", "plan", "output", "deploy"}, {}));
             if (cmd == "compare")
                 return runCompare(
                     parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}), argc,

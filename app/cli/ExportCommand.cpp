@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// `bpuscope-cli export` (issue 49): the model with a what-if edit list or the optimization plan's first
+// steps applied, written as ONNX for hb_compile. An edit with no form in a model file is refused by name;
+// one that changes the deployment rather than the model is said to stay out of the file.
+#include "Commands.h"
+#include "DocumentOutput.h"
+#include "ModelSetup.h"
+#include "ResultNotice.h"
+
+#include "core/advice/OptimizationPlan.h"
+#include "core/analysis/ResultDiagnostics.h"
+#include "core/edit/Edit.h"
+#include "core/edit/EditList.h"
+#include "core/edit/OptionEdits.h"
+#include "core/edit/Session.h"
+#include "core/io/OnnxExport.h"
+#include "core/model/ExternalDataFiles.h"
+#include "core/model/ModelImporter.h"
+#include "core/util/PrintableText.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace bpu::cli {
+
+namespace {
+
+/// The edit list to export: --edits FILE, or the plan's first N steps (--plan N).
+EditList exportEdits(const CliArgs& args, Session& s) {
+    const auto file = args.get("edits");
+    const auto plan = args.get("plan");
+    if (file && plan)
+        throw UsageError("export takes --edits FILE or --plan N, not both");
+    if (file)
+        return loadEditFile(*file);
+    if (!plan)
+        return {};
+    long long n = 0;
+    try {
+        size_t used = 0;
+        n = std::stoll(*plan, &used);
+        if (used != plan->size())
+            n = -1;
+    } catch (const std::exception&) {
+        n = -1;
+    }
+    if (n < 1)
+        throw UsageError("--plan takes the number of plan steps to apply (1 or more), got '" + *plan + "'");
+    s.estimateFindingGains();
+    const OptimizationPlan p = buildOptimizationPlan(s, size_t(n));
+    if (p.steps.empty())
+        throw std::runtime_error(args.positional[0] +
+                                 ": the optimization plan has no step (no concrete fix lowers the latency)");
+    if (p.steps.size() < size_t(n))
+        std::cerr << "bpuscope: note: the plan has " << p.steps.size() << " step"
+                  << (p.steps.size() > 1 ? "s" : "") << "; exporting all of them\n";
+    EditList edits;
+    for (const auto& st : p.steps) {
+        std::cout << "plan step: [" << ruleName(st.rule) << "] " << printable(st.title) << "\n";
+        edits.insert(edits.end(), st.edits.begin(), st.edits.end());
+    }
+    return edits;
+}
+
+} // namespace
+
+int runExport(const CliArgs& args) {
+    if (args.positional.size() != 1)
+        throw UsageError("export takes exactly one MODEL");
+    const auto output = args.get("output");
+    if (!output || output->empty() || *output == "-")
+        throw UsageError("export needs -o FILE.onnx (a model is not written to stdout)");
+    checkWritable(*output);
+    const ModelSetup setup = loadModelSetup(args);
+    Graph graph = ModelImporter::load(args.positional[0], args.importOptions());
+    args.refuseOutputsOver(externalDataFiles(graph), "an external-data file of the model");
+    AnalysisOptions options;
+    options.deploy = setup.deploy;
+    Session session(std::move(graph), setup.target, options);
+    const EditList edits = exportEdits(args, session);
+    const std::string source = args.get("edits") ? *args.get("edits") : std::string("the plan");
+    // An idealized edit has no form in any model file: refused by name, never dropped.
+    for (size_t i = 0; i < edits.size(); ++i)
+        if (edits[i]->idealized())
+            throw std::runtime_error(source + ": edit " + std::to_string(i + 1) + " (" +
+                                     edits[i]->describe(3) +
+                                     ") is an idealized what-if with no form in a model file; export a list "
+                                     "of concrete changes");
+    try {
+        applyEditList(session, edits);
+    } catch (const EditError& e) {
+        throw std::runtime_error(source + ": " + e.what());
+    }
+    // A change of the deployment is the compile config's, not the model file's.
+    for (size_t i = 0; i < edits.size(); ++i) {
+        const std::string op = edits[i]->toJson().value("op", std::string());
+        if (dynamic_cast<const OptionEdit*>(edits[i].get()) || op == "move_input_normalization")
+            std::cerr << "bpuscope: warning: edit " << i + 1 << " (" << printable(edits[i]->describe(3))
+                      << ") changes the deployment: the ONNX file does not carry "
+                      << (op == "move_input_normalization" ? "its normalisation settings" : "it")
+                      << "; give hb_compile the same settings ("
+                      << printable(describeDeploy(session.options().deploy, session.graph())) << ")\n";
+    }
+    const OnnxExportReport rep = exportOnnx(session.graph(), *output);
+    for (const auto& w : rep.warnings)
+        std::cerr << "bpuscope: warning: " << printable(w) << "\n";
+    if (!rep.reinitialised.empty()) {
+        std::cerr << "bpuscope: warning: " << rep.reinitialised.size() << " weight"
+                  << (rep.reinitialised.size() > 1 ? "s changed shape and were" : " changed shape and was")
+                  << " written as zeros (ones for a BatchNormalization variance): "
+                     "retrain or fine-tune before use:";
+        for (size_t i = 0; i < rep.reinitialised.size() && i < 10; ++i)
+            std::cerr << (i ? ", " : " ") << printable(rep.reinitialised[i]);
+        if (rep.reinitialised.size() > 10)
+            std::cerr << ", ... " << rep.reinitialised.size() - 10 << " more";
+        std::cerr << "\n";
+    }
+    for (const auto& f : rep.copiedFiles)
+        std::cout << "copied weights: " << printable(f) << "\n";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " (%zu nodes, %zu edit%s; estimated %.3f ms per image, %.1f FPS)",
+                  session.graph().nodes.size(), edits.size(), edits.size() == 1 ? "" : "s",
+                  session.cost().perImageMs, session.cost().fps);
+    std::cout << "wrote " << printable(*output) << buf << "\n";
+    return kOk;
+}
+
+} // namespace bpu::cli
