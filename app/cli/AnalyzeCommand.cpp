@@ -4,6 +4,7 @@
 #include "FailOn.h"
 #include "ModelSetup.h"
 #include "ResultNotice.h"
+#include "core/deploy/DeployImport.h"
 
 #include "core/advice/FindingText.h"
 #include "core/advice/OptimizationPlan.h"
@@ -127,8 +128,9 @@ int runAnalyze(const CliArgs& args) {
         edits = loadEditFile(*file);
     AnalysisOptions options;
     options.deploy = setup.deploy;
-    auto owned = std::make_unique<Session>(ModelImporter::load(args.positional[0], args.importOptions()),
-                                           setup.target, options);
+    Graph graph = ModelImporter::load(args.positional[0], importOptions(args, setup));
+    checkDeployNames(setup.deploy, graph);
+    auto owned = std::make_unique<Session>(std::move(graph), setup.target, options);
     Session& session = *owned;
     args.refuseOutputsOver(externalDataFiles(session.graph()), "an external-data file of the model");
     const CostEstimate baseline = session.cost();

@@ -6,6 +6,7 @@
 #include "DocumentOutput.h"
 #include "ModelSetup.h"
 #include "ResultNotice.h"
+#include "core/deploy/DeployImport.h"
 
 #include "core/advice/OptimizationPlan.h"
 #include "core/analysis/ResultDiagnostics.h"
@@ -72,7 +73,8 @@ int runExport(const CliArgs& args) {
         throw UsageError("export needs -o FILE.onnx (a model is not written to stdout)");
     checkWritable(*output);
     const ModelSetup setup = loadModelSetup(args);
-    Graph graph = ModelImporter::load(args.positional[0], args.importOptions());
+    Graph graph = ModelImporter::load(args.positional[0], importOptions(args, setup));
+    checkDeployNames(setup.deploy, graph);
     args.refuseOutputsOver(externalDataFiles(graph), "an external-data file of the model");
     AnalysisOptions options;
     options.deploy = setup.deploy;

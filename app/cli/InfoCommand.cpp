@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "BuryAtExit.h"
 #include "Commands.h"
+#include "ModelSetup.h"
 #include "ResultNotice.h"
+#include "core/deploy/DeployImport.h"
+#include "core/deploy/DeployYaml.h"
 
 #include "core/io/InfoJson.h"
 #include "core/metrics/NodeMetrics.h"
@@ -88,8 +91,12 @@ std::string infoText(const Graph& g, const ModelMetrics& m) {
 int runInfo(const CliArgs& args) {
     if (args.positional.size() != 1)
         throw UsageError("info takes exactly one MODEL");
-    auto owned = std::make_unique<Graph>(ModelImporter::load(args.positional[0], args.importOptions()));
+    // A config's input_shape / input_batch shape the model as they do for analyze.
+    ModelSetup setup; // the deployment only: info estimates nothing, so no target profile is read
+    setup.deploy = loadDeploy(args.get("deploy").value_or("fast-perf"));
+    auto owned = std::make_unique<Graph>(ModelImporter::load(args.positional[0], importOptions(args, setup)));
     const Graph& g = *owned;
+    checkDeployNames(setup.deploy, g);
     args.refuseOutputsOver(externalDataFiles(g), "an external-data file of the model");
     printDiagnostics(g.diagnostics);
     ModelMetrics totals;

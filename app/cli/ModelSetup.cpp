@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ModelSetup.h"
 
+#include "core/deploy/DeployImport.h"
 #include "core/deploy/DeployYaml.h"
+#include "core/util/PrintableText.h"
 
 #include <iostream>
 
@@ -19,6 +21,15 @@ ModelSetup loadModelSetup(const CliArgs& args) {
                   << "; estimating for --target " << target << " as asked\n";
     s.target = std::make_shared<const TargetProfile>(loadTargetProfile(target));
     return s;
+}
+
+ImportOptions importOptions(const CliArgs& args, const ModelSetup& setup) {
+    std::vector<std::string> notes;
+    ImportOptions o =
+        importOptionsWithDeploy(args.importOptions(), args.get("batch").has_value(), setup.deploy, notes);
+    for (const auto& n : notes)
+        std::cerr << "bpuscope: note: " << printable(n) << "\n";
+    return o;
 }
 
 } // namespace bpu::cli

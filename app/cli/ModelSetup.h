@@ -17,5 +17,8 @@ struct ModelSetup {
     DeploySettings deploy;
 };
 ModelSetup loadModelSetup(const CliArgs& args);
+/// The import options of the command line over the config's input_shape / input_batch (DeployImport.h);
+/// each config value the command line overrides is noted on stderr.
+ImportOptions importOptions(const CliArgs& args, const ModelSetup& setup);
 
 } // namespace bpu::cli

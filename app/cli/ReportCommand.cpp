@@ -7,6 +7,7 @@
 #include "ModelSetup.h"
 #include "ResultNotice.h"
 #include "core/analysis/ResultDiagnostics.h"
+#include "core/deploy/DeployImport.h"
 
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
@@ -80,7 +81,8 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     EditList edits;
     if (auto file = args.get("edits"))
         edits = loadEditFile(*file);
-    Graph graph = ModelImporter::load(args.positional[0], args.importOptions());
+    Graph graph = ModelImporter::load(args.positional[0], importOptions(args, setup));
+    checkDeployNames(setup.deploy, graph);
     args.refuseOutputsOver(externalDataFiles(graph), "an external-data file of the model");
     log(0.1, "analysis and estimate");
     AnalysisOptions options;

@@ -13,7 +13,8 @@ int runTargets(const CliArgs& args) {
     for (const auto& [name, path] : builtinTargets()) {
         TargetProfile t = loadTargetProfile(name);
         std::cout << name << "\t" << t.displayName << "\tmarch " << t.march << "\t" << t.peakInt8Tops.value
-                  << " TOPS int8 @ " << t.bpuClockGhz.value << " GHz\tprofile " << t.version << "\t" << path << "\n";
+                  << " TOPS int8 @ " << t.bpuClockGhz.value << " GHz\tprofile " << t.version << "\t" << path
+                  << "\n";
     }
     return kOk;
 }

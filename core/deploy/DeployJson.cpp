@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "DeployJson.h"
 
+#include "core/model/ImportOptions.h"
+
 #include "core/model/Graph.h"
 
 #include <stdexcept>
@@ -76,6 +78,14 @@ json deployToJson(const DeploySettings& d) {
     j["node_placement"] = place;
     if (d.allNodesPrecision)
         j["all_nodes_precision"] = precisionName(*d.allNodesPrecision);
+    if (d.inputBatch > 0)
+        j["input_batch"] = d.inputBatch;
+    if (!d.inputShapes.empty()) {
+        json shapes = json::object();
+        for (const auto& [name, dims] : d.inputShapes)
+            shapes[name] = dims;
+        j["input_shapes"] = shapes;
+    }
     return j;
 }
 
@@ -155,6 +165,29 @@ DeploySettings deployFromJson(const json& j) {
     }
     if (j.contains("all_nodes_precision"))
         d.allNodesPrecision = precisionOf(j["all_nodes_precision"], "all_nodes_precision");
+    if (j.contains("input_batch")) {
+        const json& b = j["input_batch"];
+        if (!b.is_number_integer() || b.get<int64_t>() < 1 || b.get<int64_t>() > kMaxBatch)
+            throw bad("input_batch", "must be an integer in 1.." + std::to_string(kMaxBatch));
+        d.inputBatch = b.get<int64_t>();
+    }
+    if (j.contains("input_shapes")) {
+        if (!j["input_shapes"].is_object())
+            throw bad("input_shapes", "must map input names to shapes");
+        for (auto it = j["input_shapes"].begin(); it != j["input_shapes"].end(); ++it) {
+            std::vector<int64_t> dims;
+            if (!it.value().is_array())
+                throw bad("input_shapes." + it.key(), "must be a list of dims");
+            for (const auto& v : it.value()) {
+                if (!v.is_number_integer())
+                    throw bad("input_shapes." + it.key(), "must be a list of positive integers");
+                dims.push_back(v.get<int64_t>());
+            }
+            if (const std::string problem = inputShapeProblem(dims); !problem.empty() || dims.empty())
+                throw bad("input_shapes." + it.key(), problem.empty() ? "is empty" : problem);
+            d.inputShapes[it.key()] = std::move(dims);
+        }
+    }
     return d;
 }
 

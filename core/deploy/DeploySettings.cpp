@@ -122,7 +122,8 @@ bool DeploySettings::operator==(const DeploySettings& o) const {
     // `source` and `notes` say where the settings came from; they do not change what the board runs.
     return preset == o.preset && inputs == o.inputs && removeNodeTypes == o.removeNodeTypes &&
            removeNodeNames == o.removeNodeNames && march == o.march && nodePrecision == o.nodePrecision &&
-           nodePlacement == o.nodePlacement && allNodesPrecision == o.allNodesPrecision;
+           nodePlacement == o.nodePlacement && allNodesPrecision == o.allNodesPrecision &&
+           inputBatch == o.inputBatch && inputShapes == o.inputShapes;
 }
 
 namespace {

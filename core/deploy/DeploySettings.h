@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bpu {
@@ -59,7 +60,16 @@ struct DeploySettings {
     std::map<std::string, Precision> nodePrecision; ///< node_info / set_node_data_type (int8 / int16)
     std::map<std::string, Placement> nodePlacement; ///< node_info 'ON': BPU / CPU
     std::optional<Precision> allNodesPrecision;     ///< calibration optimization set_all_nodes_int16
+    int64_t inputBatch =
+        0; ///< input_parameters.input_batch (0: not given): the batch the model is compiled at
+    /// input_parameters.input_shape per input name ("" for a config without input_name: the model's only
+    /// input): the shapes the model is imported with (DeployImport.h).
+    std::map<std::string, std::vector<int64_t>> inputShapes;
     std::vector<std::string> notes; ///< what the reader ignored or assumed (shown once, in warnings)
+    /// Each node or input name the config gives with the key it comes from ("run_on_cpu", "node_info"),
+    /// checked against the model once it is imported (checkDeployNames, DeployImport.h). Provenance, like
+    /// `notes`: not compared.
+    std::vector<std::pair<std::string, std::string>> namedNodes;
 
     static DeploySettings fastPerf();
     static DeploySettings keepIoQdq();

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "DeployYaml.h"
 
+#include "core/model/ImportOptions.h"
+
 #include "core/util/SafeFile.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -30,8 +33,6 @@ const std::set<std::string> kSkippedKeys = {"onnx_model",
                                             "layer_out_dump",
                                             "output_nodes",
                                             "debug_mode",
-                                            "input_shape",
-                                            "input_batch",
                                             "input_type_train",
                                             "input_layout_train",
                                             "input_layout_rt",
@@ -41,17 +42,9 @@ const std::set<std::string> kSkippedKeys = {"onnx_model",
                                             "calibration_type",
                                             "max_percentile",
                                             "per_channel",
-                                            "run_on_cpu",
-                                            "run_on_bpu",
-                                            "quant_config",
-                                            "compile_mode",
                                             "debug",
-                                            "optimize_level",
-                                            "core_num",
                                             "jobs",
                                             "advice",
-                                            "balance_factor",
-                                            "max_time_per_fc",
                                             "input_source",
                                             "std_value",
                                             "custom_op",
@@ -59,6 +52,11 @@ const std::set<std::string> kSkippedKeys = {"onnx_model",
                                             "op_register_files",
                                             "custom_op_dir",
                                             "hbdk3_compatible_mode"};
+
+// Keys that change how fast the compiled model runs but that the estimate does not model (it assumes
+// hb_compile's defaults): one note names those a config sets.
+const std::set<std::string> kUnmodelledKeys = {"compile_mode",   "optimize_level",  "core_num",
+                                               "balance_factor", "max_time_per_fc", "quant_config"};
 
 std::runtime_error bad(const std::string& name, const std::string& what) {
     return std::runtime_error(name + ": " + what);
@@ -112,7 +110,29 @@ std::optional<Precision> precisionWord(std::string s) {
     return std::nullopt;
 }
 
-void readModelParameters(const YAML::Node& m, const std::string& name, DeploySettings& d) {
+/// The keys any section may hold that the reader acts on: run_on_cpu / run_on_bpu ("node1;node2": those
+/// nodes' placement, as node_info's 'ON'), and the performance keys the estimate does not model (collected
+/// in `d.notes` as one line by parseDeployYaml). Returns whether `key` was one.
+bool readCommonKey(const std::string& section, const std::string& key, const YAML::Node& v,
+                   const std::string& name, DeploySettings& d, std::vector<std::string>& unmodelled) {
+    if (key == "run_on_cpu" || key == "run_on_bpu") {
+        const Placement p = key == "run_on_cpu" ? Placement::CPU : Placement::BPU;
+        for (const auto& t : splitOn(scalarText(v, name, section + "." + key), ';'))
+            if (!t.empty()) {
+                d.nodePlacement[t] = p;
+                d.namedNodes.emplace_back(key, t);
+            }
+        return true;
+    }
+    if (kUnmodelledKeys.count(key)) {
+        unmodelled.push_back(section + "." + key);
+        return true;
+    }
+    return false;
+}
+
+void readModelParameters(const YAML::Node& m, const std::string& name, DeploySettings& d,
+                         std::vector<std::string>& unmodelled) {
     for (const auto& kv : m) {
         const std::string key = kv.first.as<std::string>();
         const YAML::Node& v = kv.second;
@@ -135,8 +155,10 @@ void readModelParameters(const YAML::Node& m, const std::string& name, DeploySet
             }
         } else if (key == "remove_node_name") {
             for (const auto& t : splitOn(scalarText(v, name, key), ';'))
-                if (!t.empty())
+                if (!t.empty()) {
                     d.removeNodeNames.insert(t);
+                    d.namedNodes.emplace_back("remove_node_name", t);
+                }
         } else if (key == "node_info") {
             if (v.IsNull())
                 continue;
@@ -144,6 +166,7 @@ void readModelParameters(const YAML::Node& m, const std::string& name, DeploySet
                 throw bad(name, "node_info must map node names to their settings");
             for (const auto& node : v) {
                 const std::string nodeName = node.first.as<std::string>();
+                d.namedNodes.emplace_back("node_info", nodeName);
                 if (!node.second.IsMap())
                     throw bad(name,
                               "node_info: '" + nodeName + "' must map to settings ('ON', 'InputType', ...)");
@@ -172,6 +195,7 @@ void readModelParameters(const YAML::Node& m, const std::string& name, DeploySet
             if (v.IsMap()) {
                 for (const auto& node : v) {
                     const std::string nodeName = node.first.as<std::string>();
+                    d.namedNodes.emplace_back("set_node_data_type", nodeName);
                     auto p = precisionWord(scalarText(node.second, name, "set_node_data_type." + nodeName));
                     if (!p)
                         throw bad(name, "set_node_data_type." + nodeName + " must be int8 or int16");
@@ -179,23 +203,46 @@ void readModelParameters(const YAML::Node& m, const std::string& name, DeploySet
                 }
             } else {
                 for (const auto& t : splitOn(scalarText(v, name, key), ';'))
-                    if (!t.empty())
+                    if (!t.empty()) {
                         d.nodePrecision[t] = Precision::Int16;
+                        d.namedNodes.emplace_back("set_node_data_type", t);
+                    }
             }
+        } else if (readCommonKey("model_parameters", key, v, name, d, unmodelled)) {
         } else if (!kSkippedKeys.count(key)) {
             d.notes.push_back("model_parameters." + key + " ignored");
         }
     }
 }
 
+/// "1x3x960x960" as hb_compile writes input_shape.
+std::vector<int64_t> shapeValue(const std::string& text, const std::string& name) {
+    std::vector<int64_t> dims;
+    for (const auto& part : splitOn(text, 'x')) {
+        int64_t v = 0;
+        const auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+        if (part.empty() || ec != std::errc{} || p != part.data() + part.size())
+            throw bad(name, "input_parameters.input_shape: '" + text + "' is not a shape like 1x3x224x224");
+        dims.push_back(v);
+    }
+    if (dims.empty())
+        throw bad(name, "input_parameters.input_shape: empty shape");
+    if (const std::string problem = inputShapeProblem(dims); !problem.empty())
+        throw bad(name, "input_parameters.input_shape '" + text + "': " + problem);
+    return dims;
+}
+
 void readInputParameters(const YAML::Node& m, const std::string& name, DeploySettings& d) {
-    std::vector<std::string> names, types, norms, means, scales;
+    std::vector<std::string> names, types, norms, means, scales, shapes;
     for (const auto& kv : m) {
         const std::string key = kv.first.as<std::string>();
         const std::string text = scalarText(kv.second, name, key);
-        if (key == "input_name")
+        if (key == "input_name") {
             names = splitOn(text, ';');
-        else if (key == "input_type_rt")
+            for (const auto& n : names)
+                if (!n.empty())
+                    d.namedNodes.emplace_back("input_name", n);
+        } else if (key == "input_type_rt")
             types = splitOn(text, ';');
         else if (key == "norm_type")
             norms = splitOn(text, ';');
@@ -203,8 +250,28 @@ void readInputParameters(const YAML::Node& m, const std::string& name, DeploySet
             means = splitOn(text, ';');
         else if (key == "scale_value")
             scales = splitOn(text, ';');
-        else if (!kSkippedKeys.count(key))
+        else if (key == "input_shape")
+            shapes = splitOn(text, ';');
+        else if (key == "input_batch") {
+            int64_t v = 0;
+            const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (text.empty() || ec != std::errc{} || p != text.data() + text.size() || v < 1 || v > kMaxBatch)
+                throw bad(name, "input_parameters.input_batch: '" + text + "' is not a batch in 1.." +
+                                    std::to_string(kMaxBatch));
+            d.inputBatch = v;
+        } else if (!kSkippedKeys.count(key))
             d.notes.push_back("input_parameters." + key + " ignored");
+    }
+    // input_shape: one per input, in input_name's order; without input_name, the model's only input.
+    if (!shapes.empty()) {
+        if (names.empty() && shapes.size() > 1)
+            throw bad(name, "input_parameters.input_shape lists " + std::to_string(shapes.size()) +
+                                " shapes but input_name names no input");
+        if (!names.empty() && shapes.size() != names.size())
+            throw bad(name, "input_parameters: " + std::to_string(names.size()) + " input names but " +
+                                std::to_string(shapes.size()) + " input_shape values");
+        for (size_t i = 0; i < shapes.size(); ++i)
+            d.inputShapes[names.empty() ? std::string() : names[i]] = shapeValue(shapes[i], name);
     }
     const size_t count = std::max({names.size(), types.size(), size_t(1)});
     if (names.size() > 1 && types.size() > 1 && names.size() != types.size())
@@ -245,7 +312,8 @@ void readInputParameters(const YAML::Node& m, const std::string& name, DeploySet
     }
 }
 
-void readCalibrationParameters(const YAML::Node& m, const std::string& name, DeploySettings& d) {
+void readCalibrationParameters(const YAML::Node& m, const std::string& name, DeploySettings& d,
+                               std::vector<std::string>& unmodelled) {
     for (const auto& kv : m) {
         const std::string key = kv.first.as<std::string>();
         if (key == "optimization") {
@@ -255,6 +323,7 @@ void readCalibrationParameters(const YAML::Node& m, const std::string& name, Dep
                 else if (!t.empty())
                     d.notes.push_back("calibration_parameters.optimization '" + t + "' ignored");
             }
+        } else if (readCommonKey("calibration_parameters", key, kv.second, name, d, unmodelled)) {
         } else if (!kSkippedKeys.count(key)) {
             d.notes.push_back("calibration_parameters." + key + " ignored");
         }
@@ -286,6 +355,7 @@ DeploySettings parseDeployYaml(const std::string& text, const std::string& name)
     DeploySettings d;
     d.preset = DeployPreset::Custom;
     d.source = std::filesystem::path(name).filename().string();
+    std::vector<std::string> unmodelled;
     try {
         for (const auto& kv : root) {
             const std::string section = kv.first.as<std::string>();
@@ -298,21 +368,32 @@ DeploySettings parseDeployYaml(const std::string& text, const std::string& name)
             if (known && !body.IsMap())
                 throw bad(name, "'" + section + "' must be a mapping of keys");
             if (section == "model_parameters")
-                readModelParameters(body, name, d);
+                readModelParameters(body, name, d, unmodelled);
             else if (section == "input_parameters")
                 readInputParameters(body, name, d);
             else if (section == "calibration_parameters")
-                readCalibrationParameters(body, name, d);
+                readCalibrationParameters(body, name, d, unmodelled);
             else if (section == "compiler_parameters") {
-                for (const auto& c : body)
-                    if (!kSkippedKeys.count(c.first.as<std::string>()))
-                        d.notes.push_back("compiler_parameters." + c.first.as<std::string>() + " ignored");
+                for (const auto& c : body) {
+                    const std::string key = c.first.as<std::string>();
+                    if (!readCommonKey("compiler_parameters", key, c.second, name, d, unmodelled) &&
+                        !kSkippedKeys.count(key))
+                        d.notes.push_back("compiler_parameters." + key + " ignored");
+                }
             } else if (!known) {
                 d.notes.push_back("section '" + section + "' ignored");
             }
         }
     } catch (const YAML::Exception& e) {
         throw bad(name, "line " + std::to_string(e.mark.line + 1) + ": unexpected structure (" + e.msg + ")");
+    }
+    if (!unmodelled.empty()) {
+        std::string keys;
+        for (const auto& k : unmodelled)
+            keys += (keys.empty() ? "" : ", ") + k;
+        d.notes.push_back(keys + (unmodelled.size() > 1 ? " change" : " changes") +
+                          " how fast the compiled model runs and " + (unmodelled.size() > 1 ? "are" : "is") +
+                          " not modelled: the estimate assumes hb_compile's defaults");
     }
     return d;
 }

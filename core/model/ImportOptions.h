@@ -30,6 +30,13 @@ struct ImportOptions {
     int64_t batch = 1;
     /// Full shapes for named inputs (`--input-shape NAME=1x3x640x640`); override what the file says.
     std::map<std::string, std::vector<int64_t>> inputShapes;
+    /// Where each shape of `inputShapes` came from, for messages ("the config's input_shape"); a name not
+    /// listed came from --input-shape. The name "" stands for the model's only input (a config without
+    /// input_name).
+    std::map<std::string, std::string> inputShapeOrigin;
+    /// The leading dim of every rank >= 2 input without a shape above, fixed or symbolic (a config's
+    /// input_batch: hb_compile compiles at that batch); 0: only symbolic batch dims take `batch`.
+    int64_t forceBatch = 0;
     Progress progress;
 };
 

@@ -19,6 +19,7 @@
 #include <climits>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <set>
 
 namespace bpu {
@@ -228,6 +229,34 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
     // An input that is also an initializer is legal (its default value) but not flagged isGraphInput: the
     // ids seen here catch the one listed twice either way. Inputs are few.
     std::set<uint32_t> inputIds;
+    // A shape for "" (a config without input_name) is the model's only input's.
+    std::map<std::string, std::vector<int64_t>> shapes = opt.inputShapes;
+    std::map<std::string, std::string> origin = opt.inputShapeOrigin;
+    if (auto unnamed = shapes.find(""); unnamed != shapes.end()) {
+        std::set<std::string> initNames;
+        for (const auto& init : graph.initializer())
+            initNames.insert(init.name());
+        std::vector<std::string> real;
+        for (const auto& vi : graph.input())
+            if (!initNames.count(vi.name()))
+                real.push_back(vi.name());
+        const std::string from = origin.count("") ? origin.at("") : std::string("an input shape");
+        if (real.size() != 1)
+            throw ImportError(path, from + " names no input and the model has " +
+                                        std::to_string(real.size()) + " inputs: name them (input_name)");
+        auto dims = unnamed->second;
+        shapes.erase(unnamed);
+        origin.erase("");
+        if (!shapes.count(real[0])) {
+            shapes[real[0]] = std::move(dims);
+            origin[real[0]] = from;
+        }
+    }
+    // How a message names where a shape came from.
+    auto shapeFrom = [&](const std::string& name) {
+        const auto o = origin.find(name);
+        return o != origin.end() ? o->second + " for '" + name + "'" : "--input-shape " + name;
+    };
     for (const auto& vi : graph.input()) {
         checkDeclaredShape(path, vi);
         TensorId id = g.internTensor(vi.name());
@@ -241,14 +270,18 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         if (vi.type().has_tensor_type())
             t.dtype = static_cast<DataType>(vi.type().tensor_type().elem_type());
         t.shape = shapeFromType(vi.type());
-        if (auto it = opt.inputShapes.find(vi.name()); it != opt.inputShapes.end()) {
+        if (auto it = shapes.find(vi.name()); it != shapes.end()) {
             usedOverrides.insert(it->first);
             if (t.shape.rankKnown && t.shape.rank() != it->second.size())
-                throw ImportError(
-                    path, "--input-shape " + vi.name() + " has rank " + std::to_string(it->second.size()) +
-                              " but the model's input has rank " + std::to_string(t.shape.rank()));
-            checkDims(path, "--input-shape " + vi.name(), it->second);
+                throw ImportError(path,
+                                  shapeFrom(vi.name()) + " has rank " + std::to_string(it->second.size()) +
+                                      " but the model's input has rank " + std::to_string(t.shape.rank()));
+            checkDims(path, shapeFrom(vi.name()), it->second);
             t.shape = TensorShape(it->second);
+        } else if (opt.forceBatch > 0 && t.shape.rankKnown && t.shape.rank() >= 2) {
+            t.shape.dims[0] = opt.forceBatch;
+            t.shape.setSymbol(0, {});
+            batchApplied = true;
         } else if (t.shape.rankKnown && !t.shape.dims.empty() && t.shape.dims[0] < 0) {
             t.shape.dims[0] = opt.batch;
             t.shape.setSymbol(0, {});
@@ -269,9 +302,15 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         t.declaredShape = t.shape;
         g.inputs.push_back(id);
     }
-    for (const auto& [name, dims] : opt.inputShapes)
-        if (!usedOverrides.count(name))
-            throw ImportError(path, "--input-shape names '" + name + "', which is not a model input");
+    for (const auto& [name, dims] : shapes)
+        if (!usedOverrides.count(name)) {
+            std::string have;
+            for (TensorId in : g.inputs)
+                have += (have.empty() ? "" : ", ") + std::string("'") + g.tensor(in).name + "'";
+            throw ImportError(path, (origin.count(name) ? origin.at(name) : std::string("--input-shape")) +
+                                        " names '" + name + "', which is not a model input (the model has " +
+                                        (have.empty() ? std::string("none") : have) + ")");
+        }
 
     // Declared shapes of intermediate values and outputs: used where inference leaves dims open.
     for (const auto& vi : graph.value_info()) {
@@ -401,11 +440,16 @@ Graph importParsed(const std::string& path, onnx::ModelProto model, const Import
         const Node& n = g.node(report.inconsistent.front());
         std::string cause;
         for (const auto& [name, dims] : opt.inputShapes) {
-            cause += (cause.empty() ? "--input-shape " : ", --input-shape ") + name + "=";
+            const auto o = opt.inputShapeOrigin.find(name);
+            cause += (cause.empty() ? "" : ", ") + (o != opt.inputShapeOrigin.end()
+                                                        ? o->second + " " + name + "="
+                                                        : "--input-shape " + name + "=");
             for (size_t i = 0; i < dims.size(); ++i)
                 cause += (i ? "x" : "") + std::to_string(dims[i]);
         }
-        if (cause.empty() && batchApplied && opt.batch != 1)
+        if (cause.empty() && batchApplied && opt.forceBatch > 1)
+            cause = "input_batch " + std::to_string(opt.forceBatch);
+        else if (cause.empty() && batchApplied && opt.batch != 1)
             cause = "--batch " + std::to_string(opt.batch);
         const std::string what = "node '" + n.name + "' (" + n.opType + "): " + n.shapeError;
         if (!cause.empty())
