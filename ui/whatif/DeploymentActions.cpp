@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "DeploymentActions.h"
 
+#include "core/deploy/DeployImport.h"
 #include "core/deploy/DeployYaml.h"
 #include "core/edit/Session.h"
 #include "ui/session/SessionController.h"
@@ -43,6 +44,9 @@ DeploymentActions::DeploymentActions(SessionController* controller, QWidget* dia
         DeploySettings d;
         try {
             d = loadDeployYaml(path.toStdString()); // names the file, the line and the key
+            // A config for another export of the model must not apply in silence (issue 50).
+            if (snap_ && snap_->graph)
+                checkDeployNames(d, *snap_->graph);
         } catch (const std::exception& e) {
             const QString msg = QString::fromStdString(e.what());
             QMessageBox::warning(parent_, tr("Deployment"), msg);
@@ -50,6 +54,15 @@ DeploymentActions::DeploymentActions(SessionController* controller, QWidget* dia
             return setSnapshot(nullptr);
         }
         yamlPath_ = path;
+        // The workbench does not re-import the model with the config's shapes yet (issue 50 step 3): say so
+        // rather than estimate another shape than the config compiles.
+        if (!d.inputShapes.empty() || d.inputBatch > 0)
+            QMessageBox::information(
+                parent_, tr("Deployment"),
+                tr("%1 sets input_shape or input_batch, which the workbench does not apply "
+                   "yet: the model keeps the shape it was opened with. bpuscope-cli "
+                   "analyze --deploy applies them.")
+                    .arg(QFileInfo(path).fileName()));
         apply(d);
     });
 }
