@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `bpuscope-cli export` (issue 49): the model with a what-if edit list or the optimization plan's first
 // steps applied, written as ONNX for hb_compile. An edit with no form in a model file is refused by name;
-// one that changes the deployment rather than the model is said to stay out of the file.
+// a change of the deployment or compile settings is said to stay out of the file.
 #include "Commands.h"
 #include "DocumentOutput.h"
 #include "ModelSetup.h"
@@ -12,7 +12,6 @@
 #include "core/analysis/ResultDiagnostics.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditList.h"
-#include "core/edit/OptionEdits.h"
 #include "core/edit/Session.h"
 #include "core/io/OnnxExport.h"
 #include "core/model/ExternalDataFiles.h"
@@ -88,21 +87,24 @@ int runExport(const CliArgs& args) {
                                      edits[i]->describe(3) +
                                      ") is an idealized what-if with no form in a model file; export a list "
                                      "of concrete changes");
+    const AnalysisOptions before = session.options();
     try {
         applyEditList(session, edits);
     } catch (const EditError& e) {
         throw std::runtime_error(source + ": " + e.what());
     }
-    // A change of the deployment is the compile config's, not the model file's.
-    for (size_t i = 0; i < edits.size(); ++i) {
-        const std::string op = edits[i]->toJson().value("op", std::string());
-        if (dynamic_cast<const OptionEdit*>(edits[i].get()) || op == "move_input_normalization")
-            std::cerr << "bpuscope: warning: edit " << i + 1 << " (" << printable(edits[i]->describe(3))
-                      << ") changes the deployment: the ONNX file does not carry "
-                      << (op == "move_input_normalization" ? "its normalisation settings" : "it")
-                      << "; give hb_compile the same settings ("
-                      << printable(describeDeploy(session.options().deploy, session.graph())) << ")\n";
-    }
+    // What changed in the session's options (no idealized edit is left to change them) is the deployment or
+    // the compile settings: the compile config's, not the model file's.
+    if (!(session.options() == before))
+        std::cerr
+            << "bpuscope: warning: the edits change the deployment or compile settings, which an ONNX file "
+               "does not carry; give hb_compile the same: "
+            << printable(describeDeploy(session.options().deploy, session.graph()))
+            << (session.options().placementOverrides.empty()
+                    ? std::string()
+                    : "; " + std::to_string(session.options().placementOverrides.size()) +
+                          " node placement(s) set (node_info 'ON')")
+            << "\n";
     const OnnxExportReport rep = exportOnnx(session.graph(), *output);
     for (const auto& w : rep.warnings)
         std::cerr << "bpuscope: warning: " << printable(w) << "\n";

@@ -23,8 +23,7 @@ namespace bpu {
 
 namespace {
 
-/// A candidate's measurement, or why it does not apply.
-using Outcome = std::variant<FixTrial, std::string>;
+using Outcome = TrialOutcome;
 
 std::string signedPct(double frac) {
     char buf[32];
@@ -210,26 +209,17 @@ void searchFixes(Session& s, const Progress& progress) {
         return;
     const double perImageMsBefore = s.cost().perImageMs;
     const double macsBefore = double(s.analysis().totals.macs) / std::max(1, s.cost().batch);
+    // Every candidate of every searched finding, tried in one pass; outcomes[i] are finding i's, in order.
+    std::vector<const EditList*> lists;
+    for (size_t i : which)
+        for (const EditList& edits : candidates[i])
+            lists.push_back(&edits);
+    const std::vector<Outcome> all = tryEach(s, lists, progress);
     std::vector<std::vector<Outcome>> outcomes(findings.size());
-    bool stopped = false;
-    s.tryInPlace([&](Session& cur) {
-        for (size_t i : which)
-            for (const EditList& edits : candidates[i]) {
-                if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
-                    stopped = true;
-                    return;
-                }
-                try {
-                    outcomes[i].push_back(tryEdits(cur, edits, perImageMsBefore));
-                } catch (const EditListError& e) {
-                    outcomes[i].push_back(edits.size() == 1 ? e.reason() : std::string(e.what()));
-                } catch (const EditError& e) {
-                    outcomes[i].push_back(std::string(e.what()));
-                }
-            }
-    });
-    if (stopped)
-        throw Cancelled();
+    size_t at = 0;
+    for (size_t i : which)
+        for (size_t c = 0; c < candidates[i].size(); ++c)
+            outcomes[i].push_back(all[at++]);
     const double minGainMs = std::max(kGainNoiseMs, s.target().findingMinGainUs.value / 1000.0);
     std::vector<bool> drop(findings.size(), false);
     // The fixes chosen that change several convs: each conv's own change is tried alone after.
@@ -255,25 +245,21 @@ void searchFixes(Session& s, const Progress& progress) {
         }
     }
     if (!perEdit.empty()) {
+        // Each conv's own change, alone: one-edit lists, the first kEvidenceItems of each fix.
+        std::vector<std::vector<EditList>> single(perEdit.size());
+        std::vector<const EditList*> lists1;
+        for (size_t k = 0; k < perEdit.size(); ++k) {
+            for (size_t e = 0; e < perEdit[k].second.size() && e < kEvidenceItems; ++e)
+                single[k].push_back({perEdit[k].second[e]});
+            for (const EditList& l : single[k])
+                lists1.push_back(&l);
+        }
+        const std::vector<Outcome> flat = tryEach(s, lists1, progress);
         std::vector<std::vector<Outcome>> own(perEdit.size());
-        s.tryInPlace([&](Session& cur) {
-            for (size_t k = 0; k < perEdit.size(); ++k)
-                for (size_t e = 0; e < perEdit[k].second.size() && e < kEvidenceItems; ++e) {
-                    if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
-                        stopped = true;
-                        return;
-                    }
-                    try {
-                        own[k].push_back(tryEdits(cur, {perEdit[k].second[e]}, perImageMsBefore));
-                    } catch (const EditListError& err) {
-                        own[k].push_back(err.reason());
-                    } catch (const EditError& err) {
-                        own[k].push_back(std::string(err.what()));
-                    }
-                }
-        });
-        if (stopped)
-            throw Cancelled();
+        size_t next = 0;
+        for (size_t k = 0; k < perEdit.size(); ++k)
+            for (size_t e = 0; e < single[k].size(); ++e)
+                own[k].push_back(flat[next++]);
         std::vector<Finding>& back = s.mutableFindings();
         for (size_t k = 0; k < perEdit.size(); ++k) {
             nlohmann::json rows = nlohmann::json::array();
@@ -290,15 +276,7 @@ void searchFixes(Session& s, const Progress& progress) {
             back[perEdit[k].first].evidence["per_conv"] = std::move(rows);
         }
     }
-    std::vector<Finding>& back = s.mutableFindings();
-    size_t keep = 0;
-    for (size_t i = 0; i < back.size(); ++i)
-        if (!drop[i]) {
-            if (keep != i)
-                back[keep] = std::move(back[i]);
-            ++keep;
-        }
-    back.resize(keep);
+    dropMarked(s.mutableFindings(), drop);
 }
 
 } // namespace bpu

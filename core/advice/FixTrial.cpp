@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "FixTrial.h"
 
+#include "Finding.h"
+
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace bpu {
 
@@ -30,6 +33,43 @@ FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore) {
     t.paramsChange = s.analysis().totals.params - paramsBefore;
     token.revert(s);
     return t;
+}
+
+std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>& lists,
+                                  const Progress& progress) {
+    const double perImageMsBefore = s.cost().perImageMs;
+    std::vector<TrialOutcome> out(lists.size());
+    bool stopped = false;
+    s.tryInPlace([&](Session& cur) {
+        for (size_t i = 0; i < lists.size(); ++i) {
+            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
+                stopped = true;
+                return;
+            }
+            try {
+                out[i] = tryEdits(cur, *lists[i], perImageMsBefore);
+            } catch (const EditListError& e) {
+                out[i] = lists[i]->size() == 1 ? e.reason() : std::string(e.what());
+            } catch (const EditError& e) {
+                out[i] = std::string(e.what());
+            }
+        }
+    });
+    if (stopped)
+        throw Cancelled();
+    return out;
+}
+
+void dropMarked(std::vector<Finding>& findings, const std::vector<bool>& drop) {
+    size_t keep = 0;
+    for (size_t i = 0; i < findings.size(); ++i) {
+        if (drop[i])
+            continue;
+        if (keep != i)
+            findings[keep] = std::move(findings[i]);
+        ++keep;
+    }
+    findings.resize(keep);
 }
 
 } // namespace bpu

@@ -2,12 +2,17 @@
 #pragma once
 
 #include "core/edit/EditFwd.h"
+#include "core/util/Progress.h"
 
 #include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
 
 namespace bpu {
 
 class Session;
+struct Finding;
 
 /// What an edit list does, tried on a session and reverted (the fix trials, the fix searches).
 struct FixTrial {
@@ -24,5 +29,18 @@ struct FixTrial {
 /// per image now); the edits are reverted before it returns. Throws EditError / EditListError (the session
 /// untouched) if they do not apply. Run it inside Session::tryInPlace, which sets the findings aside.
 FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore);
+
+/// A trial's measurement, or why its list did not apply (a one-edit list: the reason alone; a longer one
+/// names the edit).
+using TrialOutcome = std::variant<FixTrial, std::string>;
+
+/// Each of `lists` tried on `s` in turn (one Session::tryInPlace: the findings set aside, each list applied,
+/// measured against the latency per image now and reverted). Throws Cancelled when `progress`'s flag is set
+/// between trials; the session ends as it began either way.
+std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>& lists,
+                                  const Progress& progress);
+
+/// Removes the findings `drop` marks, keeping the others in order.
+void dropMarked(std::vector<Finding>& findings, const std::vector<bool>& drop);
 
 } // namespace bpu

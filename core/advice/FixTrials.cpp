@@ -41,9 +41,6 @@ void describeBatchTradeOff(Finding& f, const CostEstimate& base, const FixTrial&
                                {"latency_ms_per_frame_after", t.latencyMs}};
 }
 
-/// Why an edit list did not apply: a one-edit list the reason alone, a longer one names the edit.
-using Outcome = std::variant<FixTrial, std::string>;
-
 /// Tries the fix and the what-if of the findings `which` (indices into the session's findings) and fills
 /// their figures and severity; returns, for each finding, whether it is to be dropped (neither its fix nor
 /// its what-if makes the model faster).
@@ -69,29 +66,9 @@ std::vector<bool> scoreFindings(Session& s, const std::vector<size_t>& which, co
         fixSlot[i] = slot(findings[i].fix);
         whatIfSlot[i] = slot(findings[i].whatIf);
     }
-    // The trials re-analyse the session, which clears its findings: tryInPlace sets them aside (`lists`
-    // points into them; moving the vector keeps its elements where they are) and puts them back after.
-    // Each trial is measured against the latency per image now.
-    const double perImageMsBefore = s.cost().perImageMs;
-    std::vector<Outcome> outcome(lists.size());
-    bool stopped = false;
-    s.tryInPlace([&](Session& cur) {
-        for (size_t i = 0; i < lists.size(); ++i) {
-            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed)) {
-                stopped = true;
-                break;
-            }
-            try {
-                outcome[i] = tryEdits(cur, *lists[i], perImageMsBefore);
-            } catch (const EditListError& e) {
-                outcome[i] = lists[i]->size() == 1 ? e.reason() : std::string(e.what());
-            } catch (const EditError& e) {
-                outcome[i] = std::string(e.what());
-            }
-        }
-    });
-    if (stopped)
-        throw Cancelled();
+    // Each trial is measured against the latency per image now; `lists` points into the findings, which
+    // tryEach sets aside (moving the vector keeps its elements where they are) and puts back after.
+    const std::vector<TrialOutcome> outcome = tryEach(s, lists, progress);
     std::vector<Finding>& back = s.mutableFindings(); // the same findings, restored by tryInPlace
     const CostEstimate& cost = s.cost();
     const TargetProfile& target = s.target();
@@ -160,19 +137,6 @@ std::vector<bool> scoreFindings(Session& s, const std::vector<size_t>& which, co
     return drop;
 }
 
-/// Removes the findings `drop` marks, keeping the others in order.
-void compact(std::vector<Finding>& findings, const std::vector<bool>& drop) {
-    size_t keep = 0;
-    for (size_t i = 0; i < findings.size(); ++i) {
-        if (drop[i])
-            continue;
-        if (keep != i)
-            findings[keep] = std::move(findings[i]);
-        ++keep;
-    }
-    findings.resize(keep);
-}
-
 } // namespace
 
 void Advisor::estimateGains(Session& s, const Progress& progress) {
@@ -184,14 +148,14 @@ void Advisor::estimateGains(Session& s, const Progress& progress) {
         for (size_t i = 0; i < all.size(); ++i)
             all[i] = i;
         const std::vector<bool> drop = scoreFindings(s, all, progress);
-        compact(s.mutableFindings(), drop);
+        dropMarked(s.mutableFindings(), drop);
     }
     rankFindings(s.mutableFindings());
     // One change, one finding; one rule and kind of fix, one finding (FindingGroups.h). A grouped finding's
     // edits are its members' together: its figures are those of all of them applied at once.
     const std::vector<size_t> grouped = mergeAndGroup(s.mutableFindings());
     if (!grouped.empty())
-        compact(s.mutableFindings(), scoreFindings(s, grouped, progress));
+        dropMarked(s.mutableFindings(), scoreFindings(s, grouped, progress));
     std::vector<Finding>& findings = s.mutableFindings();
     rankFindings(findings);
     // A list a person reads: the rest are folded, whole, below it.
