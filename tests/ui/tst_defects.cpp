@@ -7,6 +7,7 @@
 #include "WorkbenchFixture.h"
 
 #include "core/deploy/DeployJson.h"
+#include "core/deploy/DeployYaml.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "ui/charts/ChartsPanel.h"
@@ -22,6 +23,7 @@
 #include "ui/main/DiagnosticsDialog.h"
 #include "ui/main/ResultBanner.h"
 #include "ui/session/SelectionHub.h"
+#include "ui/whatif/DeploymentActions.h"
 #include "ui/whatif/WhatIfActions.h"
 
 #include <QAction>
@@ -111,6 +113,14 @@ class TestDefects : public QObject {
         const size_t n = w_->snapshot()->edits.size();
         w_->whatIf()->apply({editFromJson(edit)}, QStringLiteral("test edit"));
         QVERIFY(fixture::waitSettled(*w_, [n](const Snapshot& s) { return s.edits.size() == n + 1; }));
+    }
+
+    QString writeText(const QString& name, const char* text) {
+        QFile f(dir_.filePath(name));
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(text);
+        return f.fileName();
     }
 
     QString writeProject(const QString& name, const nlohmann::json& doc) {
@@ -700,6 +710,99 @@ private slots:
         QCOMPARE(w_->snapshot()->deploy.preset, DeployPreset::FastPerf);
         QCOMPARE(w_->snapshot()->cost.latencyMs, fastPerfMs);
         QVERIFY(!w_->isWindowModified());
+    }
+
+    // Issue 50 step 3: a config's input_shape opens the model again at that shape, with the estimate the
+    // same shape typed as the answer to the input-shape prompt gives under the same config, and the edit
+    // steps re-applied; a project saved then opens at the config's shape; a preset after it opens the model
+    // at its own (unresolved) shapes again.
+    void deploymentShapesReopenTheModel() {
+        const QString seg =
+            QString::fromStdString(bpu::test::testDataDir() + "/families/segmentation_os16.onnx");
+        const QString noShape =
+            writeText(QStringLiteral("shape_none.yaml"), "input_parameters:\n"
+                                                         "  input_name: image\n"
+                                                         "  input_type_rt: nv12\n"
+                                                         "  norm_type: data_mean_and_scale\n");
+        const QString named =
+            writeText(QStringLiteral("shape_named.yaml"), "input_parameters:\n"
+                                                          "  input_name: image\n"
+                                                          "  input_type_rt: nv12\n"
+                                                          "  input_shape: 1x3x520x520\n"
+                                                          "  norm_type: data_mean_and_scale\n");
+        const nlohmann::json int16 = {{"op", "set_precision"}, {"nodes", {"c2"}}, {"precision", "int16"}};
+        const std::vector<int64_t> at520{1, 3, 520, 520};
+        auto inputDims = [this] {
+            const auto s = w_->snapshot();
+            return s->graph->tensor(s->graph->inputs[0]).shape.dims;
+        };
+        auto reopen = [this](OpenRequest r) {
+            const uint64_t before = w_->snapshot()->modelId;
+            w_->controller()->open(std::move(r));
+            return fixture::waitSettled(*w_, [before](const Snapshot& s) { return s.modelId != before; });
+        };
+
+        // The reference: the shape given as the prompt's answer, the config without a shape, the edit.
+        fresh("yolov8n.onnx");
+        OpenRequest ref;
+        ref.path = seg;
+        ref.inputShapes = {{"image", at520}};
+        ref.deploy = loadDeployYaml(noShape.toStdString());
+        ref.steps.push_back({QStringLiteral("test edit"), {editFromJson(int16)}});
+        QVERIFY(reopen(ref));
+        QCOMPARE(inputDims(), at520);
+        const double refMs = w_->snapshot()->cost.latencyMs;
+        const double refBpuMs = w_->snapshot()->cost.bpuMs;
+
+        // The model as a user opens it: dims unresolved (the prompt, closed unanswered), an edit, then the
+        // config with the shape.
+        OpenRequest plain;
+        plain.path = seg;
+        QVERIFY(reopen(plain));
+        QTRY_VERIFY(w_->inputShapePrompt());
+        w_->inputShapePrompt()->close();
+        QVERIFY(inputDims() != at520);
+        apply(int16);
+        const uint64_t unresolved = w_->snapshot()->modelId;
+        w_->deployment()->loadConfig(named);
+        QVERIFY(
+            fixture::waitSettled(*w_, [unresolved](const Snapshot& s) { return s.modelId != unresolved; }));
+        QCOMPARE(inputDims(), at520);
+        QCOMPARE(w_->snapshot()->cost.latencyMs, refMs);
+        QCOMPARE(w_->snapshot()->cost.bpuMs, refBpuMs);
+        QCOMPARE(w_->snapshot()->history, QStringList{QStringLiteral("test edit")});
+        QVERIFY(w_->snapshot()->deploy == loadDeployYaml(named.toStdString()));
+        QVERIFY(w_->isWindowModified()); // another deployment than saved: unsaved work
+        QTest::qWait(200);
+        QVERIFY(!w_->inputShapePrompt()); // resolved by the config: nothing to ask
+
+        // Saved and opened again: the config's shape, the edit.
+        const QString project = dir_.filePath(QStringLiteral("shape.bpuscope"));
+        QString error = QStringLiteral("pending");
+        w_->controller()->saveProject(project, [&error](const QString& e) { error = e; });
+        QTRY_VERIFY(error != QStringLiteral("pending"));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(reopen(plain));
+        if (w_->inputShapePrompt())
+            w_->inputShapePrompt()->close();
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openProject(project));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(inputDims(), at520);
+        QCOMPARE(w_->snapshot()->cost.latencyMs, refMs);
+        QVERIFY(!w_->isWindowModified());
+
+        // Back to the preset: the model's own shapes again (unresolved), the edit kept.
+        const uint64_t configured = w_->snapshot()->modelId;
+        w_->deployment()->fastPerf->trigger();
+        QVERIFY(
+            fixture::waitSettled(*w_, [configured](const Snapshot& s) { return s.modelId != configured; }));
+        QVERIFY(inputDims() != at520);
+        QCOMPARE(w_->snapshot()->deploy.preset, DeployPreset::FastPerf);
+        QCOMPARE(w_->snapshot()->history.size(), 1);
+        QTRY_VERIFY(w_->inputShapePrompt());
+        w_->inputShapePrompt()->close();
     }
 
     // Issue 11: the hotspot table and the Top layers chart list the cost rows (quantize/dequantize passes,

@@ -213,6 +213,7 @@ void MainWindow::buildUi() {
     charts_ = new ChartsPanel(hub_, this);
     whatIf_ = new WhatIfActions(controller_, hub_, this);
     deployment_ = new DeploymentActions(controller_, this);
+    connect(deployment_, &DeploymentActions::reopenRequested, this, &MainWindow::reopenWithDeploy);
     auto* dInspector =
         dock(tr("Inspector"), QStringLiteral("inspector"), inspector_, Qt::RightDockWidgetArea);
     auto* dCompare = dock(tr("What-if"), QStringLiteral("whatif"), compare_, Qt::RightDockWidgetArea);
@@ -336,18 +337,39 @@ bool MainWindow::reload() {
         if (answer != QMessageBox::Yes)
             return false;
     }
-    OpenRequest r;
-    r.path = s->modelPath;
-    r.target = controller_->targetName();
-    for (size_t i = 0; i < s->historyPosition && i < s->stepEdits.size(); ++i)
-        r.steps.push_back({s->history[int(i)], s->stepEdits[i]});
-    r.lenient = true;
-    r.baselineStep = s->baselineStep;
-    r.clean = s->clean;
-    r.deploy = s->deploy; // the deployment chosen in Model > Deployment stays too
-    r.projectPath = controller_->projectPath();
-    open(std::move(r));
+    open(reloadRequest(*s));
     return true;
+}
+
+OpenRequest MainWindow::reloadRequest(const Snapshot& s) const {
+    OpenRequest r;
+    r.path = s.modelPath;
+    r.target = controller_->targetName();
+    r.inputShapes = s.openShapes; // the shape prompt's answers
+    for (size_t i = 0; i < s.historyPosition && i < s.stepEdits.size(); ++i)
+        r.steps.push_back({s.history[int(i)], s.stepEdits[i]});
+    r.lenient = true;
+    r.baselineStep = s.baselineStep;
+    r.clean = s.clean;
+    r.deploy = s.deploy; // the deployment chosen in Model > Deployment stays too
+    r.projectPath = controller_->projectPath();
+    return r;
+}
+
+void MainWindow::reopenWithDeploy(const DeploySettings& d) {
+    const auto s = snapshot();
+    if (!s)
+        return;
+    OpenRequest r = reloadRequest(*s);
+    r.deploy = d;
+    r.clean = false; // another deployment than the one saved
+    statusBar()->showMessage(
+        d.inputShapes.empty() && d.inputBatch == 0
+            ? tr("Opening %1 again at its own input shapes").arg(QFileInfo(s->modelPath).fileName())
+            : tr("Opening %1 again at the input_shape / input_batch of %2, as hb_compile compiles it")
+                  .arg(QFileInfo(s->modelPath).fileName(), QString::fromStdString(d.source)),
+        10000);
+    open(std::move(r));
 }
 
 void MainWindow::setTarget(const QString& target) {

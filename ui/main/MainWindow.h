@@ -87,6 +87,7 @@ public:
     ChartsPanel* charts() const { return charts_; }
     ReportExporter* reportExporter() const { return exporter_; }
     WhatIfActions* whatIf() const { return whatIf_; }
+    DeploymentActions* deployment() const { return deployment_; }
     /// The last error or warning box shown (null once closed).
     QMessageBox* lastMessage() const { return lastMessage_; }
     /// The open input-shape prompt (a model with unresolved input dims), or null.
@@ -153,6 +154,12 @@ private:
     /// on (saved or discarded), false to stay.
     bool maybeSave(const QString& what);
     void open(OpenRequest request);
+    /// What opens the model of `s` again as it is: its file, target, shape answers, edit steps (re-applied
+    /// where they fit), baseline, deployment and project.
+    OpenRequest reloadRequest(const Snapshot& s) const;
+    /// Opens the model again under deployment `d`, whose input shapes or batch differ from the current
+    /// one's: the edit steps are re-applied where they fit at the new shapes.
+    void reopenWithDeploy(const DeploySettings& d);
     void promptInputShapes(const QStringList& warnings);
 
     JobTracker* jobs_;

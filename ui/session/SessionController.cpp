@@ -5,6 +5,7 @@
 
 #include "ProjectFile.h"
 #include "core/cost/Hotspots.h"
+#include "core/deploy/DeployImport.h"
 #include "core/edit/EditHistory.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
@@ -46,6 +47,7 @@ struct SessionController::Live {
     }
     /// The deployment as last opened or saved: a change of it is unsaved work like an edit.
     DeploySettings savedDeploy;
+    std::map<std::string, std::vector<int64_t>> openShapes; ///< Snapshot::openShapes
     uint64_t modelId;
     QString path, target;
 
@@ -116,6 +118,7 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->graph = s.sharedGraph(); // copy-on-write: the session copies it only at its next graph edit
     snap->target = s.targetPtr();
     snap->deploy = s.options().deploy;
+    snap->openShapes = live.openShapes;
     snap->analysis = s.analysis();
     snap->cost = s.cost();
     snap->generation = live.state;
@@ -174,12 +177,30 @@ void SessionController::open(OpenRequest request) {
         QStringList notApplied, warnings;
         std::vector<EditRejection> rejected;
         try {
-            ImportOptions opt;
-            opt.inputShapes = request.inputShapes;
+            // The deployment's input_shape / input_batch shape the import as in the CLI (issue 50). The shape
+            // prompt's answers count for the inputs the config leaves open only: choosing a config with
+            // shapes is the user's newer word than an answer typed for the model alone.
+            ImportOptions explicitShapes;
+            explicitShapes.inputShapes = request.inputShapes;
+            std::vector<std::string> notes;
+            if (request.deploy) {
+                if (request.deploy->inputShapes.count(""))
+                    explicitShapes.inputShapes.clear();
+                for (const auto& named : request.deploy->inputShapes)
+                    explicitShapes.inputShapes.erase(named.first);
+            }
+            ImportOptions opt = request.deploy
+                                    ? importOptionsWithDeploy(explicitShapes, false, *request.deploy, notes)
+                                    : explicitShapes;
             opt.progress = t.progress([this](double f, std::string_view stage) {
                 emit loadProgress(0.8 * f, QString::fromUtf8(stage.data(), qsizetype(stage.size())));
             });
             Graph g = ModelImporter::load(request.path.toStdString(), opt);
+            if (request.deploy) // a config for another export of the model fails the load, naming the key
+                checkDeployNames(*request.deploy, g);
+            for (const std::string& n : notes)
+                g.diagnostics.push_back(
+                    {DiagSeverity::Note, DiagCode::DeploymentNote, request.deploy->source, n});
             for (const auto& d : g.diagnostics)
                 warnings << qs(d.text);
             auto profile =
@@ -194,6 +215,7 @@ void SessionController::open(OpenRequest request) {
             live = std::make_shared<Live>(Session(std::move(g), profile, options), modelId, request.path,
                                           request.target);
             live->savedDeploy = live->session.options().deploy;
+            live->openShapes = explicitShapes.inputShapes;
             opt.progress.checkCancel();
             applySteps(*live, request, notApplied, rejected);
             emit loadProgress(0.95, QStringLiteral("finding gains"));

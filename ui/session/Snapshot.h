@@ -11,6 +11,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <map>
 #include <memory>
 
 namespace bpu::ui {
@@ -28,6 +29,9 @@ struct Snapshot {
     std::shared_ptr<const Graph> graph;
     std::shared_ptr<const TargetProfile> target;
     DeploySettings deploy; ///< how the board runs the model (docs/deployment.md)
+    /// The input shapes the model was opened with beyond its deployment's (the shape prompt's answers): a
+    /// reload opens it with them again.
+    std::map<std::string, std::vector<int64_t>> openShapes;
     AnalysisResult analysis;
     CostEstimate cost;
 

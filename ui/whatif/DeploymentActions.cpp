@@ -27,8 +27,9 @@ DeploymentActions::DeploymentActions(SessionController* controller, QWidget* dia
     keepIoQdq->setStatusTip(tr("Featuremap inputs and float outputs: the CPU quantizes every input and "
                                "dequantizes every output"));
     loadYaml = new QAction(tr("Load hb_compile config (YAML)..."), this);
-    loadYaml->setStatusTip(tr("Read input_type_rt, norm_type, remove_node_type and node precisions from an "
-                              "hb_compile YAML config"));
+    loadYaml->setStatusTip(tr("Read input_type_rt, norm_type, remove_node_type, node precisions and "
+                              "placements from an hb_compile YAML config; its input_shape and input_batch "
+                              "open the model again at those shapes"));
     for (QAction* a : {fastPerf, keepIoQdq, loadYaml}) {
         a->setCheckable(true);
         group_->addAction(a);
@@ -41,30 +42,25 @@ DeploymentActions::DeploymentActions(SessionController* controller, QWidget* dia
                                                           tr("hb_compile configs (*.yaml *.yml)"));
         if (path.isEmpty())
             return setSnapshot(nullptr); // the check mark goes back to what is in effect
-        DeploySettings d;
-        try {
-            d = loadDeployYaml(path.toStdString()); // names the file, the line and the key
-            // A config for another export of the model must not apply in silence (issue 50).
-            if (snap_ && snap_->graph)
-                checkDeployNames(d, *snap_->graph);
-        } catch (const std::exception& e) {
-            const QString msg = QString::fromStdString(e.what());
-            QMessageBox::warning(parent_, tr("Deployment"), msg);
-            emit rejected(msg);
-            return setSnapshot(nullptr);
-        }
-        yamlPath_ = path;
-        // The workbench does not re-import the model with the config's shapes yet (issue 50 step 3): say so
-        // rather than estimate another shape than the config compiles.
-        if (!d.inputShapes.empty() || d.inputBatch > 0)
-            QMessageBox::information(
-                parent_, tr("Deployment"),
-                tr("%1 sets input_shape or input_batch, which the workbench does not apply "
-                   "yet: the model keeps the shape it was opened with. bpuscope-cli "
-                   "analyze --deploy applies them.")
-                    .arg(QFileInfo(path).fileName()));
-        apply(d);
+        loadConfig(path);
     });
+}
+
+void DeploymentActions::loadConfig(const QString& path) {
+    DeploySettings d;
+    try {
+        d = loadDeployYaml(path.toStdString()); // names the file, the line and the key
+        // A config for another export of the model must not apply in silence (issue 50).
+        if (snap_ && snap_->graph)
+            checkDeployNames(d, *snap_->graph);
+    } catch (const std::exception& e) {
+        const QString msg = QString::fromStdString(e.what());
+        QMessageBox::warning(parent_, tr("Deployment"), msg);
+        emit rejected(msg);
+        return setSnapshot(nullptr);
+    }
+    yamlPath_ = path;
+    apply(d);
 }
 
 void DeploymentActions::addTo(QMenu* menu) const {
@@ -73,6 +69,11 @@ void DeploymentActions::addTo(QMenu* menu) const {
 }
 
 void DeploymentActions::apply(const DeploySettings& d) {
+    // The shapes a model is imported at are not a setting of the session: other ones open it again.
+    if (snap_ && (d.inputShapes != snap_->deploy.inputShapes || d.inputBatch != snap_->deploy.inputBatch)) {
+        emit reopenRequested(d);
+        return;
+    }
     controller_->reconfigure([d](Session& s) { s.setDeploy(d); });
 }
 

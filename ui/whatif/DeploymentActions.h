@@ -25,6 +25,9 @@ public:
     void addTo(QMenu* menu) const;
     /// Checks the entry that matches the snapshot's deployment and names it in the status tips.
     void setSnapshot(SnapshotPtr s);
+    /// Reads the hb_compile config at `path` and applies it (the Load action after its file dialog): a file
+    /// that does not read, or names what the model lacks, is refused in a message box and `rejected`.
+    void loadConfig(const QString& path);
 
     QAction* fastPerf = nullptr;
     QAction* keepIoQdq = nullptr;
@@ -33,6 +36,9 @@ public:
 signals:
     /// A YAML config could not be used: the file and the reason.
     void rejected(const QString& message);
+    /// `d` sets other input shapes or another batch than the model was opened with (input_shape,
+    /// input_batch; or a preset after a config that set them): the model is to be opened again under it.
+    void reopenRequested(const bpu::DeploySettings& d);
 
 private:
     void apply(const DeploySettings& d);
