@@ -55,9 +55,29 @@ ProjectData parseProject(const nlohmann::json& doc, const std::string& file) {
             throw FileError(file, std::string("key 'deploy': ") + e.what());
         }
     }
+    if (doc.contains("edits_not_applied")) {
+        const auto& kept = doc["edits_not_applied"];
+        if (!kept.is_array())
+            throw FileError(file, "key 'edits_not_applied': must be an array");
+        for (size_t i = 0; i < kept.size(); ++i) {
+            const auto& k = kept[i];
+            const std::string where = "key 'edits_not_applied', entry " + std::to_string(i + 1) + ": ";
+            if (!k.is_object() || !k.contains("edit") || !k["edit"].is_object())
+                throw FileError(file, where + "expected {\"edit\": {...}, \"reason\": \"...\"}");
+            ProjectKeptEdit e;
+            e.edit = k["edit"];
+            for (const char* key : {"reason", "from"})
+                if (k.contains(key) && !k[key].is_string())
+                    throw FileError(file, where + "'" + key + "' must be a string");
+            e.reason = k.value("reason", std::string());
+            e.from = k.value("from", std::string());
+            p.kept.push_back(std::move(e));
+        }
+    }
     for (auto it = doc.begin(); it != doc.end(); ++it)
         if (it.key() != "schema" && it.key() != "model" && it.key() != "model_sha256" &&
-            it.key() != "target" && it.key() != "edits" && it.key() != "deploy")
+            it.key() != "target" && it.key() != "edits" && it.key() != "deploy" &&
+            it.key() != "edits_not_applied")
             throw FileError(file, "key '" + it.key() + "': unknown key");
     return p;
 }

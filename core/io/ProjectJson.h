@@ -7,8 +7,17 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bpu {
+
+/// An edit of a project that did not apply to the model when it was last open (its node renamed or removed):
+/// kept aside under `edits_not_applied`, written back unchanged, tried again at the next open (issue 50).
+struct ProjectKeptEdit {
+    nlohmann::json edit; ///< the edit as `edits` holds one ({"op": ...})
+    std::string reason;  ///< why it did not apply, when last tried
+    std::string from;    ///< the step it came from
+};
 
 /// A saved what-if session (`.bpuscope`, schema bpuscope.project/1) as read from its JSON: the model path
 /// as written (relative to the project file when it could be), its SHA-256, the target, the deployment
@@ -21,6 +30,7 @@ struct ProjectData {
     /// How the board runs the model (Model > Deployment). Absent in projects saved before it was recorded:
     /// those open with the default (hb_compile --fast-perf), as they did when they were saved.
     std::optional<DeploySettings> deploy;
+    std::vector<ProjectKeptEdit> kept; ///< `edits_not_applied`: edits kept aside (ProjectKeptEdit)
 };
 
 /// Validates a parsed project document; throws FileError naming `file` and the key.

@@ -89,6 +89,7 @@ private slots:
     void yamlInputShapeAndBatch();
     void yamlInputShapeErrors();
     void yamlRunOnAndNameChecks();
+    void projectKeepsEditsNotApplied();
 };
 
 // --fast-perf: a 4-D input with C=3 and even H/W is nv12; anything else a featuremap.
@@ -589,6 +590,40 @@ void TestDeploy::yamlRunOnAndNameChecks() {
         QCOMPARE(e.code, 3);
         QVERIFY2(e.err.contains(b.file) && e.err.contains(b.says), qPrintable(e.err));
     }
+}
+
+// Issue 50 step 4: a project's edits kept aside (edits_not_applied) read back as written; a malformed entry
+// names the project, the key and the entry.
+void TestDeploy::projectKeepsEditsNotApplied() {
+    const nlohmann::json edit = {{"op", "set_precision"}, {"nodes", {"gone"}}, {"precision", "int16"}};
+    nlohmann::json doc = {
+        {"schema", "bpuscope.project/1"},
+        {"model", "m.onnx"},
+        {"edits_not_applied", {{{"edit", edit}, {"reason", "no node named 'gone'"}, {"from", "fix"}}}}};
+    const bpu::ProjectData p = bpu::parseProject(doc, "p.bpuscope");
+    QCOMPARE(p.kept.size(), size_t(1));
+    QCOMPARE(p.kept[0].edit, edit);
+    QCOMPARE(p.kept[0].reason, std::string("no node named 'gone'"));
+    QCOMPARE(p.kept[0].from, std::string("fix"));
+    QVERIFY(bpu::parseProject({{"schema", "bpuscope.project/1"}, {"model", "m.onnx"}}, "p.bpuscope")
+                .kept.empty());
+    auto refused = [&doc](const nlohmann::json& kept, const char* part) {
+        nlohmann::json bad = doc;
+        bad["edits_not_applied"] = kept;
+        try {
+            bpu::parseProject(bad, "bad.bpuscope");
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            return what.find("bad.bpuscope") != std::string::npos &&
+                   what.find("edits_not_applied") != std::string::npos &&
+                   what.find(part) != std::string::npos;
+        }
+        return false;
+    };
+    QVERIFY(refused("x", "array"));
+    QVERIFY(refused(nlohmann::json::array({edit}), "entry 1"));
+    QVERIFY(refused(nlohmann::json::array({{{"edit", edit}}, {{"edit", "x"}}}), "entry 2"));
+    QVERIFY(refused(nlohmann::json::array({{{"edit", edit}, {"reason", 3}}}), "'reason'"));
 }
 
 QTEST_GUILESS_MAIN(TestDeploy)

@@ -21,6 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     try {
         auto edits = editListFromJson(p.edits);
+        for (const ProjectKeptEdit& k : p.kept) // tried again at open, after the edits
+            edits.push_back(editFromJson(k.edit));
         Session s = fuzz::baseSession();
         for (auto& e : edits)
             try {

@@ -23,6 +23,7 @@
 #include "ui/main/DiagnosticsDialog.h"
 #include "ui/main/ResultBanner.h"
 #include "ui/session/SelectionHub.h"
+#include "ui/whatif/ComparePanel.h"
 #include "ui/whatif/DeploymentActions.h"
 #include "ui/whatif/WhatIfActions.h"
 
@@ -30,6 +31,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPointer>
@@ -418,6 +420,104 @@ private slots:
                  qPrintable(shown.at(0).at(0).toString()));
         QCOMPARE(w_->snapshot()->cost.batch, 4);
         QVERIFY(w_->isWindowModified()); // what was saved is not what is shown
+    }
+
+    // Issue 50 step 4: a project's edit that no longer applies (its node renamed away) is kept aside, not
+    // dropped: listed greyed in the What-if panel with why, written back unchanged on save, still there when
+    // the saved project is opened again, gone only when the user removes it; one that applies again is
+    // applied as a step of its own.
+    void staleProjectEditsKept() {
+        fresh("yolov8n.onnx");
+        const nlohmann::json good = {
+            {"op", "set_precision"}, {"nodes", {"/model.0/conv/Conv"}}, {"precision", "int16"}};
+        const nlohmann::json stale = {
+            {"op", "set_precision"}, {"nodes", {"renamed_away"}}, {"precision", "int16"}};
+        const QString project = writeProject(QStringLiteral("stale.bpuscope"),
+                                             {{"schema", "bpuscope.project/1"},
+                                              {"model", fixture::sample("yolov8n.onnx").toStdString()},
+                                              {"edits", {good, stale}}});
+        QSignalSpy shown(w_.get(), &MainWindow::messageShown);
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openProject(project));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        QCOMPARE(shown.count(), 1);
+        const QString said = shown.at(0).at(0).toString();
+        QVERIFY2(said.contains(QStringLiteral("kept aside")) && said.contains(QStringLiteral("renamed_away")),
+                 qPrintable(said));
+        w_->lastMessage()->close();
+        auto s = w_->snapshot();
+        QCOMPARE(s->edits.size(), size_t(1));
+        QCOMPARE(s->kept.size(), size_t(1));
+        QVERIFY2(s->kept[0].reason.contains(QStringLiteral("no node named 'renamed_away'")),
+                 qPrintable(s->kept[0].reason));
+        QVERIFY(!w_->isWindowModified()); // the project as saved, nothing lost
+        QListWidget* kept = w_->compare()->kept();
+        QCOMPARE(kept->count(), 1);
+        QVERIFY(!kept->isHidden());
+        QVERIFY(kept->item(0)->text().contains(QStringLiteral("renamed_away")));
+        QCOMPARE(kept->item(0)->foreground().color(),
+                 w_->compare()->palette().color(QPalette::Disabled, QPalette::Text));
+
+        auto save = [this](const QString& path) {
+            QString error = QStringLiteral("pending");
+            w_->controller()->saveProject(path, [&error](const QString& e) { error = e; });
+            if (!QTest::qWaitFor([&error] { return error != QStringLiteral("pending"); }, 60000) ||
+                !error.isEmpty())
+                return nlohmann::json();
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly))
+                return nlohmann::json();
+            return nlohmann::json::parse(f.readAll().toStdString());
+        };
+        const QString resaved = dir_.filePath(QStringLiteral("stale_resaved.bpuscope"));
+        nlohmann::json doc = save(resaved);
+        QCOMPARE(doc.at("edits"), nlohmann::json::array({good}));
+        QCOMPARE(doc.at("edits_not_applied").size(), size_t(1));
+        QCOMPARE(doc.at("edits_not_applied")[0].at("edit"), stale);
+
+        // Opened again: still kept.
+        fresh("mobilenet_v2.onnx");
+        QVERIFY(w_->openProject(resaved));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.kept.size() == 1; }));
+        if (w_->lastMessage())
+            w_->lastMessage()->close();
+        QCOMPARE(w_->snapshot()->edits.size(), size_t(1));
+        QVERIFY(!w_->isWindowModified());
+
+        // Removed by the user: unsaved work, and gone from the project once saved.
+        kept = w_->compare()->kept();
+        QVERIFY(!w_->compare()->removeKeptButton()->isEnabled());
+        kept->item(0)->setSelected(true);
+        QVERIFY(w_->compare()->removeKeptButton()->isEnabled());
+        w_->compare()->removeKeptButton()->click();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.kept.empty(); }));
+        QVERIFY(w_->isWindowModified());
+        QVERIFY(w_->compare()->kept()->isHidden());
+        doc = save(resaved);
+        QVERIFY(!doc.contains("edits_not_applied"));
+        QCOMPARE(doc.at("edits"), nlohmann::json::array({good}));
+        QTRY_VERIFY(!w_->isWindowModified());
+
+        // A kept edit the model has the node for again applies, as a step of its own.
+        const nlohmann::json back = {
+            {"op", "set_precision"}, {"nodes", {"/model.0/act/Mul"}}, {"precision", "int16"}};
+        const QString healed = writeProject(
+            QStringLiteral("healed.bpuscope"),
+            {{"schema", "bpuscope.project/1"},
+             {"model", fixture::sample("yolov8n.onnx").toStdString()},
+             {"edits", {good}},
+             {"edits_not_applied",
+              {{{"edit", back}, {"reason", "no node named x"}, {"from", "Edits from old.bpuscope"}}}}});
+        QVERIFY(w_->openProject(healed));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        s = w_->snapshot();
+        QVERIFY(s->kept.empty());
+        QCOMPARE(s->edits.size(), size_t(2));
+        QCOMPARE(s->history.size(), 2);
+        QVERIFY(w_->isWindowModified()); // the file still lists it as not applied
     }
 
     // 7. Ctrl+Shift+Z redoes (it was claimed twice, so Qt fired nothing).

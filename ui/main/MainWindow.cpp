@@ -112,8 +112,9 @@ void MainWindow::connectSession() {
                 QString text = pendingNote_;
                 if (!notApplied.isEmpty())
                     text += (text.isEmpty() ? QString() : QStringLiteral("\n\n")) +
-                            tr("%n edit(s) could not be applied and were dropped:", nullptr,
-                               int(notApplied.size())) +
+                            tr("%n edit(s) could not be applied. They are kept aside: listed greyed in the "
+                               "What-if panel, where you can remove them, and saved with the project.",
+                               nullptr, int(notApplied.size())) +
                             QStringLiteral("\n- ") + notApplied.join(QStringLiteral("\n- "));
                 pendingNote_.clear();
                 if (!text.isEmpty())
@@ -330,7 +331,7 @@ bool MainWindow::reload() {
         const auto answer = QMessageBox::question(
             this, tr("Reload"),
             tr("Load %1 again from disk? Your %n edit step(s) are re-applied where they still fit; any that "
-               "no longer fit are named and dropped.",
+               "no longer fit are named and kept aside.",
                nullptr, int(s->historyPosition))
                 .arg(QFileInfo(s->modelPath).fileName()),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
@@ -353,6 +354,7 @@ OpenRequest MainWindow::reloadRequest(const Snapshot& s) const {
     r.clean = s.clean;
     r.deploy = s.deploy; // the deployment chosen in Model > Deployment stays too
     r.projectPath = controller_->projectPath();
+    r.kept = s.kept;
     return r;
 }
 

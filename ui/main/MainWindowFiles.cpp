@@ -51,8 +51,19 @@ bool MainWindow::openProject(const QString& path) {
         return false;
     }
     EditList edits;
+    std::vector<KeptEdit> kept;
     try {
         edits = editListFromJson(p.edits);
+        for (size_t i = 0; i < p.kept.size(); ++i) {
+            const ProjectKeptEdit& k = p.kept[i];
+            try {
+                kept.push_back(
+                    {editFromJson(k.edit), QString::fromStdString(k.reason), QString::fromStdString(k.from)});
+            } catch (const std::exception& e) {
+                throw std::runtime_error("edits_not_applied, entry " + std::to_string(i + 1) + ": " +
+                                         e.what());
+            }
+        }
     } catch (const std::exception& e) {
         const QString msg = tr("%1: %2").arg(path, QString::fromStdString(e.what()));
         showMessage(QMessageBox::Critical, tr("Cannot open project"), msg);
@@ -70,6 +81,7 @@ bool MainWindow::openProject(const QString& path) {
     r.deploy = p.deploy;
     if (!edits.empty())
         r.steps.push_back({tr("Edits from %1").arg(QFileInfo(path).fileName()), std::move(edits)});
+    r.kept = std::move(kept);
     r.lenient = true;
     r.clean = !changed; // a changed model no longer has what was saved
     r.projectPath = path;

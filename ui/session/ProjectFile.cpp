@@ -39,6 +39,12 @@ QString saveProject(const QString& path, const Project& p, const QString& writeT
                           {"edits", p.edits}};
     if (p.deploy)
         doc["deploy"] = deployToJson(*p.deploy);
+    if (!p.kept.empty()) {
+        nlohmann::json kept = nlohmann::json::array();
+        for (const ProjectKeptEdit& k : p.kept)
+            kept.push_back({{"edit", k.edit}, {"reason", k.reason}, {"from", k.from}});
+        doc["edits_not_applied"] = std::move(kept);
+    }
     QSaveFile f(writeTo.isEmpty() ? path : writeTo);
     if (!f.open(QIODevice::WriteOnly))
         return f.errorString();
@@ -57,6 +63,7 @@ Project loadProject(const QString& path) {
     p.target = QString::fromStdString(data.target);
     p.edits = data.edits;
     p.deploy = data.deploy;
+    p.kept = data.kept;
     return p;
 }
 

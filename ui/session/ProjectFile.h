@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/deploy/DeploySettings.h"
+#include "core/io/ProjectJson.h"
 
 #include <QString>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@ struct Project {
     QString target;
     nlohmann::json edits = nlohmann::json::array();
     std::optional<DeploySettings> deploy; ///< unset in projects saved before deployments were recorded
+    std::vector<ProjectKeptEdit> kept;    ///< edits that did not apply, kept aside (`edits_not_applied`)
 };
 
 /// SHA-256 of a file's content (hex), empty if unreadable.

@@ -48,6 +48,8 @@ struct SessionController::Live {
     /// The deployment as last opened or saved: a change of it is unsaved work like an edit.
     DeploySettings savedDeploy;
     std::map<std::string, std::vector<int64_t>> openShapes; ///< Snapshot::openShapes
+    std::vector<KeptEdit> kept;                             ///< Snapshot::kept
+    bool keptSaved = true; ///< `kept` is as last opened or saved (a removal is unsaved work)
     uint64_t modelId;
     QString path, target;
 
@@ -137,21 +139,23 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
             snap->stepEdits.push_back(live.history.step(i).edits);
     }
     snap->historyPosition = live.history.position();
-    snap->clean = live.history.isClean() && s.options().deploy == live.savedDeploy;
+    snap->clean = live.history.isClean() && s.options().deploy == live.savedDeploy && live.keptSaved;
     snap->edits = live.history.appliedEdits();
+    snap->kept = live.kept;
     return snap;
 }
 
-void SessionController::applySteps(Live& live, const OpenRequest& request, QStringList& notApplied,
+void SessionController::applySteps(Live& live, const OpenRequest& request,
                                    std::vector<EditRejection>& rejected) {
     for (size_t i = 0; i < request.steps.size(); ++i) {
         if (request.baselineStep > 0 && i == request.baselineStep)
             live.setBaselineHere();
         const HistoryStep& step = request.steps[i];
         if (request.lenient) {
+            // What does not fit is kept aside, never dropped: the user's work stays in the project.
             for (const EditListError& e :
                  live.history.applyWhatFits(live.session, step.edits, step.label.toStdString()))
-                notApplied << QStringLiteral("%1: %2 (%3)").arg(step.label, qs(e.edit()), qs(e.reason()));
+                live.kept.push_back({step.edits[e.index()], qs(e.reason()), step.label});
             continue;
         }
         try {
@@ -162,7 +166,23 @@ void SessionController::applySteps(Live& live, const OpenRequest& request, QStri
     }
     if (request.baselineStep > 0 && request.baselineStep >= request.steps.size())
         live.setBaselineHere();
-    if (request.clean)
+    // The edits kept aside before are tried again (the model may have its node back): those that apply now
+    // are one more step, the rest stay kept with today's reason.
+    bool keptApplied = false;
+    if (!request.kept.empty()) {
+        EditList again;
+        for (const KeptEdit& k : request.kept)
+            again.push_back(k.edit);
+        const auto errors = live.history.applyWhatFits(live.session, again,
+                                                       tr("Edits kept aside, applied now").toStdString());
+        for (const EditListError& e : errors) {
+            KeptEdit k = request.kept[e.index()];
+            k.reason = qs(e.reason());
+            live.kept.push_back(std::move(k));
+        }
+        keptApplied = errors.size() < request.kept.size();
+    }
+    if (request.clean && !keptApplied)
         live.history.markClean();
 }
 
@@ -217,7 +237,9 @@ void SessionController::open(OpenRequest request) {
             live->savedDeploy = live->session.options().deploy;
             live->openShapes = explicitShapes.inputShapes;
             opt.progress.checkCancel();
-            applySteps(*live, request, notApplied, rejected);
+            applySteps(*live, request, rejected);
+            for (const KeptEdit& k : live->kept)
+                notApplied << QStringLiteral("%1: %2 (%3)").arg(k.origin, qs(k.edit->describe()), k.reason);
             emit loadProgress(0.95, QStringLiteral("finding gains"));
             live->session.estimateFindingGains(opt.progress);
             live->gainsFresh = true;
@@ -425,6 +447,17 @@ void SessionController::setBaseline() {
     post([](Live& l) { l.setBaselineHere(); }, Gains::Estimate);
 }
 
+void SessionController::removeKept(uint64_t modelId, size_t index) {
+    post(
+        [modelId, index](Live& l) {
+            if (l.modelId != modelId || index >= l.kept.size())
+                return;
+            l.kept.erase(l.kept.begin() + long(index));
+            l.keptSaved = false;
+        },
+        Gains::Estimate);
+}
+
 void SessionController::saveProject(const QString& path, std::function<void(QString)> done) {
     if (!live_) {
         done(tr("no model is open"));
@@ -445,10 +478,13 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
             p.target = l.target;
             p.edits = editListToJson(l.history.appliedEdits())["edits"];
             p.deploy = l.session.options().deploy;
+            for (const KeptEdit& k : l.kept)
+                p.kept.push_back({k.edit->toJson(), k.reason.toStdString(), k.origin.toStdString()});
             const QString error = bpu::ui::saveProject(path, p, target);
             if (error.isEmpty()) {
                 l.history.markClean();
                 l.savedDeploy = l.session.options().deploy;
+                l.keptSaved = true;
             }
             QMetaObject::invokeMethod(this, [this, path, error, done] {
                 if (error.isEmpty())

@@ -54,6 +54,9 @@ struct OpenRequest {
     QString projectPath;
     /// How the board runs the model (a project's or a reload's); unset: the default (--fast-perf).
     std::optional<DeploySettings> deploy;
+    /// Edits kept aside before (a project's, or the open model's on a reload): tried again after `steps`
+    /// as one more step; those that still do not apply stay kept.
+    std::vector<KeptEdit> kept;
 };
 
 /// What a report of the current state is built from, copied off the live session on the worker.
@@ -100,6 +103,9 @@ public:
     void redo();
     /// Undoes or redoes until `position` steps are applied (the history list).
     void goToStep(size_t position);
+    /// Removes the edit kept aside at `index` of model `modelId`'s Snapshot::kept (the user let it go): the
+    /// project no longer carries it once saved. Unsaved work, not an undo step.
+    void removeKept(uint64_t modelId, size_t index);
     /// Makes the current state the baseline the deltas, the compare panel and reports measure against.
     void setBaseline();
     /// Writes the project (model path, hash, target, the applied edits) as the worker has them at this
@@ -131,7 +137,8 @@ public:
 signals:
     void loadProgress(double fraction, const QString& stage);
     /// A model opened. `notApplied` lists the steps' edits that did not fit it (a project or reload on a
-    /// model that changed), `warnings` what the import left open (unresolved input dims).
+    /// model that changed), now kept aside (Snapshot::kept); `warnings` what the import left open
+    /// (unresolved input dims).
     void loaded(const QString& path, const QStringList& notApplied, const QStringList& warnings);
     /// A load failed or was cancelled (then `outcome` is Cancelled and nothing is wrong); the previous model
     /// is still shown.
@@ -166,8 +173,7 @@ private:
     /// Worker side: the snapshot of `live` as it is now.
     static std::shared_ptr<Snapshot> makeSnapshot(Live& live);
     /// Worker side: applies a (re)load's steps to a fresh model.
-    static void applySteps(Live& live, const OpenRequest& request, QStringList& notApplied,
-                           std::vector<EditRejection>& rejected);
+    static void applySteps(Live& live, const OpenRequest& request, std::vector<EditRejection>& rejected);
 
     JobTracker* jobs_;
     QThreadPool worker_;         ///< the session's own thread: every operation on it, in order

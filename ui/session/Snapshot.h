@@ -16,6 +16,16 @@
 
 namespace bpu::ui {
 
+/// An edit of a project or of a reload's history that did not apply to the model as opened (its node renamed
+/// or removed, a shape that no longer fits): kept aside rather than dropped - listed greyed in the What-if
+/// panel with why, written back to the project on save, tried again when the project or model is opened
+/// again, removed only by the user.
+struct KeptEdit {
+    EditPtr edit;
+    QString reason; ///< why it did not apply
+    QString origin; ///< the step it came from ("Edits from x.bpuscope")
+};
+
 /// What the widgets show: an immutable copy of one state of the session, made on the worker and handed over
 /// whole. Widgets read it and never reach into the live session.
 struct Snapshot {
@@ -48,7 +58,8 @@ struct Snapshot {
     size_t historyPosition = 0;      ///< steps applied (the rest can be redone)
     bool clean = true;               ///< the state is what was last saved (or loaded)
     std::vector<EditList> stepEdits; ///< the applied steps' edits (a reload re-applies them step by step)
-    EditList edits; ///< the applied edits in order, each drag as its last value (project files)
+    EditList edits;             ///< the applied edits in order, each drag as its last value (project files)
+    std::vector<KeptEdit> kept; ///< edits kept aside: they did not apply (KeptEdit)
 
     bool findingsReady = false; ///< findings and their gains computed for this state
 };

@@ -2,6 +2,7 @@
 #include "ComparePanel.h"
 
 #include "core/compare/ModelComparison.h"
+#include "core/edit/Edit.h"
 #include "ui/session/SessionController.h"
 #include "ui/style/Palette.h"
 
@@ -10,10 +11,13 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace bpu::ui {
 
@@ -24,7 +28,10 @@ ComparePanel::ComparePanel(SessionController* controller, QWidget* parent)
     , clear_(new QPushButton(tr("Stop comparing"), this))
     , table_(new QTableWidget(0, 4, this))
     , baseline_(new QLabel(this))
-    , history_(new QListWidget(this)) {
+    , history_(new QListWidget(this))
+    , keptLabel_(new QLabel(this))
+    , kept_(new QListWidget(this))
+    , removeKept_(new QPushButton(tr("Remove"), this)) {
     header_->setWordWrap(true);
     header_->hide();
     clear_->hide();
@@ -45,6 +52,22 @@ ComparePanel::ComparePanel(SessionController* controller, QWidget* parent)
     lay->addWidget(table_, 2);
     lay->addWidget(new QLabel(tr("Edit history (click a step to go back to it):"), this));
     lay->addWidget(history_, 1);
+    keptLabel_->setWordWrap(true);
+    kept_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    removeKept_->setToolTip(
+        tr("Let the selected kept edits go: the project no longer carries them once saved "
+           "(Delete)"));
+    removeKept_->setEnabled(false);
+    auto* keptRow = new QHBoxLayout;
+    keptRow->addWidget(keptLabel_, 1);
+    keptRow->addWidget(removeKept_, 0, Qt::AlignTop);
+    lay->addLayout(keptRow);
+    lay->addWidget(kept_, 1);
+    connect(kept_, &QListWidget::itemSelectionChanged, this,
+            [this] { removeKept_->setEnabled(!kept_->selectedItems().isEmpty()); });
+    connect(removeKept_, &QPushButton::clicked, this, &ComparePanel::removeSelectedKept);
+    auto* del = new QShortcut(QKeySequence::Delete, kept_, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(del, &QShortcut::activated, this, &ComparePanel::removeSelectedKept);
     // Row 0 is the model as loaded; row k the state after k steps. Undone steps stay listed, greyed.
     connect(history_, &QListWidget::itemClicked, this,
             [this](QListWidgetItem* item) { controller_->goToStep(size_t(history_->row(item))); });
@@ -63,8 +86,44 @@ void ComparePanel::setSnapshot(SnapshotPtr s) {
     for (int i = int(s->historyPosition) + 1; i < history_->count(); ++i)
         history_->item(i)->setForeground(undone);
     history_->setCurrentRow(int(s->historyPosition));
+    showKept(*s);
     if (!comparison_) // else the comparison is refreshed for this state and shown by setComparison
         showBaseline(*s);
+}
+
+void ComparePanel::showKept(const Snapshot& s) {
+    QSignalBlocker block(kept_);
+    kept_->clear();
+    const bool any = !s.kept.empty();
+    keptLabel_->setVisible(any);
+    kept_->setVisible(any);
+    removeKept_->setVisible(any);
+    removeKept_->setEnabled(false);
+    if (!any)
+        return;
+    keptLabel_->setText(tr("%n edit(s) kept aside: they did not apply to this model, and stay in the project "
+                           "when it is saved:",
+                           nullptr, int(s.kept.size())));
+    const QColor grey = palette().color(QPalette::Disabled, QPalette::Text);
+    for (const KeptEdit& k : s.kept) {
+        auto* item = new QListWidgetItem(
+            tr("%1 - %2").arg(QString::fromStdString(k.edit->describe()), k.reason), kept_);
+        item->setForeground(grey);
+        item->setToolTip(tr("From %1. Not applied: %2").arg(k.origin, k.reason));
+    }
+}
+
+void ComparePanel::removeSelectedKept() {
+    const auto s = snapshot_;
+    if (!s)
+        return;
+    // Highest row first: each removal shifts the rows after it.
+    QList<int> rows;
+    for (QListWidgetItem* item : kept_->selectedItems())
+        rows << kept_->row(item);
+    std::sort(rows.begin(), rows.end(), std::greater<>());
+    for (int row : rows)
+        controller_->removeKept(s->modelId, size_t(row));
 }
 
 void ComparePanel::showBaseline(const Snapshot& s) {

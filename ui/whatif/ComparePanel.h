@@ -22,7 +22,8 @@ namespace bpu::ui {
 class SessionController;
 
 /// Baseline vs current (the three latency figures, CPU nodes, segments, Q/DQ, waste, fusion) and the undo
-/// history, where a click goes back (or forward) to that step. While a comparison with another model is shown
+/// history, where a click goes back (or forward) to that step, and the edits kept aside because they did not
+/// apply to the model as opened, each removable. While a comparison with another model is shown
 /// (File > Compare With...), the table is this model vs that one instead.
 class ComparePanel : public QWidget {
     Q_OBJECT
@@ -33,6 +34,9 @@ public:
     void clearComparison();
     QTableWidget* table() const { return table_; }
     QListWidget* history() const { return history_; }
+    /// The edits kept aside (Snapshot::kept), greyed, with why in each tooltip; hidden when there are none.
+    QListWidget* kept() const { return kept_; }
+    QPushButton* removeKeptButton() const { return removeKept_; }
     QLabel* comparisonLabel() const { return header_; }
 
 signals:
@@ -48,6 +52,8 @@ private:
     };
     void fill(const std::vector<Row>& rows);
     void showBaseline(const Snapshot& s);
+    void showKept(const Snapshot& s);
+    void removeSelectedKept();
 
     SessionController* controller_;
     QLabel* header_;
@@ -55,6 +61,9 @@ private:
     QTableWidget* table_;
     QLabel* baseline_;
     QListWidget* history_;
+    QLabel* keptLabel_;
+    QListWidget* kept_;
+    QPushButton* removeKept_;
     SnapshotPtr snapshot_;
     std::shared_ptr<const Comparison> comparison_;
 };
