@@ -125,7 +125,7 @@ int runAnalyze(const CliArgs& args) {
     const ModelSetup setup = loadModelSetup(args);
     EditList edits;
     if (auto file = args.get("edits"))
-        edits = loadEditFile(*file);
+        edits = loadEditsOption(*file);
     AnalysisOptions options;
     options.deploy = setup.deploy;
     Graph graph = ModelImporter::load(args.positional[0], importOptions(args, setup));

@@ -32,7 +32,7 @@ EditList exportEdits(const CliArgs& args, Session& s) {
     if (file && plan)
         throw UsageError("export takes --edits FILE or --plan N, not both");
     if (file)
-        return loadEditFile(*file);
+        return loadEditsOption(*file);
     if (!plan)
         return {};
     long long n = 0;

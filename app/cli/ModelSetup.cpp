@@ -3,6 +3,7 @@
 
 #include "core/deploy/DeployImport.h"
 #include "core/deploy/DeployYaml.h"
+#include "core/edit/EditList.h"
 #include "core/util/PrintableText.h"
 
 #include <iostream>
@@ -30,6 +31,14 @@ ImportOptions importOptions(const CliArgs& args, const ModelSetup& setup) {
     for (const auto& n : notes)
         std::cerr << "bpuscope: note: " << printable(n) << "\n";
     return o;
+}
+
+EditList loadEditsOption(const std::string& path) {
+    std::vector<std::string> notes;
+    EditList edits = loadEditFile(path, &notes);
+    for (const auto& n : notes)
+        std::cerr << "bpuscope: note: " << printable(n) << "\n";
+    return edits;
 }
 
 } // namespace bpu::cli

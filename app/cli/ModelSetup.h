@@ -3,6 +3,7 @@
 
 #include "CliArgs.h"
 #include "core/deploy/DeploySettings.h"
+#include "core/edit/EditFwd.h"
 #include "core/target/TargetProfile.h"
 
 #include <memory>
@@ -20,5 +21,7 @@ ModelSetup loadModelSetup(const CliArgs& args);
 /// The import options of the command line over the config's input_shape / input_batch (DeployImport.h);
 /// each config value the command line overrides is noted on stderr.
 ImportOptions importOptions(const CliArgs& args, const ModelSetup& setup);
+/// The --edits file's list (loadEditFile), its notes (a project's edits kept aside) on stderr.
+EditList loadEditsOption(const std::string& path);
 
 } // namespace bpu::cli

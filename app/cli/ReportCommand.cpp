@@ -80,7 +80,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     const ModelSetup setup = loadModelSetup(args);
     EditList edits;
     if (auto file = args.get("edits"))
-        edits = loadEditFile(*file);
+        edits = loadEditsOption(*file);
     Graph graph = ModelImporter::load(args.positional[0], importOptions(args, setup));
     checkDeployNames(setup.deploy, graph);
     args.refuseOutputsOver(externalDataFiles(graph), "an external-data file of the model");

@@ -93,7 +93,10 @@ int main(int argc, char** argv) {
     if (parser.isSet(edits)) {
         bpu::EditList list;
         try {
-            list = bpu::loadEditFile(parser.value(edits).toStdString()); // names the file and the problem
+            std::vector<std::string> notes; // a project given as an edit list: its kept edits are not read
+            list = bpu::loadEditFile(parser.value(edits).toStdString(), &notes); // names the file and problem
+            for (const auto& n : notes)
+                std::fprintf(stderr, "bpuscope: note: %s\n", bpu::printable(n).c_str());
         } catch (const std::exception& e) {
             std::fprintf(stderr, "bpuscope: error: %s\n", bpu::printable(e.what()).c_str());
             return 3;

@@ -124,14 +124,21 @@ nlohmann::json editListToJson(const EditList& edits) {
     return {{"edits", std::move(list)}};
 }
 
-EditList loadEditFile(const std::string& path) {
+EditList loadEditFile(const std::string& path, std::vector<std::string>* notes) {
     // A FIFO, a device or a huge file is refused before a byte is read; a syntax error names no file bytes.
     const nlohmann::json doc = readJsonFile(path, {"edit file", file_limits::kJson});
+    EditList edits;
     try {
-        return editListFromJson(doc);
+        edits = editListFromJson(doc);
     } catch (const EditError& e) {
         throw std::runtime_error(path + ": " + e.what());
     }
+    if (notes && doc.is_object() && doc.contains("edits_not_applied") &&
+        doc["edits_not_applied"].is_array() && !doc["edits_not_applied"].empty())
+        notes->push_back(path + ": " + std::to_string(doc["edits_not_applied"].size()) +
+                         " edit(s) under edits_not_applied (kept aside in the workbench: they did not apply "
+                         "when the project was last open) are not applied; only `edits` is");
+    return edits;
 }
 
 EditList netEdits(const EditList& edits) {

@@ -40,8 +40,10 @@ EditPtr editFromJson(const nlohmann::json& j);
 EditList editListFromJson(const nlohmann::json& doc);
 /// {"edits": [...]}, the form editListFromJson and `--edits` read.
 nlohmann::json editListToJson(const EditList& edits);
-/// Reads an edit file; throws std::runtime_error naming the file.
-EditList loadEditFile(const std::string& path);
+/// Reads an edit file; throws std::runtime_error naming the file. A project file given as one (its `edits`)
+/// may hold edits the workbench kept aside (`edits_not_applied`): they are not read, and `notes` (when given)
+/// says how many, naming the file.
+EditList loadEditFile(const std::string& path, std::vector<std::string>* notes = nullptr);
 /// The list with each run of edits of one control (the same non-empty mergeKey, the steps of a drag)
 /// reduced to its last step: those edits set absolute values, so the result applies to the same state.
 EditList netEdits(const EditList& edits);

@@ -624,6 +624,16 @@ void TestDeploy::projectKeepsEditsNotApplied() {
     QVERIFY(refused(nlohmann::json::array({edit}), "entry 1"));
     QVERIFY(refused(nlohmann::json::array({{{"edit", edit}}, {{"edit", "x"}}}), "entry 2"));
     QVERIFY(refused(nlohmann::json::array({{{"edit", edit}, {"reason", 3}}}), "'reason'"));
+
+    // The project given to --edits: its `edits` apply, and stderr says the kept ones do not.
+    doc["model"] = samplePath("resnet18.onnx");
+    doc["edits"] = nlohmann::json::array({{{"op", "set_batch"}, {"batch", 2}}});
+    const std::string project = fixtures::writeBytes("kept.bpuscope", doc.dump());
+    const Run r = cli({"analyze", QString::fromStdString(samplePath("resnet18.onnx")), "--edits",
+                       QString::fromStdString(project)});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("kept.bpuscope: 1 edit(s) under edits_not_applied"), qPrintable(r.err));
+    QVERIFY2(r.out.contains("per inference of the batch"), qPrintable(r.out.left(900))); // set_batch applied
 }
 
 QTEST_GUILESS_MAIN(TestDeploy)

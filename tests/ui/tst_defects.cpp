@@ -901,6 +901,7 @@ private slots:
         QVERIFY(inputDims() != at520);
         QCOMPARE(w_->snapshot()->deploy.preset, DeployPreset::FastPerf);
         QCOMPARE(w_->snapshot()->history.size(), 1);
+        QVERIFY(w_->isWindowModified()); // the project has the config: this is unsaved work
         QTRY_VERIFY(w_->inputShapePrompt());
         w_->inputShapePrompt()->close();
     }

@@ -353,6 +353,7 @@ OpenRequest MainWindow::reloadRequest(const Snapshot& s) const {
     r.baselineStep = s.baselineStep;
     r.clean = s.clean;
     r.deploy = s.deploy; // the deployment chosen in Model > Deployment stays too
+    r.savedDeploy = s.savedDeploy;
     r.projectPath = controller_->projectPath();
     r.kept = s.kept;
     return r;
@@ -363,8 +364,7 @@ void MainWindow::reopenWithDeploy(const DeploySettings& d) {
     if (!s)
         return;
     OpenRequest r = reloadRequest(*s);
-    r.deploy = d;
-    r.clean = false; // another deployment than the one saved
+    r.deploy = d; // unsaved work when it is not the saved one (reloadRequest's savedDeploy)
     statusBar()->showMessage(
         d.inputShapes.empty() && d.inputBatch == 0
             ? tr("Opening %1 again at its own input shapes").arg(QFileInfo(s->modelPath).fileName())

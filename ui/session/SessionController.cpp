@@ -121,6 +121,7 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->target = s.targetPtr();
     snap->deploy = s.options().deploy;
     snap->openShapes = live.openShapes;
+    snap->savedDeploy = live.savedDeploy;
     snap->analysis = s.analysis();
     snap->cost = s.cost();
     snap->generation = live.state;
@@ -234,7 +235,7 @@ void SessionController::open(OpenRequest request) {
                 options.deploy = *request.deploy;
             live = std::make_shared<Live>(Session(std::move(g), profile, options), modelId, request.path,
                                           request.target);
-            live->savedDeploy = live->session.options().deploy;
+            live->savedDeploy = request.savedDeploy.value_or(live->session.options().deploy);
             live->openShapes = explicitShapes.inputShapes;
             opt.progress.checkCancel();
             applySteps(*live, request, rejected);

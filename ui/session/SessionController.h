@@ -54,6 +54,9 @@ struct OpenRequest {
     QString projectPath;
     /// How the board runs the model (a project's or a reload's); unset: the default (--fast-perf).
     std::optional<DeploySettings> deploy;
+    /// The deployment the saved state has, when not `deploy` (a reload after a deployment change): a state
+    /// whose deployment differs from it is unsaved work.
+    std::optional<DeploySettings> savedDeploy;
     /// Edits kept aside before (a project's, or the open model's on a reload): tried again after `steps`
     /// as one more step; those that still do not apply stay kept.
     std::vector<KeptEdit> kept;

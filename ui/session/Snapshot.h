@@ -38,7 +38,8 @@ struct Snapshot {
     QString targetRequest; ///< the target as asked for (a built-in name or a profile path)
     std::shared_ptr<const Graph> graph;
     std::shared_ptr<const TargetProfile> target;
-    DeploySettings deploy; ///< how the board runs the model (docs/deployment.md)
+    DeploySettings deploy;      ///< how the board runs the model (docs/deployment.md)
+    DeploySettings savedDeploy; ///< the deployment as last opened or saved (`clean` compares with it)
     /// The input shapes the model was opened with beyond its deployment's (the shape prompt's answers): a
     /// reload opens it with them again.
     std::map<std::string, std::vector<int64_t>> openShapes;

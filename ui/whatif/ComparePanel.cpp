@@ -54,6 +54,7 @@ ComparePanel::ComparePanel(SessionController* controller, QWidget* parent)
     lay->addWidget(history_, 1);
     keptLabel_->setWordWrap(true);
     kept_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    kept_->setWordWrap(true); // the reason is the point: never cut off at the dock's edge
     removeKept_->setToolTip(
         tr("Let the selected kept edits go: the project no longer carries them once saved "
            "(Delete)"));
