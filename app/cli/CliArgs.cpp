@@ -102,8 +102,8 @@ void writeOutput(const std::string& target,
 }
 
 namespace {
-const char* const kOutputOptions[] = {"json",  "csv",       "output",    "markdown",
-                                      "write", "node-info", "perf-json", "html"};
+const char* const kOutputOptions[] = {"json",      "csv",       "output", "markdown", "write",
+                                      "node-info", "perf-json", "html",   "yaml"};
 }
 
 std::vector<std::pair<std::string, std::string>> CliArgs::outputs() const {

@@ -7,6 +7,7 @@
 #include "ModelSetup.h"
 #include "ResultNotice.h"
 #include "core/deploy/DeployImport.h"
+#include "core/deploy/DeployYamlWriter.h"
 
 #include "core/advice/OptimizationPlan.h"
 #include "core/analysis/ResultDiagnostics.h"
@@ -19,7 +20,9 @@
 #include "core/util/PrintableText.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <set>
 
 namespace bpu::cli {
 
@@ -62,6 +65,29 @@ EditList exportEdits(const CliArgs& args, Session& s) {
     return edits;
 }
 
+/// The hb_compile config of the exported state (issue 51): the deployment with the what-ifs that are compile
+/// settings, naming the exported model as a path from the config's folder.
+void writeCompileConfig(const Session& s, const std::string& onnx, const std::string& yaml) {
+    std::vector<std::string> notes;
+    const DeploySettings d = compileDeploy(s.options(), &notes);
+    namespace fs = std::filesystem;
+    const fs::path yamlDir = fs::absolute(yaml).parent_path();
+    const std::string model = fs::absolute(onnx).lexically_relative(yamlDir).string();
+    writeOutput(yaml, deployToYaml(d, s.graph(), {model, s.target().march, fs::path(onnx).stem().string()}));
+    for (const auto& n : notes)
+        std::cerr << "bpuscope: note: " << printable(n) << "\n";
+    std::set<std::string> named; // node_info entries: a node with a placement and a precision is one
+    for (const auto& kv : d.nodePlacement)
+        named.insert(kv.first);
+    for (const auto& kv : d.nodePrecision)
+        named.insert(kv.first);
+    std::cout << "wrote " << printable(yaml)
+              << " (hb_compile config: " << printable(describeDeploy(d, s.graph()))
+              << (named.empty() ? std::string()
+                                : "; node_info for " + std::to_string(named.size()) + " node(s)")
+              << ")\n";
+}
+
 } // namespace
 
 int runExport(const CliArgs& args) {
@@ -71,6 +97,12 @@ int runExport(const CliArgs& args) {
     if (!output || output->empty() || *output == "-")
         throw UsageError("export needs -o FILE.onnx (a model is not written to stdout)");
     checkWritable(*output);
+    const auto yaml = args.get("yaml");
+    if (yaml) {
+        if (yaml->empty() || writesToStdout(*yaml))
+            throw UsageError("--yaml needs a file (the config names the exported model beside it)");
+        checkWritable(*yaml);
+    }
     const ModelSetup setup = loadModelSetup(args);
     Graph graph = ModelImporter::load(args.positional[0], importOptions(args, setup));
     checkDeployNames(setup.deploy, graph);
@@ -95,7 +127,7 @@ int runExport(const CliArgs& args) {
     }
     // What changed in the session's options (no idealized edit is left to change them) is the deployment or
     // the compile settings: the compile config's, not the model file's.
-    if (!(session.options() == before))
+    if (!(session.options() == before) && !yaml)
         std::cerr
             << "bpuscope: warning: the edits change the deployment or compile settings, which an ONNX file "
                "does not carry; give hb_compile the same: "
@@ -126,6 +158,8 @@ int runExport(const CliArgs& args) {
                   session.graph().nodes.size(), edits.size(), edits.size() == 1 ? "" : "s",
                   session.cost().perImageMs, session.cost().fps);
     std::cout << "wrote " << printable(*output) << buf << "\n";
+    if (yaml)
+        writeCompileConfig(session, *output, *yaml);
     return kOk;
 }
 

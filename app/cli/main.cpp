@@ -44,8 +44,10 @@ Commands:
       (--plan N) applied, written as ONNX for hb_compile: unchanged weights copied byte for byte, changed
       ones written as zeros and listed (retrain before use), every node named, checked with onnx's
       checker first. An idealized what-if (assume_*, fuse, filter_outputs) is refused; a deployment
-      change (placement, precision, boundary Q/DQ, normalisation) is said to stay out of the file.
-      Options: --target T, --deploy D, --batch N, --input-shape ...
+      change (placement, precision, boundary Q/DQ, normalisation) stays out of the ONNX file:
+      --yaml OUT.yaml writes the hb_compile config that carries it (input types, normalisation, removed
+      boundary ops, node_info placement and precision, set_all_nodes_int16), naming OUT.onnx.
+      Options: --target T, --deploy D, --batch N, --input-shape ..., --yaml FILE
   compare A.onnx B.onnx [options]
       two exports of the same network node by node, B - A: nodes matched by name, then by structure (op
       type, neighbours, shapes), so a re-export with renumbered names still matches; model-level deltas
@@ -115,8 +117,8 @@ int main(int argc, char** argv) {
             if (cmd == "report")
                 return runReport(parse(modelOptions, {"progress"}), argc, argv);
             if (cmd == "export")
-                return runExport(
-                    parse({"batch", "input-shape", "target", "edits", "plan", "output", "deploy"}, {}));
+                return runExport(parse(
+                    {"batch", "input-shape", "target", "edits", "plan", "output", "deploy", "yaml"}, {}));
             if (cmd == "compare")
                 return runCompare(
                     parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}), argc,

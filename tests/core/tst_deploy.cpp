@@ -6,8 +6,10 @@
 #include "SampleFiles.h"
 #include "TestPaths.h"
 
+#include "core/deploy/DeployImport.h"
 #include "core/deploy/DeployJson.h"
 #include "core/deploy/DeployYaml.h"
+#include "core/deploy/DeployYamlWriter.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
 #include "core/edit/EditList.h"
@@ -90,6 +92,8 @@ private slots:
     void yamlInputShapeErrors();
     void yamlRunOnAndNameChecks();
     void projectKeepsEditsNotApplied();
+    void yamlWriterRoundTrip();
+    void yamlWriterQuotesAnyName();
 };
 
 // --fast-perf: a 4-D input with C=3 and even H/W is nv12; anything else a featuremap.
@@ -634,6 +638,130 @@ void TestDeploy::projectKeepsEditsNotApplied() {
     QCOMPARE(r.code, 0);
     QVERIFY2(r.err.contains("kept.bpuscope: 1 edit(s) under edits_not_applied"), qPrintable(r.err));
     QVERIFY2(r.out.contains("per inference of the batch"), qPrintable(r.out.left(900))); // set_batch applied
+}
+
+namespace {
+
+/// The deployment of session `s` written as hb_compile YAML and read back, checked against what it was: the
+/// same inputs (each resolved the same), boundary ops, placements, precisions and march, no note (every key
+/// written is one the reader knows), and - the reason it matters - the same estimate for a fresh import of
+/// the model under the read-back settings alone (no edit).
+void checkRoundTrip(const bpu::Session& s, const std::string& model, const char* what) {
+    const bpu::DeploySettings d = bpu::compileDeploy(s.options());
+    const std::string yaml = bpu::deployToYaml(d, s.graph(), {"exported.onnx", s.target().march, ""});
+    bpu::DeploySettings back;
+    try {
+        back = bpu::parseDeployYaml(yaml, "exported.yaml");
+    } catch (const std::exception& e) {
+        QFAIL(qPrintable(QStringLiteral("%1: %2\n%3").arg(what, e.what(), QString::fromStdString(yaml))));
+    }
+    const QString ctx = QStringLiteral("%1:\n%2").arg(what, QString::fromStdString(yaml));
+    QVERIFY2(back.notes.empty(),
+             qPrintable(ctx + (back.notes.empty() ? QString() : QString::fromStdString(back.notes.front()))));
+    QCOMPARE(back.removeNodeTypes, d.removeNodeTypes);
+    QCOMPARE(back.removeNodeNames, d.removeNodeNames);
+    QVERIFY2(back.nodePlacement == d.nodePlacement, qPrintable(ctx));
+    QVERIFY2(back.nodePrecision == d.nodePrecision, qPrintable(ctx));
+    QCOMPARE(back.allNodesPrecision.value_or(bpu::Precision::Int8),
+             d.allNodesPrecision.value_or(bpu::Precision::Int8));
+    QCOMPARE(back.march, s.target().march);
+    for (bpu::TensorId in : s.graph().inputs) {
+        const std::string& name = s.graph().tensor(in).name;
+        const bpu::ResolvedInput a = bpu::resolveInput(d, s.graph(), name),
+                                 b = bpu::resolveInput(back, s.graph(), name);
+        QVERIFY2(a.type == b.type && a.norm == b.norm && a.quantizedOnCpu == b.quantizedOnCpu,
+                 qPrintable(ctx));
+        if (const bpu::InputDeploy* set = d.input(name)) {
+            QVERIFY(back.input(name));
+            QCOMPARE(back.input(name)->mean, set->mean);
+            QCOMPARE(back.input(name)->scale, set->scale);
+        }
+    }
+    bpu::AnalysisOptions o;
+    o.deploy = back;
+    const bpu::Session again(bpu::ModelImporter::load(model), s.targetPtr(), o);
+    QVERIFY2(
+        again.cost().totalUs == s.cost().totalUs,
+        qPrintable(
+            QStringLiteral("%1: %2 us vs %3 us").arg(ctx).arg(again.cost().totalUs).arg(s.cost().totalUs)));
+    QCOMPARE(again.analysis().summary.cpuNodes, s.analysis().summary.cpuNodes);
+}
+
+} // namespace
+
+// Issue 51 step 1: every preset, the test configs, and a what-if with placements and int16 nodes, written as
+// an hb_compile config and read back to the same settings and the same estimate.
+void TestDeploy::yamlWriterRoundTrip() {
+    for (const char* model : {"yolov8n.onnx", "mobilenet_v2_qat.onnx"}) {
+        const std::string path = samplePath(model);
+        checkRoundTrip(session(model, bpu::DeploySettings::fastPerf()), path, "fast-perf");
+        checkRoundTrip(session(model, bpu::DeploySettings::keepIoQdq()), path, "keep-io-qdq");
+        checkRoundTrip(session(model, bpu::DeploySettings::fastPerf(), "s100p"), path, "fast-perf on s100p");
+    }
+    const std::string yolo = samplePath("yolov8n.onnx");
+    for (const char* config : {"int16_mixed.yaml", "yolov8n_nv12.yaml", "featuremap_keep_qdq.yaml"})
+        checkRoundTrip(session("yolov8n.onnx", bpu::loadDeploy(kData + config)), yolo, config);
+
+    // What-ifs that are compile settings: a node on the CPU, two nodes in int16 - the YAML must carry them.
+    bpu::Session s = session("yolov8n.onnx", bpu::DeploySettings::fastPerf());
+    const double before = s.cost().totalUs;
+    bpu::applyEditList(s, bpu::editListFromJson(nlohmann::json::parse(R"([
+        {"op": "set_placement", "node": "/model.22/cv3.2/cv3.2.2/Conv", "placement": "CPU"},
+        {"op": "set_precision", "nodes": ["/model.2/cv1/conv/Conv", "/model.2/m.0/cv1/conv/Conv"], "precision": "int16"}
+    ])")));
+    QVERIFY(s.cost().totalUs != before);
+    const bpu::DeploySettings d = bpu::compileDeploy(s.options());
+    QCOMPARE(d.nodePlacement.at("/model.22/cv3.2/cv3.2.2/Conv"), bpu::Placement::CPU);
+    QCOMPARE(d.nodePrecision.size(), size_t(2));
+    checkRoundTrip(s, yolo, "what-if placements and int16 nodes");
+    // The whole model in int16 over a config's per-node settings: set_all_nodes_int16, and the per-node int8
+    // of the config is gone as it is in the analysis.
+    bpu::Session all = session("yolov8n.onnx", bpu::loadDeploy(kData + "int16_mixed.yaml"));
+    bpu::applyEditList(all, bpu::editListFromJson(
+                                nlohmann::json::parse(R"([{"op": "set_precision", "precision": "int16"}])")));
+    QCOMPARE(bpu::compileDeploy(all.options()).allNodesPrecision, std::optional(bpu::Precision::Int16));
+    checkRoundTrip(all, yolo, "whole model int16");
+    const std::string text =
+        bpu::deployToYaml(bpu::compileDeploy(all.options()), all.graph(), {"m.onnx", "nash-e", ""});
+    QVERIFY2(text.find("optimization: set_all_nodes_int16") != std::string::npos, text.c_str());
+    // An nv12 input without mean/scale values says to fill them in (a comment hb_compile ignores).
+    const std::string fp =
+        bpu::deployToYaml(bpu::DeploySettings::fastPerf(), all.graph(), {"m.onnx", "nash-e", ""});
+    QVERIFY2(fp.find("input_type_rt: nv12") != std::string::npos &&
+                 fp.find("# fill in mean_value") != std::string::npos,
+             fp.c_str());
+    QVERIFY2(fp.find("input_shape: 1x3x640x640") != std::string::npos, fp.c_str());
+}
+
+// Node names are the model's: quotes, colons, '#', a leading dash or non-ASCII read back as themselves.
+void TestDeploy::yamlWriterQuotesAnyName() {
+    const std::vector<std::string> names = {"a: b",   "'q' \"dq\"",         "#hash",
+                                            "- dash", "Kanji \xe6\xbc\xa2", "x;y"};
+    fixtures::ModelBuilder b;
+    b.input("in: 1", {1, 3, 16, 16});
+    b.weight("w", {3, 3, 1, 1});
+    std::string prev = "in: 1";
+    for (size_t i = 0; i < names.size(); ++i) {
+        const std::string out = "t" + std::to_string(i);
+        b.node("Conv", {prev, "w"}, {out}, names[i]);
+        prev = out;
+    }
+    b.output(prev);
+    const std::string model = b.save("yaml_names.onnx");
+    bpu::AnalysisOptions o;
+    const bpu::Session s(bpu::ModelImporter::load(model), profile("s100"), o);
+    bpu::DeploySettings d = bpu::DeploySettings::fastPerf();
+    for (const auto& n : names)
+        if (n != "x;y") // ';' separates names in remove_node_name / run_on_cpu; node_info keys take any name
+            d.nodePlacement[n] = bpu::Placement::CPU;
+    d.nodePrecision["x;y"] = bpu::Precision::Int16;
+    const std::string yaml = bpu::deployToYaml(d, s.graph(), {"m.onnx", "nash-e", ""});
+    const bpu::DeploySettings back = bpu::parseDeployYaml(yaml, "names.yaml");
+    QVERIFY2(back.nodePlacement == d.nodePlacement, yaml.c_str());
+    QVERIFY2(back.nodePrecision == d.nodePrecision, yaml.c_str());
+    QCOMPARE(back.inputs.size(), size_t(1));
+    QCOMPARE(back.inputs[0].name, std::string("in: 1"));
+    bpu::checkDeployNames(back, s.graph()); // every name is the model's
 }
 
 QTEST_GUILESS_MAIN(TestDeploy)

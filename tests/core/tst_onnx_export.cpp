@@ -7,6 +7,7 @@
 #include "CliRun.h"
 #include "OnnxFixtures.h"
 #include "SampleFiles.h"
+#include "TestPaths.h"
 
 #include "core/advice/OptimizationPlan.h"
 
@@ -237,6 +238,75 @@ private slots:
         QVERIFY2(w.out.contains("wrote "), w.out.constData());
         bpu::Session again(bpu::ModelImporter::load(written.toStdString()), samples::s100());
         QCOMPARE(again.graph().tensor(again.graph().inputs[0]).shape.dims[0], int64_t(2));
+    }
+
+    // Issue 51 step 2: --yaml writes the hb_compile config of the exported state beside the model; the
+    // exported model analysed under that config alone estimates what the source model with the edits does
+    // (the placement, the int16 nodes and the moved normalisation travel in the config, not the file).
+    void cliWritesTheCompileConfig_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("edits");
+        QTest::addColumn<QString>("expect"); // a line the YAML must hold
+        QTest::newRow("yolov8n placement and int16")
+            << QString::fromStdString(samples::samplePath("yolov8n.onnx"))
+            << QStringLiteral(
+                   R"([{"op": "set_placement", "node": "/model.22/cv3.2/cv3.2.2/Conv", "placement": "CPU"},
+                                 {"op": "set_precision", "nodes": ["/model.2/cv1/conv/Conv"], "precision": "int16"}])")
+            << QStringLiteral("      ON: CPU");
+        QTest::newRow("normalisation moved into the config")
+            << QString::fromStdString(bpu::test::testDataDir() + "/families/input_norm.onnx")
+            << QStringLiteral(R"([{"op": "move_input_normalization", "input": "image"}])")
+            << QStringLiteral("  mean_value: 123.675 116.28 103.53");
+    }
+    void cliWritesTheCompileConfig() {
+        QFETCH(QString, model);
+        QFETCH(QString, edits);
+        QFETCH(QString, expect);
+        const std::string dir =
+            fixtures::tempDir() + "/yaml_" + std::to_string(std::hash<std::string>()(model.toStdString()));
+        fs::create_directories(dir + "/cfg");
+        const QString list =
+            QString::fromStdString(fixtures::writeBytes("yaml_edits.json", edits.toStdString()));
+        const QString onnx = QString::fromStdString(dir + "/changed.onnx");
+        const QString yaml = QString::fromStdString(dir + "/cfg/changed.yaml");
+        const auto w = clirun::runCli({"export", model, "--edits", list, "-o", onnx, "--yaml", yaml});
+        QVERIFY2(w.exitCode == 0, w.err.constData());
+        QVERIFY2(w.out.contains("wrote " + yaml.toUtf8()), w.out.constData());
+        QFile f(yaml);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY2(text.contains(QStringLiteral("onnx_model: ../changed.onnx")),
+                 qPrintable(text)); // from the config's folder
+        QVERIFY2(text.contains(expect), qPrintable(text));
+        const auto source = clirun::runCli({"analyze", model, "--edits", list});
+        const auto exported = clirun::runCli({"analyze", onnx, "--deploy", yaml});
+        QCOMPARE(source.exitCode, 0);
+        QCOMPARE(exported.exitCode, 0);
+        auto latency = [](const QByteArray& out) {
+            for (const QByteArray& line : out.split('\n'))
+                if (line.startsWith("latency:"))
+                    return line;
+            return QByteArray();
+        };
+        QVERIFY(!latency(source.out).isEmpty());
+        QCOMPARE(latency(exported.out), latency(source.out));
+        QVERIFY2(!exported.err.contains("ignored") && !exported.err.contains("not modelled"),
+                 exported.err.constData());
+    }
+
+    // --yaml is a file beside the model: not stdout, not the model's own path.
+    void cliYamlOutputRules() {
+        const std::string dir = fixtures::tempDir();
+        const QString model = QString::fromStdString(samples::samplePath("resnet18.onnx"));
+        const QString onnx = QString::fromStdString(dir + "/r.onnx");
+        const auto toStdout = clirun::runCli({"export", model, "-o", onnx, "--yaml", "-"});
+        QCOMPARE(toStdout.exitCode, 2);
+        QVERIFY(!QFile::exists(onnx));
+        const auto same = clirun::runCli({"export", model, "-o", onnx, "--yaml", onnx});
+        QVERIFY(same.exitCode != 0);
+        QVERIFY(!QFile::exists(onnx));
+        const auto over = clirun::runCli({"export", model, "-o", onnx, "--yaml", model});
+        QVERIFY(over.exitCode != 0);
     }
 };
 

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+#include "DeployYamlWriter.h"
+
+#include "core/analysis/AnalysisOptions.h"
+#include "core/model/Graph.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace bpu {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& parts, char sep) {
+    std::string s;
+    for (size_t i = 0; i < parts.size(); ++i)
+        s += (i ? std::string(1, sep) : std::string()) + parts[i];
+    return s;
+}
+
+/// Text for a mean/scale value: the shortest that reads back to the same double (a config's own values
+/// round-trip exactly: a typed decimal needs at most 15 digits), unless that takes more - a value computed
+/// from the model's float32 constants by move_input_normalization, which holds no more than float precision:
+/// 123.675, not 123.67500364780426.
+std::string number(double v) {
+    char buf[40];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    if (ec != std::errc{})
+        return std::to_string(v);
+    std::string text(buf, end);
+    size_t digits = 0;
+    for (char c : text.substr(0, text.find('e')))
+        digits += c >= '1' && c <= '9' ? 1 : (c == '0' && digits ? 1 : 0);
+    if (digits <= 15)
+        return text;
+    std::snprintf(buf, sizeof buf, "%.7g", v);
+    return buf;
+}
+
+std::string numbers(const std::vector<double>& v) {
+    std::vector<std::string> parts;
+    for (double x : v)
+        parts.push_back(number(x));
+    return joined(parts, ' ');
+}
+
+/// The layout the model was trained with, as hb_compile asks for it: NHWC when a 4-D input has its 1 or 3
+/// channels last and not at dim 1, NCHW otherwise (ONNX's convention).
+std::string trainLayout(const TensorShape& s) {
+    if (s.rankKnown && s.dims.size() == 4) {
+        const auto small = [](int64_t d) {
+            return d == 1 || d == 3;
+        };
+        if (small(s.dims[3]) && !small(s.dims[1]))
+            return "NHWC";
+    }
+    return "NCHW";
+}
+
+/// What the model was trained on for a runtime type: the image itself for rgb/bgr/gray; an nv12 or yuv444
+/// runtime input converts to the training colour order, which the ONNX file does not say (rgb assumed, as
+/// torchvision's and the model zoo's are).
+const char* trainType(InputRuntimeType t) {
+    switch (t) {
+    case InputRuntimeType::Rgb:
+    case InputRuntimeType::Nv12:
+    case InputRuntimeType::Yuv444:
+        return "rgb";
+    case InputRuntimeType::Bgr:
+        return "bgr";
+    case InputRuntimeType::Gray:
+        return "gray";
+    case InputRuntimeType::Featuremap:
+        return "featuremap";
+    }
+    return "featuremap";
+}
+
+std::string shapeText(const std::vector<int64_t>& dims) {
+    std::vector<std::string> parts;
+    for (int64_t d : dims)
+        parts.push_back(std::to_string(d));
+    return joined(parts, 'x');
+}
+
+} // namespace
+
+DeploySettings compileDeploy(const AnalysisOptions& o, std::vector<std::string>* notes) {
+    DeploySettings d = o.deploy;
+    if (o.modelPrecision) {
+        // The whole model at one precision replaces the config's per-node precisions (DeployPass).
+        d.allNodesPrecision = *o.modelPrecision;
+        d.nodePrecision.clear();
+    }
+    for (const auto& [name, p] : o.precisionOverrides)
+        d.nodePrecision[name] = p;
+    for (const auto& [name, p] : o.placementOverrides)
+        if (p == Placement::BPU || p == Placement::CPU)
+            d.nodePlacement[name] = p;
+    if (notes && (!o.fuse || !o.unfusedHeads.empty() || !o.fusedHeads.empty()))
+        notes->push_back(
+            "the fusion what-ifs (fuse / unfuse) are the compiler's own choice, not a config key: "
+            "hb_compile fuses as it does by default");
+    return d;
+}
+
+std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYamlNames& names) {
+    YAML::Emitter out;
+    out.SetIndent(2);
+    out << YAML::BeginMap;
+
+    // model_parameters
+    out << YAML::Key << "model_parameters" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "onnx_model" << YAML::Value << names.onnxModel;
+    const std::string march = names.march.empty() ? d.march : names.march;
+    if (!march.empty())
+        out << YAML::Key << "march" << YAML::Value << march;
+    out << YAML::Key << "working_dir" << YAML::Value << "model_output";
+    out << YAML::Key << "output_model_file_prefix" << YAML::Value
+        << (names.outputPrefix.empty() ? std::filesystem::path(names.onnxModel).stem().string()
+                                       : names.outputPrefix);
+    if (!d.removeNodeTypes.empty()) {
+        std::vector<std::string> types;
+        for (BoundaryOp b : d.removeNodeTypes)
+            types.emplace_back(boundaryOpName(b));
+        out << YAML::Key << "remove_node_type" << YAML::Value << joined(types, ';');
+    }
+    if (!d.removeNodeNames.empty())
+        out << YAML::Key << "remove_node_name" << YAML::Value
+            << joined(std::vector<std::string>(d.removeNodeNames.begin(), d.removeNodeNames.end()), ';');
+    // One node_info entry per node the settings name: its placement and its precision.
+    std::map<std::string, std::pair<std::optional<Placement>, std::optional<Precision>>> info;
+    for (const auto& [name, p] : d.nodePlacement)
+        info[name].first = p;
+    for (const auto& [name, p] : d.nodePrecision)
+        info[name].second = p;
+    if (!info.empty()) {
+        out << YAML::Key << "node_info" << YAML::Value << YAML::BeginMap;
+        for (const auto& [name, set] : info) {
+            out << YAML::Key << name << YAML::Value << YAML::BeginMap;
+            if (set.first)
+                out << YAML::Key << "ON" << YAML::Value << placementName(*set.first);
+            if (set.second) {
+                const char* p = *set.second == Precision::Int16 ? "int16" : "int8";
+                out << YAML::Key << "InputType" << YAML::Value << p;
+                out << YAML::Key << "OutputType" << YAML::Value << p;
+            }
+            out << YAML::EndMap;
+        }
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+
+    // input_parameters: every model input, the preset's rule written out (a config has no preset).
+    std::vector<std::string> inNames, rt, train, layout, norm, mean, scale, shapes;
+    bool shapesKnown = true, valuesMissing = false;
+    for (TensorId id : g.inputs) {
+        const Tensor& t = g.tensor(id);
+        const ResolvedInput r = resolveInput(d, g, t.name);
+        inNames.push_back(t.name);
+        rt.emplace_back(inputRuntimeTypeName(r.type));
+        train.emplace_back(trainType(r.type));
+        layout.push_back(trainLayout(t.shape));
+        norm.emplace_back(normTypeName(r.norm));
+        const InputDeploy* set = d.input(t.name);
+        mean.push_back(set ? numbers(set->mean) : std::string());
+        scale.push_back(set ? numbers(set->scale) : std::string());
+        const bool wantsMean = r.norm == NormType::DataMean || r.norm == NormType::DataMeanAndScale;
+        const bool wantsScale = r.norm == NormType::DataScale || r.norm == NormType::DataMeanAndScale;
+        valuesMissing =
+            valuesMissing || (wantsMean && mean.back().empty()) || (wantsScale && scale.back().empty());
+        if (t.shape.rankKnown && t.shape.fullyKnown())
+            shapes.push_back(shapeText(t.shape.dims));
+        else
+            shapesKnown = false;
+    }
+    if (!inNames.empty()) {
+        out << YAML::Key << "input_parameters" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "input_name" << YAML::Value << joined(inNames, ';');
+        out << YAML::Key << "input_type_rt" << YAML::Value << joined(rt, ';');
+        out << YAML::Key << "input_type_train" << YAML::Value << joined(train, ';');
+        out << YAML::Key << "input_layout_train" << YAML::Value << joined(layout, ';');
+        if (shapesKnown)
+            out << YAML::Key << "input_shape" << YAML::Value << joined(shapes, ';');
+        out << YAML::Key << "norm_type" << YAML::Value << joined(norm, ';');
+        auto anyText = [](const std::vector<std::string>& v) {
+            for (const auto& s : v)
+                if (!s.empty())
+                    return true;
+            return false;
+        };
+        if (anyText(mean))
+            out << YAML::Key << "mean_value" << YAML::Value << joined(mean, ';');
+        if (anyText(scale))
+            out << YAML::Key << "scale_value" << YAML::Value << joined(scale, ';');
+        if (valuesMissing)
+            out << YAML::Comment("fill in mean_value / scale_value: the model's own preprocessing, which the "
+                                 "ONNX file does not carry");
+        out << YAML::EndMap;
+    }
+
+    // calibration_parameters: the data is the user's; the precision of the whole model is a setting.
+    out << YAML::Key << "calibration_parameters" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "cal_data_dir" << YAML::Value << "./calibration_data";
+    out << YAML::Comment("fill in: preprocessed calibration samples");
+    if (d.allNodesPrecision == Precision::Int16)
+        out << YAML::Key << "optimization" << YAML::Value << "set_all_nodes_int16";
+    out << YAML::EndMap;
+
+    out << YAML::EndMap;
+    return std::string(
+               "# hb_compile config written by BpuScope " BPUSCOPE_VERSION
+               ": the deployment its estimate used. Compile options\n"
+               "# it leaves out (compile_mode, optimize_level, ...) are hb_compile's defaults, as the "
+               "estimate assumes.\n") +
+           out.c_str() + "\n";
+}
+
+} // namespace bpu
