@@ -7,20 +7,18 @@
 #include "ModelSetup.h"
 #include "ResultNotice.h"
 #include "core/deploy/DeployImport.h"
-#include "core/deploy/DeployYamlWriter.h"
 
 #include "core/advice/OptimizationPlan.h"
 #include "core/analysis/ResultDiagnostics.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
-#include "core/io/OnnxExport.h"
+#include "core/io/EditedModelExport.h"
 #include "core/model/ExternalDataFiles.h"
 #include "core/model/ModelImporter.h"
 #include "core/util/PrintableText.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <set>
 
@@ -65,29 +63,6 @@ EditList exportEdits(const CliArgs& args, Session& s) {
     return edits;
 }
 
-/// The hb_compile config of the exported state (issue 51): the deployment with the what-ifs that are compile
-/// settings, naming the exported model as a path from the config's folder.
-void writeCompileConfig(const Session& s, const std::string& onnx, const std::string& yaml) {
-    std::vector<std::string> notes;
-    const DeploySettings d = compileDeploy(s.options(), &notes);
-    namespace fs = std::filesystem;
-    const fs::path yamlDir = fs::absolute(yaml).parent_path();
-    const std::string model = fs::absolute(onnx).lexically_relative(yamlDir).string();
-    writeOutput(yaml, deployToYaml(d, s.graph(), {model, s.target().march, fs::path(onnx).stem().string()}));
-    for (const auto& n : notes)
-        std::cerr << "bpuscope: note: " << printable(n) << "\n";
-    std::set<std::string> named; // node_info entries: a node with a placement and a precision is one
-    for (const auto& kv : d.nodePlacement)
-        named.insert(kv.first);
-    for (const auto& kv : d.nodePrecision)
-        named.insert(kv.first);
-    std::cout << "wrote " << printable(yaml)
-              << " (hb_compile config: " << printable(describeDeploy(d, s.graph()))
-              << (named.empty() ? std::string()
-                                : "; node_info for " + std::to_string(named.size()) + " node(s)")
-              << ")\n";
-}
-
 } // namespace
 
 int runExport(const CliArgs& args) {
@@ -113,12 +88,10 @@ int runExport(const CliArgs& args) {
     const EditList edits = exportEdits(args, session);
     const std::string source = args.get("edits") ? *args.get("edits") : std::string("the plan");
     // An idealized edit has no form in any model file: refused by name, never dropped.
-    for (size_t i = 0; i < edits.size(); ++i)
-        if (edits[i]->idealized())
-            throw std::runtime_error(source + ": edit " + std::to_string(i + 1) + " (" +
-                                     edits[i]->describe(3) +
-                                     ") is an idealized what-if with no form in a model file; export a list "
-                                     "of concrete changes");
+    if (const auto idealized = idealizedEdits(edits); !idealized.empty())
+        throw std::runtime_error(source + ": " + idealized.front() +
+                                 " is an idealized what-if with no form in a model file; export a list "
+                                 "of concrete changes");
     const AnalysisOptions before = session.options();
     try {
         applyEditList(session, edits);
@@ -137,7 +110,8 @@ int runExport(const CliArgs& args) {
                     : "; " + std::to_string(session.options().placementOverrides.size()) +
                           " node placement(s) set (node_info 'ON')")
             << "\n";
-    const OnnxExportReport rep = exportOnnx(session.graph(), *output);
+    const EditedModelExport exported = exportEditedModel(session, *output, yaml.value_or(""));
+    const OnnxExportReport& rep = exported.onnx;
     for (const auto& w : rep.warnings)
         std::cerr << "bpuscope: warning: " << printable(w) << "\n";
     if (!rep.reinitialised.empty()) {
@@ -158,8 +132,21 @@ int runExport(const CliArgs& args) {
                   session.graph().nodes.size(), edits.size(), edits.size() == 1 ? "" : "s",
                   session.cost().perImageMs, session.cost().fps);
     std::cout << "wrote " << printable(*output) << buf << "\n";
-    if (yaml)
-        writeCompileConfig(session, *output, *yaml);
+    if (exported.yamlWritten) {
+        for (const auto& n : exported.notes)
+            std::cerr << "bpuscope: note: " << printable(n) << "\n";
+        const DeploySettings& d = exported.compiled;
+        std::set<std::string> named; // node_info entries: a node with a placement and a precision is one
+        for (const auto& kv : d.nodePlacement)
+            named.insert(kv.first);
+        for (const auto& kv : d.nodePrecision)
+            named.insert(kv.first);
+        std::cout << "wrote " << printable(*yaml)
+                  << " (hb_compile config: " << printable(describeDeploy(d, session.graph()))
+                  << (named.empty() ? std::string()
+                                    : "; node_info for " + std::to_string(named.size()) + " node(s)")
+                  << ")\n";
+    }
     return kOk;
 }
 

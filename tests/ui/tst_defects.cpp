@@ -10,6 +10,7 @@
 #include "core/deploy/DeployYaml.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
+#include "core/model/ModelImporter.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/charts/RankedBarChart.h"
 #include "ui/findings/FindingsPanel.h"
@@ -904,6 +905,54 @@ private slots:
         QVERIFY(w_->isWindowModified()); // the project has the config: this is unsaved work
         QTRY_VERIFY(w_->inputShapePrompt());
         w_->inputShapePrompt()->close();
+    }
+
+    // Issue 51 step 3: File > Export Edited Model (Ctrl+Shift+E) writes the state as ONNX with its hb_compile
+    // config beside it, in the background; the exported model under that config estimates what the state
+    // shows. An idealized what-if is refused by name, and so is an output over the open model.
+    void exportEditedModel() {
+        fresh("yolov8n.onnx");
+        QAction* action = nullptr;
+        for (QAction* a : w_->findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Export Edited &Model..."))
+                action = a;
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+        QVERIFY(action->isEnabled());
+        apply({{"op", "set_placement"}, {"node", "/model.22/cv3.2/cv3.2.2/Conv"}, {"placement", "CPU"}});
+        apply({{"op", "set_precision"}, {"nodes", {"/model.2/cv1/conv/Conv"}}, {"precision", "int16"}});
+        const double shownMs = w_->snapshot()->cost.latencyMs;
+        const QString onnx = dir_.filePath(QStringLiteral("yolo-edited.onnx"));
+        const QString yaml = dir_.filePath(QStringLiteral("yolo-edited.yaml"));
+        QSignalSpy exported(w_.get(), &MainWindow::modelExported);
+        QVERIFY(w_->exportEditedModelTo(onnx));
+        QVERIFY(exported.wait(120000));
+        QVERIFY2(exported.at(0).at(2).toString().isEmpty(), qPrintable(exported.at(0).at(2).toString()));
+        const QString summary = exported.at(0).at(1).toString();
+        QVERIFY2(summary.contains(QStringLiteral("Wrote ")) && summary.contains(yaml), qPrintable(summary));
+        QTRY_VERIFY(w_->lastMessage());
+        w_->lastMessage()->close();
+        QVERIFY(QFile::exists(onnx) && QFile::exists(yaml));
+        bpu::AnalysisOptions o;
+        o.deploy = loadDeployYaml(yaml.toStdString());
+        QCOMPARE(o.deploy.nodePlacement.at("/model.22/cv3.2/cv3.2.2/Conv"), Placement::CPU);
+        const Session again(ModelImporter::load(onnx.toStdString()), w_->snapshot()->target, o);
+        QCOMPARE(again.cost().latencyMs, shownMs);
+
+        // Refused: over the open model; an idealized what-if in the state (named, nothing written).
+        QTest::qWait(100);
+        QVERIFY(!w_->exportEditedModelTo(w_->snapshot()->modelPath));
+        QTRY_VERIFY(w_->lastMessage());
+        w_->lastMessage()->close();
+        QTRY_VERIFY(!w_->lastMessage());
+        apply({{"op", "assume_aligned"}, {"tensors", {"images"}}});
+        const QString refused = dir_.filePath(QStringLiteral("idealized.onnx"));
+        QSignalSpy shown(w_.get(), &MainWindow::messageShown);
+        QVERIFY(!w_->exportEditedModelTo(refused));
+        QCOMPARE(shown.count(), 1);
+        QVERIFY2(shown.at(0).at(0).toString().contains(QStringLiteral("assume_aligned")),
+                 qPrintable(shown.at(0).at(0).toString()));
+        QVERIFY(!QFile::exists(refused));
     }
 
     // Issue 11: the hotspot table and the Top layers chart list the cost rows (quantize/dequantize passes,

@@ -474,6 +474,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     exportAction_->setEnabled(!exporter_->isRunning());
     reloadAction_->setEnabled(true);
     compareAction_->setEnabled(true);
+    exportModelAction_->setEnabled(!jobs_->isBusy(JobLane::ModelExport));
     saveAction_->setEnabled(true);
     undo_->setEnabled(s->historyPosition > 0);
     redo_->setEnabled(s->historyPosition < size_t(s->history.size()));

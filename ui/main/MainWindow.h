@@ -65,6 +65,10 @@ public:
     /// progress and Cancel in the status bar; `reportFinished` follows. False (with a message) when it cannot
     /// start.
     bool exportReportTo(const QString& path);
+    /// File > Export Edited Model: writes the current state as an ONNX model at `onnxPath` and its hb_compile
+    /// config beside it (same name, .yaml) in the background; `modelExported` follows. False (with a message)
+    /// when it cannot start: no model, an idealized what-if in the state (named), an output the rules refuse.
+    bool exportEditedModelTo(const QString& onnxPath);
     /// Selects the node with the largest estimated latency (what the inspector shows first) and shows it
     /// clear of the overlays; invalid id without a model.
     NodeId selectTopHotspot();
@@ -118,6 +122,9 @@ signals:
     void shown();
     /// An export ended: `error` empty on success, "cancelled", or the problem.
     void reportFinished(const QString& path, const QString& error);
+    /// An edited-model export ended: `error` empty on success (then `summary` says what was written), else
+    /// the problem or "cancelled".
+    void modelExported(const QString& onnxPath, const QString& summary, const QString& error);
     /// An error or warning box was shown with `text`.
     void messageShown(const QString& text);
     /// An edit was refused by the core and dropped (only that edit); `why` names it and says why.
@@ -142,6 +149,7 @@ private:
     bool saveProject();
     bool saveProjectAs();
     void exportReport();
+    void exportEditedModel();
     // MainWindowCompare.cpp
     void buildCompare();
     void chooseCompareFile();
@@ -177,6 +185,7 @@ private:
     ReportExporter* exporter_ = nullptr;
     ModelComparer* comparer_ = nullptr;
     QAction* exportAction_ = nullptr;
+    QAction* exportModelAction_ = nullptr;
     QAction* compareAction_ = nullptr;
     QAction* reloadAction_ = nullptr;
     QAction* saveAction_ = nullptr;

@@ -71,6 +71,12 @@ void MainWindow::buildMenus() {
     exportAction_->setStatusTip(
         tr("Write the optimization report of the current state (PDF, Markdown, HTML, JSON)"));
     exportAction_->setEnabled(false);
+    exportModelAction_ = file->addAction(tr("Export Edited &Model..."), this, &MainWindow::exportEditedModel);
+    exportModelAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    exportModelAction_->setStatusTip(
+        tr("Write the model with the applied edits as ONNX, and the hb_compile config "
+           "(YAML) that carries the deployment, placements and precisions beside it"));
+    exportModelAction_->setEnabled(false);
     file->addSeparator();
     // closeAllWindows: each window's closeEvent asks about unsaved edits first.
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);

@@ -14,15 +14,16 @@ namespace bpu::ui {
 
 /// The kinds of background work, one lane each: in a lane the newest request wins.
 enum class JobLane {
-    Load,    ///< opening a model
-    Session, ///< an operation on the live session (edit, undo, target switch) and its re-estimate
-    Sweep,   ///< the drag editor's curve
-    Layout,  ///< building the graph drawing
-    Export,  ///< writing a report
-    Compare, ///< File > Compare With...: loading the other model and comparing
-    Plan,    ///< the optimization plan (one re-estimate per step, on a copy of the session)
+    Load,        ///< opening a model
+    Session,     ///< an operation on the live session (edit, undo, target switch) and its re-estimate
+    Sweep,       ///< the drag editor's curve
+    Layout,      ///< building the graph drawing
+    Export,      ///< writing a report
+    Compare,     ///< File > Compare With...: loading the other model and comparing
+    Plan,        ///< the optimization plan (one re-estimate per step, on a copy of the session)
+    ModelExport, ///< File > Export Edited Model: the changed model and its hb_compile config
 };
-constexpr int kJobLanes = 7;
+constexpr int kJobLanes = 8;
 
 /// How a job ended. Cancelled is an outcome of its own, not an error: a superseded or stopped job.
 enum class JobOutcome { Done, Cancelled, Failed };

@@ -568,6 +568,21 @@ void SessionController::plan(uint64_t modelId, PlanDone done) {
         });
 }
 
+void SessionController::exportModel(uint64_t modelId, const QString& onnx, const QString& yaml,
+                                    ExportDone done) {
+    auto result = std::make_shared<std::shared_ptr<const EditedModelExport>>();
+    runOnCopy(
+        modelId, JobLane::ModelExport,
+        [result, onnx, yaml](Session& copy, const CopyState&, const Progress& progress) {
+            progress.checkCancel();
+            *result = std::make_shared<const EditedModelExport>(
+                exportEditedModel(copy, onnx.toStdString(), yaml.toStdString()));
+        },
+        [result, done = std::move(done)](JobOutcome outcome, const QString& error) {
+            done(outcome, outcome == JobOutcome::Done ? *result : nullptr, error);
+        });
+}
+
 void SessionController::reportSources(std::function<void(std::shared_ptr<ReportSources>)> done) {
     auto live = live_;
     if (!live) {

@@ -6,6 +6,7 @@
 #include "core/advice/OptimizationPlan.h"
 #include "core/edit/EditableDims.h"
 #include "core/edit/Sweep.h"
+#include "core/io/EditedModelExport.h"
 
 #include <QObject>
 #include <QThreadPool>
@@ -125,6 +126,12 @@ public:
     using PlanDone = std::function<void(JobOutcome, std::shared_ptr<const OptimizationPlan>, uint64_t state,
                                         const QString& error)>;
     void plan(uint64_t modelId, PlanDone done);
+    /// Writes model `modelId`'s current state as an ONNX model at `onnx` and, unless `yaml` is empty, its
+    /// hb_compile config (core exportEditedModel) on a copy of the session in the background (ModelExport
+    /// lane: a newer export cancels the older); `done` on the GUI thread with what was written or the error.
+    using ExportDone =
+        std::function<void(JobOutcome, std::shared_ptr<const EditedModelExport>, const QString& error)>;
+    void exportModel(uint64_t modelId, const QString& onnx, const QString& yaml, ExportDone done);
     /// Copies what a report needs off the worker's session and hands it to `done` on the GUI thread (null
     /// sources without a model).
     void reportSources(std::function<void(std::shared_ptr<ReportSources>)> done);

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#include "EditedModelExport.h"
+
+#include "core/deploy/DeployYamlWriter.h"
+#include "core/edit/Edit.h"
+#include "core/edit/Session.h"
+#include "core/util/OutputFile.h"
+
+#include <filesystem>
+
+namespace bpu {
+
+std::vector<std::string> idealizedEdits(const EditList& edits) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < edits.size(); ++i)
+        if (edits[i]->idealized())
+            out.push_back("edit " + std::to_string(i + 1) + " (" + edits[i]->describe(3) + ")");
+    return out;
+}
+
+EditedModelExport exportEditedModel(const Session& s, const std::string& onnxPath,
+                                    const std::string& yamlPath) {
+    namespace fs = std::filesystem;
+    EditedModelExport r;
+    // Both outputs are checked before either is written: a config that cannot be written must not leave a
+    // model without it.
+    std::optional<OutputFile> yaml;
+    if (!yamlPath.empty())
+        yaml = OutputFile::resolve(yamlPath);
+    r.onnx = exportOnnx(s.graph(), onnxPath);
+    r.compiled = compileDeploy(s.options(), &r.notes);
+    if (yaml) {
+        const fs::path dir = fs::absolute(yamlPath).parent_path();
+        const std::string model = fs::absolute(onnxPath).lexically_relative(dir).string();
+        yaml->write(deployToYaml(r.compiled, s.graph(),
+                                 {model, s.target().march, fs::path(onnxPath).stem().string()}));
+        r.yamlWritten = true;
+    }
+    return r;
+}
+
+} // namespace bpu
