@@ -905,6 +905,18 @@ private slots:
         QVERIFY(w_->isWindowModified()); // the project has the config: this is unsaved work
         QTRY_VERIFY(w_->inputShapePrompt());
         w_->inputShapePrompt()->close();
+
+        // A config naming the shapes the model already has (an exported model's own config): no new import.
+        fresh("yolov8n.onnx");
+        const uint64_t yolo = w_->snapshot()->modelId;
+        const QString same = writeText(QStringLiteral("same_shape.yaml"), "input_parameters:\n"
+                                                                          "  input_name: images\n"
+                                                                          "  input_type_rt: featuremap\n"
+                                                                          "  input_shape: 1x3x640x640\n");
+        w_->deployment()->loadConfig(same);
+        QVERIFY(fixture::waitSettled(
+            *w_, [](const Snapshot& s) { return s.deploy.preset == DeployPreset::Custom; }));
+        QCOMPARE(w_->snapshot()->modelId, yolo);
     }
 
     // Issue 51 step 3: File > Export Edited Model (Ctrl+Shift+E) writes the state as ONNX with its hb_compile

@@ -68,9 +68,36 @@ void DeploymentActions::addTo(QMenu* menu) const {
         menu->addAction(a);
 }
 
+namespace {
+
+/// Whether the model as open already has the input shapes `d` asks for (a config naming the shapes of a
+/// static model, as an exported model's config does): then nothing is to be imported again.
+bool hasShapesOf(const DeploySettings& d, const Graph& g) {
+    for (TensorId in : g.inputs) {
+        const Tensor& t = g.tensor(in);
+        if (!t.shape.rankKnown || !t.shape.fullyKnown())
+            return false;
+        auto it = d.inputShapes.find(t.name);
+        if (it == d.inputShapes.end() && g.inputs.size() == 1)
+            it = d.inputShapes.find(std::string());
+        std::vector<int64_t> want = it != d.inputShapes.end() ? it->second : t.shape.dims;
+        if (d.inputBatch > 0 && want.size() >= 2)
+            want[0] = d.inputBatch;
+        if (want != t.shape.dims)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 void DeploymentActions::apply(const DeploySettings& d) {
-    // The shapes a model is imported at are not a setting of the session: other ones open it again.
-    if (snap_ && (d.inputShapes != snap_->deploy.inputShapes || d.inputBatch != snap_->deploy.inputBatch)) {
+    // The shapes a model is imported at are not a setting of the session: other ones open it again. A model
+    // opened at its own shapes that already are the config's needs no new import.
+    const bool shapesChange =
+        snap_ && (d.inputShapes != snap_->deploy.inputShapes || d.inputBatch != snap_->deploy.inputBatch);
+    const bool openAtOwnShapes = snap_ && snap_->deploy.inputShapes.empty() && snap_->deploy.inputBatch == 0;
+    if (shapesChange && !(openAtOwnShapes && snap_->graph && hasShapesOf(d, *snap_->graph))) {
         emit reopenRequested(d);
         return;
     }
