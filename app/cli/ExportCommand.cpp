@@ -125,6 +125,8 @@ int runExport(const CliArgs& args) {
             std::cerr << ", ... " << rep.reinitialised.size() - 10 << " more";
         std::cerr << "\n";
     }
+    for (const auto& line : exportCostLines(edits))
+        std::cerr << "bpuscope: warning: what the exported changes cost: " << printable(line) << "\n";
     for (const auto& f : rep.copiedFiles)
         std::cout << "copied weights: " << printable(f) << "\n";
     char buf[160];

@@ -3,6 +3,7 @@
 
 #include "core/deploy/DeployYamlWriter.h"
 #include "core/edit/Edit.h"
+#include "core/edit/EditCost.h"
 #include "core/edit/Session.h"
 #include "core/util/OutputFile.h"
 
@@ -15,6 +16,25 @@ std::vector<std::string> idealizedEdits(const EditList& edits) {
     for (size_t i = 0; i < edits.size(); ++i)
         if (edits[i]->idealized())
             out.push_back("edit " + std::to_string(i + 1) + " (" + edits[i]->describe(3) + ")");
+    return out;
+}
+
+std::vector<std::string> exportCostLines(const EditList& edits) {
+    std::vector<std::string> out;
+    for (int c = 0; c < kEditCostCount; ++c) {
+        const auto cost = static_cast<EditCost>(c);
+        std::string which;
+        size_t count = 0;
+        for (const auto& e : edits)
+            if (e->costs().has(cost)) {
+                if (++count <= 3)
+                    which += (which.empty() ? "" : "; ") + e->describe(3);
+            }
+        if (count > 3)
+            which += "; ... " + std::to_string(count - 3) + " more";
+        if (count)
+            out.push_back(std::string(editCostText(cost)) + ": " + which);
+    }
     return out;
 }
 

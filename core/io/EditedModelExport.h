@@ -25,6 +25,12 @@ struct EditedModelExport {
 /// refused by name, never written without it.
 std::vector<std::string> idealizedEdits(const EditList& edits);
 
+/// What the changes of `edits` cost besides time (EditCost: retraining, other outputs, the application's I/O
+/// or preprocessing), one line per cost naming the edits that carry it ("needs retraining or fine-tuning:
+/// replace_activation ..."). Said with every export: a model written with another activation or channel
+/// count runs at the estimated speed only once it is fine-tuned.
+std::vector<std::string> exportCostLines(const EditList& edits);
+
 /// Writes the session's graph to `onnxPath` (exportOnnx) and, when `yamlPath` is not empty, the hb_compile
 /// config of its state (compileDeploy + deployToYaml, naming the model as a path from the config's folder,
 /// the target's march) by the one output rule set (OutputFile). The CLI's `export --yaml` and the workbench's

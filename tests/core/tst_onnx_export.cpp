@@ -236,6 +236,8 @@ private slots:
                                        "--edits", QString::fromStdString(ok), "-o", written});
         QCOMPARE(w.exitCode, 0);
         QVERIFY2(w.out.contains("wrote "), w.out.constData());
+        // What the change costs besides time is said with the file (set_batch: per image, not per frame).
+        QVERIFY2(w.err.contains("what the exported changes cost: throughput trade-off"), w.err.constData());
         bpu::Session again(bpu::ModelImporter::load(written.toStdString()), samples::s100());
         QCOMPARE(again.graph().tensor(again.graph().inputs[0]).shape.dims[0], int64_t(2));
     }

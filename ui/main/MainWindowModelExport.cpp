@@ -33,6 +33,8 @@ QString exportSummary(const EditedModelExport& e, const Snapshot& s, const QStri
                  .arg(s.graph->nodes.size())
                  .arg(s.cost.perImageMs, 0, 'f', 3)
                  .arg(yaml, qs(describeDeploy(e.compiled, *s.graph)));
+    for (const auto& line : exportCostLines(s.edits))
+        parts << QObject::tr("What the exported changes cost: %1").arg(qs(line));
     const auto& w = e.onnx.reinitialised;
     if (!w.empty()) {
         QStringList names;
@@ -106,9 +108,10 @@ bool MainWindow::exportEditedModelTo(const QString& onnxPath) {
             }
             const QString summary = exportSummary(*e, *at, onnxPath, yaml);
             statusBar()->showMessage(tr("Wrote %1 and %2").arg(onnxPath, yaml), 10000);
-            showMessage(e->onnx.reinitialised.empty() && e->onnx.warnings.empty() ? QMessageBox::Information
-                                                                                  : QMessageBox::Warning,
-                        tr("Export edited model"), summary);
+            const bool caveats = !e->onnx.reinitialised.empty() || !e->onnx.warnings.empty() ||
+                                 !exportCostLines(at->edits).empty();
+            showMessage(caveats ? QMessageBox::Warning : QMessageBox::Information, tr("Export edited model"),
+                        summary);
             emit modelExported(onnxPath, summary, QString());
         });
     return true;
