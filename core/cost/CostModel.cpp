@@ -30,19 +30,19 @@ void costBpuLayers(const Graph& g, const AnalysisResult& r, const TargetProfile&
             m += r.nodes[mem.value].memoryUs;
         }
         const double layer = CostModel::pipelinedUs(c, m, t) + layerFixed;
-        // Attribute the layer to its members by their share of its raw work (the head takes the fixed cost),
-        // folded members included: a fused group's Relu that writes its output to DDR has memory time of its
-        // own, and the members' latencies add up to the layer's.
-        const double work = c + m;
-        for (NodeId mem : members) {
-            const NodeAnalysis& ma = r.nodes[mem.value];
-            NodeCost& nc = e.nodes[mem.value];
-            const double part = work > 0 ? (ma.computeUs + ma.memoryUs) / work : (mem == id ? 1.0 : 0.0);
-            nc.computeUs = ma.computeUs;
-            nc.fixedUs = mem == members.front() ? layerFixed : 0;
-            nc.latencyUs = (layer - layerFixed) * part + nc.fixedUs;
-            nc.memoryUs = std::max(0.0, nc.latencyUs - nc.fixedUs - nc.computeUs);
-        }
+        // The layer is one BPU layer: its whole cost - the members' compute and DDR traffic pipelined
+        // together (a spilled residual read by the Add, the output the folded Relu writes), and the fixed
+        // cost - is the head's. The other members cost nothing of their own (they are "in group N"), so no
+        // node the inspector calls folded carries time, and the nodes still add up to the BPU time (issue
+        // 52).
+        const NodeId head = members.front();
+        for (NodeId mem : members)
+            e.nodes[mem.value] = NodeCost{};
+        NodeCost& hc = e.nodes[head.value];
+        hc.computeUs = c;
+        hc.fixedUs = layerFixed;
+        hc.latencyUs = layer;
+        hc.memoryUs = std::max(0.0, layer - layerFixed - c);
         e.bpuUs += layer;
     }
 }

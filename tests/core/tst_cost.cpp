@@ -6,6 +6,7 @@
 #include "SampleFiles.h"
 #include "TestPaths.h"
 #include "core/analysis/Analyzer.h"
+#include "core/analysis/DdrReason.h"
 #include "core/cost/Calibration.h"
 #include "core/cost/CostModel.h"
 #include "core/edit/EditError.h"
@@ -173,6 +174,7 @@ private slots:
     void findingGainsAreReestimates();
     void breakdownSumsToTotal();
     void groupSharesSumToTheLayer();
+    void groupCostIsTheHeads();
 };
 
 // The committed profiles predict every published one-thread latency (board rows against the board figure,
@@ -586,6 +588,53 @@ void TestCost::groupSharesSumToTheLayer() {
         ->apply(s);
     check("resnet50 with /maxpool/MaxPool on the CPU", s);
     QVERIFY(withFoldedMemory > 0); // ... this what-if has it
+}
+
+// Issue 52: a fused group is one BPU layer and its whole cost is its head's - at batch 8 too, where the
+// residual and the block output of resnet50's Conv+Add+Relu groups go through DDR - so no folded node
+// carries time, every member but the head shows none, and the nodes add up to the BPU time. What sends the
+// spilled tensors to DDR is the residency rule with its parameters, said for the head's layer.
+void TestCost::groupCostIsTheHeads() {
+    int spilledGroups = 0;
+    for (int batch : {1, 8}) {
+        bpu::Session s = sessionOf(samplePath("resnet50.onnx"));
+        if (batch > 1)
+            bpu::applyEditList(
+                s, bpu::editListFromJson(nlohmann::json::array({{{"op", "set_batch"}, {"batch", batch}}})));
+        QCOMPARE(s.cost().batch, batch);
+        const auto& r = s.analysis();
+        double bpuSum = 0; // the nodes and the BPU's own rows (input conversion, requantize)
+        for (const auto& row : s.cost().rows)
+            bpuSum += row.onBpu ? row.us : 0;
+        for (size_t i = 0; i < r.nodes.size(); ++i) {
+            const std::string what = "batch " + std::to_string(batch) + ": " + s.graph().nodes[i].name;
+            if (r.nodes[i].placement == bpu::Placement::Folded)
+                QVERIFY2(s.cost().nodes[i].latencyUs == 0, (what + " is folded and carries time").c_str());
+            if (r.nodes[i].placement == bpu::Placement::BPU || r.nodes[i].placement == bpu::Placement::Folded)
+                bpuSum += s.cost().nodes[i].latencyUs;
+        }
+        QVERIFY2(relClose(bpuSum, s.cost().bpuUs, 1e-9),
+                 qPrintable(QStringLiteral("batch %1: nodes %2 us, BPU %3 us")
+                                .arg(batch)
+                                .arg(bpuSum)
+                                .arg(s.cost().bpuUs)));
+        for (const auto& grp : r.groups) {
+            if (!grp.fused || r.nodes[grp.nodes.front().value].placement != bpu::Placement::BPU)
+                continue;
+            for (size_t k = 1; k < grp.nodes.size(); ++k)
+                QCOMPARE(s.cost().nodes[grp.nodes[k].value].latencyUs, 0.0);
+            // The folded Relu of a residual block writes the block's output; at batch 8 it goes to DDR.
+            const bpu::NodeId last = grp.nodes.back();
+            const bpu::TensorId out = s.graph().node(last).outputs.front();
+            if (grp.pattern.find("Add") != std::string::npos && r.tensors[out.value].spillsToDdr) {
+                ++spilledGroups;
+                const std::string why = bpu::ddrReason(s.graph(), r, s.target(), out);
+                QVERIFY2(why.find("sram_budget_bytes = ") != std::string::npos, why.c_str());
+                QVERIFY(s.cost().nodes[grp.nodes.front().value].memoryUs > 0);
+            }
+        }
+    }
+    QVERIFY(spilledGroups > 0); // batch 8 spills residual-block outputs
 }
 
 QTEST_GUILESS_MAIN(TestCost)

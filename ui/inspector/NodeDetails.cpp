@@ -2,6 +2,7 @@
 #include "NodeDetails.h"
 
 #include "core/analysis/Alignment.h"
+#include "core/analysis/DdrReason.h"
 #include "core/cost/CostTerms.h"
 
 #include <QLocale>
@@ -74,19 +75,59 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
              .arg(QString::fromLatin1(placementName(a.placement)),
                   a.segment >= 0 ? QStringLiteral(" (segment %1)").arg(a.segment) : QString(),
                   esc(a.placementReason.str()));
-    if (const FusedGroup* grp = s.analysis.group(a.fusionGroup))
+    const FusedGroup* grp = s.analysis.group(a.fusionGroup);
+    if (grp)
         h += QStringLiteral("<p><b>Fused group #%1:</b> %2</p>").arg(grp->id.value).arg(esc(grp->pattern));
-    h += QStringLiteral(
-             "<p><b>Latency:</b> %1 us (%2% of the model): compute %3 us, memory %4 us, fixed %5 us%6</p>")
-             .arg(c.latencyUs, 0, 'f', 2)
-             .arg(c.share * 100, 0, 'f', 2)
-             .arg(c.computeUs, 0, 'f', 2)
-             .arg(c.memoryUs, 0, 'f', 2)
-             .arg(c.fixedUs, 0, 'f', 2)
-             .arg(a.placement == Placement::BPU && a.memoryUs > c.memoryUs + 0.005
-                      ? QStringLiteral(" (memory: what the pipeline does not hide of its %1 us DDR time)")
-                            .arg(a.memoryUs, 0, 'f', 2)
-                      : QString());
+    if (grp && grp->nodes.front() != id) {
+        // One BPU layer: its time - the members' work and DDR traffic pipelined - is the head's (CostModel).
+        const NodeId head = grp->nodes.front();
+        const NodeCost& hc = s.cost.nodes[head.value];
+        h += QStringLiteral(
+                 "<p><b>Latency:</b> none of its own &mdash; it runs inside fused group #%1, one BPU "
+                 "layer whose %2 us (%3% of the model) are on its head <i>%4</i>.</p>")
+                 .arg(grp->id.value)
+                 .arg(hc.latencyUs, 0, 'f', 2)
+                 .arg(hc.share * 100, 0, 'f', 2)
+                 .arg(esc(g.node(head).name));
+    } else {
+        h += QStringLiteral("<p><b>Latency:</b> %1 us (%2% of the model)%7: compute %3 us, memory %4 us, "
+                            "fixed %5 us%6</p>")
+                 .arg(c.latencyUs, 0, 'f', 2)
+                 .arg(c.share * 100, 0, 'f', 2)
+                 .arg(c.computeUs, 0, 'f', 2)
+                 .arg(c.memoryUs, 0, 'f', 2)
+                 .arg(c.fixedUs, 0, 'f', 2)
+                 .arg(a.placement == Placement::BPU && !grp && a.memoryUs > c.memoryUs + 0.005
+                          ? QStringLiteral(" (memory: what the pipeline does not hide of its %1 us DDR time)")
+                                .arg(a.memoryUs, 0, 'f', 2)
+                          : QString())
+                 .arg(grp ? QStringLiteral(" for the whole fused group #%1 (%2 nodes, one BPU layer)")
+                                .arg(grp->id.value)
+                                .arg(grp->nodes.size())
+                          : QString());
+    }
+    // What the layer moves through DDR and the residency rule that sends it there (LifetimePass): the
+    // profile's sram_budget_bytes and stream_window_steps, named with their values.
+    if (a.placement != Placement::CPU && (!grp || grp->nodes.front() == id)) {
+        const std::vector<NodeId> members = grp ? grp->nodes : std::vector<NodeId>{id};
+        std::vector<TensorId> seen;
+        QStringList ddr;
+        for (NodeId m : members)
+            for (const auto* list : {&g.node(m).inputs, &g.node(m).outputs})
+                for (TensorId tid : *list) {
+                    if (!tid.valid() || std::find(seen.begin(), seen.end(), tid) != seen.end())
+                        continue;
+                    seen.push_back(tid);
+                    const std::string why = ddrReason(g, s.analysis, t, tid);
+                    if (!why.empty())
+                        ddr << QStringLiteral("<i>%1</i> (%2 bytes): %3")
+                                   .arg(esc(g.tensor(tid).name))
+                                   .arg(s.analysis.tensors[tid.value].paddedBytes)
+                                   .arg(esc(why));
+                }
+        if (!ddr.isEmpty())
+            h += QStringLiteral("<p><b>Through DDR:</b> %1</p>").arg(ddr.join(QStringLiteral("; ")));
+    }
     // MACs per DDR byte means nothing for a vector/LUT op (no MACs) or a node whose tensors all stay in SRAM;
     // say what bounds it instead of printing 0 or MACs/1.
     QString intensity;
@@ -99,11 +140,13 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
         intensity = QStringLiteral("%1 MACs/DDR byte (ridge %2)")
                         .arg(a.intensity, 0, 'f', 1)
                         .arg(s.analysis.ridgeIntensity, 0, 'f', 0);
-    const QString bound = a.bound == Bound::None ? QStringLiteral("no BPU time")
-                                                 : QString::fromLatin1(boundName(a.bound)) +
-                                                       (a.bound == Bound::Compute && a.macs == 0
-                                                            ? QStringLiteral("-bound (vector unit)")
-                                                            : QStringLiteral("-bound"));
+    const QString bound =
+        a.bound == Bound::None
+            ? (grp ? QStringLiteral("no BPU time of its own (in fused group #%1)").arg(grp->id.value)
+                   : QStringLiteral("no BPU time"))
+            : QString::fromLatin1(boundName(a.bound)) + (a.bound == Bound::Compute && a.macs == 0
+                                                             ? QStringLiteral("-bound (vector unit)")
+                                                             : QStringLiteral("-bound"));
     h += QStringLiteral(
              "<p><b>MACs:</b> %1 (padded %2) &middot; <b>ops:</b> %3<br><b>Bytes:</b> in %4, out %5, "
              "weights %6, DDR %7<br><b>Intensity:</b> %8 &middot; <b>%9</b></p>")
