@@ -5,6 +5,7 @@
 #include "ReportFormat.h"
 #include "ReportSections.h"
 #include "core/advice/FindingText.h"
+#include "core/analysis/DdrReason.h"
 #include "core/cost/Hotspots.h"
 #include "core/edit/Edit.h"
 
@@ -321,13 +322,38 @@ Section hotspotsSection(const Context& c) {
         }
         const NodeId id = it.node;
         const NodeAnalysis& a = c.r.nodes[id.value];
-        tb.table.rows.push_back({std::to_string(i + 1), c.g.node(id).name, c.g.node(id).opType,
+        // A fused group's head carries the group's whole layer: the op column says which ops it runs.
+        const FusedGroup* grp = c.r.group(a.fusionGroup);
+        tb.table.rows.push_back({std::to_string(i + 1), c.g.node(id).name,
+                                 grp && grp->nodes.front() == id ? grp->pattern : c.g.node(id).opType,
                                  placementName(a.placement), boundName(a.bound), fmt::us(it.us),
                                  fmt::percent(it.share), a.macs > 0 ? intensityText(a.intensity) : "-",
                                  fmt::percent(nodeWasteRatio(c.g, c.r, id)),
                                  a.macs > 0 ? fmt::si(double(a.macs)) : "-"});
     }
     sec.blocks.push_back(tb);
+    // Why the top BPU layers' traffic goes through DDR: the residency rule and its parameters (issue 52).
+    std::string ddr;
+    int layers = 0;
+    for (const auto& it : items) {
+        if (it.isRow() || c.r.nodes[it.node.value].placement != Placement::BPU || layers >= 5)
+            continue;
+        std::string list;
+        int shown = 0;
+        for (const DdrTensor& d : layerDdrTraffic(c.g, c.r, c.t, it.node, DdrWording::Plain)) {
+            if (d.reason.find("SRAM budget") == std::string::npos || shown++ >= 3)
+                continue; // the model's own I/O and hand-overs go through DDR by definition
+            list += (list.empty() ? "" : "; ") + c.g.tensor(d.tensor).name + " (" + d.reason + ")";
+        }
+        if (list.empty())
+            continue;
+        ++layers;
+        ddr += (ddr.empty() ? "" : " ") + c.g.node(it.node).name + ": " + list + ".";
+    }
+    if (!ddr.empty())
+        sec.blocks.push_back(Paragraph{"Feature maps the top layers move through DDR, by the residency rule "
+                                       "(the SRAM budget and the streaming window of section 8's profile): " +
+                                       ddr});
     return sec;
 }
 

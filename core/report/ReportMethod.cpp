@@ -93,7 +93,10 @@ Section methodSection(const Context& c, const Progress& progress) {
         "layer's "
         "time from its padded work and bytes with the profile's throughputs, overlapping DDR loads with "
         "compute "
-        "(load_compute_overlap) and adding per-layer and per-model fixed costs. Nothing runs on hardware: "
+        "(load_compute_overlap) and adding per-layer and per-model fixed costs. A feature map stays in SRAM "
+        "unless it is larger than sram_budget_bytes or lives past stream_window_steps and is displaced by "
+        "tensors used sooner; a fused group's DDR time is its layer's, on its head node. Nothing runs on "
+        "hardware: "
         "parameters marked 'estimate' are not published figures, so numbers that depend on them carry their "
         "uncertainty."});
 

@@ -109,22 +109,12 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     // What the layer moves through DDR and the residency rule that sends it there (LifetimePass): the
     // profile's sram_budget_bytes and stream_window_steps, named with their values.
     if (a.placement != Placement::CPU && (!grp || grp->nodes.front() == id)) {
-        const std::vector<NodeId> members = grp ? grp->nodes : std::vector<NodeId>{id};
-        std::vector<TensorId> seen;
         QStringList ddr;
-        for (NodeId m : members)
-            for (const auto* list : {&g.node(m).inputs, &g.node(m).outputs})
-                for (TensorId tid : *list) {
-                    if (!tid.valid() || std::find(seen.begin(), seen.end(), tid) != seen.end())
-                        continue;
-                    seen.push_back(tid);
-                    const std::string why = ddrReason(g, s.analysis, t, tid);
-                    if (!why.empty())
-                        ddr << QStringLiteral("<i>%1</i> (%2 bytes): %3")
-                                   .arg(esc(g.tensor(tid).name))
-                                   .arg(s.analysis.tensors[tid.value].paddedBytes)
-                                   .arg(esc(why));
-                }
+        for (const DdrTensor& d : layerDdrTraffic(g, s.analysis, t, id))
+            ddr << QStringLiteral("<i>%1</i> (%2 bytes): %3")
+                       .arg(esc(g.tensor(d.tensor).name))
+                       .arg(s.analysis.tensors[d.tensor.value].paddedBytes)
+                       .arg(esc(d.reason));
         if (!ddr.isEmpty())
             h += QStringLiteral("<p><b>Through DDR:</b> %1</p>").arg(ddr.join(QStringLiteral("; ")));
     }
