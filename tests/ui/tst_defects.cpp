@@ -760,10 +760,29 @@ private slots:
 
         w_->resize(1100, 750);
         QTest::qWait(100);
+        w_->statusBar()->clearMessage(); // the no-op's message hides the figures while it shows
+        QTest::qWait(100);
         QLabel* estimate = w_->estimateLabel();
+        QVERIFY(estimate->isVisible());
         QVERIFY2(
             estimate->width() >= estimate->sizeHint().width(),
             qPrintable(QStringLiteral("%1 < %2").arg(estimate->width()).arg(estimate->sizeHint().width())));
+        // Issue 52: the change against the baseline is kept whole; the node breakdown gives way with an
+        // ellipsis, its whole text in the tooltip.
+        QLabel* delta = w_->deltaLabel();
+        QVERIFY2(delta->text().contains(QStringLiteral("FPS")), qPrintable(delta->text()));
+        QVERIFY2(delta->width() >= delta->sizeHint().width(),
+                 qPrintable(QStringLiteral("%1 < %2").arg(delta->width()).arg(delta->sizeHint().width())));
+        QVERIFY(delta->geometry().right() < w_->statusBar()->width());
+        QLabel* breakdown = w_->breakdownLabel();
+        QVERIFY(breakdown->toolTip().contains(QStringLiteral("padding waste")));
+        QVERIFY(breakdown->text() == breakdown->toolTip() || breakdown->text().endsWith(QChar(0x2026)));
+        w_->resize(800, 750); // narrower still: the breakdown gives way, the delta stays whole
+        QTest::qWait(100);
+        QVERIFY2(delta->width() >= delta->sizeHint().width(),
+                 qPrintable(QStringLiteral("%1 < %2").arg(delta->width()).arg(delta->sizeHint().width())));
+        QVERIFY2(breakdown->text().endsWith(QChar(0x2026)) || breakdown->width() < 20,
+                 qPrintable(breakdown->text()));
         w_->resize(1500, 950);
     }
 

@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 
 #include "DiagnosticsDialog.h"
+#include "ElidingLabel.h"
 #include "EstimateLabel.h"
 #include "InputShapeDialog.h"
 #include "ReportExporter.h"
@@ -244,14 +245,14 @@ void MainWindow::buildUi() {
     auto* estimate = new EstimateLabel(this);
     estimate_ = estimate;
     estimate_->setTextFormat(Qt::RichText);
-    breakdown_ = new QLabel(this);
+    breakdown_ = new ElidingLabel(this);
     delta_ = new QLabel(this);
     delta_->setTextFormat(Qt::RichText);
-    // The status bar never truncates a number: each part is its own label, the breakdown and the delta
-    // shrink first (their full text is in the tooltip).
-    breakdown_->setMinimumWidth(0);
+    // The status bar never cuts the figures a user acts on: the estimate (compact when narrow), then the
+    // change against the baseline kept whole beside it, then the node breakdown, which gives way with an
+    // ellipsis (its whole text in the tooltip).
     breakdown_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    delta_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    delta_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Preferred);
     warning_ = new QLabel(this);
     warning_->setTextFormat(Qt::RichText);
     warning_->hide();
@@ -275,8 +276,9 @@ void MainWindow::buildUi() {
     connect(reportCancel_, &QPushButton::clicked, exporter_, &ReportExporter::cancel);
     statusBar()->addWidget(estimate_);
     statusBar()->installEventFilter(estimate); // the estimate fits its text to the bar's width
+    estimate->setNeighbour(delta_);
+    statusBar()->addWidget(delta_);
     statusBar()->addWidget(breakdown_, 1);
-    statusBar()->addWidget(delta_, 1);
     statusBar()->addPermanentWidget(warning_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
@@ -491,12 +493,13 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
 
 void MainWindow::updateStatus(const Snapshot& s) {
     const QString busy = s.findingsReady ? QString() : tr(" | estimating finding gains...");
-    static_cast<EstimateLabel*>(estimate_)->setTexts(estimateText(s) + busy, estimateText(s, false) + busy);
-    breakdown_->setText(breakdownText(s));
-    breakdown_->setToolTip(breakdownText(s));
     const QString delta = deltaText(s);
     delta_->setText(delta.isEmpty() ? QString() : QStringLiteral(" | ") + delta);
     delta_->setToolTip(delta);
+    static_cast<ElidingLabel*>(breakdown_)->setFullText(breakdownText(s));
+    // Last: the estimate fits itself to the room the delta (kept whole) leaves it.
+    static_cast<EstimateLabel*>(estimate_)->setTexts(estimateText(s) + busy, estimateText(s, false) + busy,
+                                                     minimalEstimateText(s));
 }
 
 void MainWindow::updateDiagnostics(const Snapshot& s) {

@@ -53,6 +53,13 @@ QString estimateText(const Snapshot& s, bool withDeployment) {
     return text;
 }
 
+QString minimalEstimateText(const Snapshot& s) {
+    return tr("<b>%1</b>: <b>%2 ms</b>/image, <b>%3 FPS</b>")
+        .arg(QString::fromStdString(s.target->name).toHtmlEscaped())
+        .arg(s.cost.perImageMs, 0, 'f', 3)
+        .arg(s.cost.fps, 0, 'f', 1);
+}
+
 QString breakdownText(const Snapshot& s) {
     const auto& a = s.analysis.summary;
     return tr("| BPU %1, CPU %2, folded %3 | %4 segment(s) | Q/DQ %5 passes | padding waste %6%")
