@@ -63,6 +63,7 @@ GraphView::GraphView(QWidget* parent)
     setBackgroundBrush(PaintCache::instance().background());
 
     legend_ = new LegendWidget(this);
+    legend_->setHorizontal(true); // a strip above the drawing, never over a node (placeOverlays)
     minimap_ = new Minimap(this);
     searchBar_ = new GraphSearchBar(this);
     searchBar_->hide();
@@ -320,10 +321,9 @@ void GraphView::setColoring(std::shared_ptr<const NodeColoring> coloring) {
 void GraphView::updateSceneRect() {
     if (!graph_ || scene_->nodeItems().empty())
         return;
-    // Room above the drawing for the legend overlay (top left): without it a node at the top of the graph,
-    // centred for a selection at a readable zoom, would hide under the legend. Scene units = pixels at 1:1.
-    const double room = legend_->sizeHint().height() + 48;
-    setSceneRect(scene_->sceneRect().adjusted(0, -room, 0, 0));
+    // A margin around the drawing; the legend has its own strip above the viewport.
+    constexpr double room = 24;
+    setSceneRect(scene_->sceneRect().adjusted(-room, -room, room, room));
 }
 
 std::shared_ptr<const NodeColoring> GraphView::coloring() const {
@@ -506,8 +506,16 @@ void GraphView::fitToView() {
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
     const QRectF r = sceneRect();
     const double s = fitScale();
-    setTransform(QTransform::fromScale(s, s));
-    centerOn(r.center());
+    // A drawing that fits only below the scale its boxes name their op at (a tall graph: resnet50 at 1:20) is
+    // fitted to the width instead and shown from its start, to scroll down (as Netron does).
+    const double byWidth = std::min((viewport()->width() - 4) / r.width(), kReadableZoom);
+    if (s < NodeItem::kTitleLod && byWidth > s) {
+        setTransform(QTransform::fromScale(byWidth, byWidth));
+        centerOn(r.center().x(), r.top() + viewport()->height() / byWidth / 2);
+    } else {
+        setTransform(QTransform::fromScale(s, s));
+        centerOn(r.center());
+    }
     setTransformationAnchor(anchor);
     zoomChangedInternal();
 }
@@ -663,17 +671,22 @@ void GraphView::resizeEvent(QResizeEvent* e) {
 }
 
 void GraphView::placeOverlays() {
-    const QRect vp = viewport()->geometry();
     constexpr int m = 8;
-    // A small view keeps its graph: the legend folds to its title (a click unfolds it) and the minimap goes
+    // The legend is a strip docked above the viewport (its margin), out of every node's way (issue 52). A
+    // small view keeps its graph: the legend folds to its title (a click unfolds it) and the minimap goes
     // (it comes back when the view grows, unless switched off in the View menu).
+    const bool showLegend = legendAction_ && legendAction_->isChecked() && !legend_->title().isEmpty();
+    const int strip = showLegend ? legend_->sizeHint().height() : 0;
+    if (viewportMargins().top() != strip)
+        setViewportMargins(0, strip, 0, 0); // resizes the viewport (and comes back here)
+    const QRect vp = viewport()->geometry();
     const bool small = vp.width() < 640 || vp.height() < 480;
-    legend_->setVisible(legendAction_ && legendAction_->isChecked() && !legend_->title().isEmpty());
-    if (!legend_->userChose() && legend_->isCollapsed() != small)
-        legend_->setCollapsed(small);
+    legend_->setVisible(showLegend);
+    if (!legend_->userChose() && legend_->isCollapsed() != (vp.width() < 640))
+        legend_->setCollapsed(vp.width() < 640);
     minimap_->setWanted(minimapAction_ && minimapAction_->isChecked() && !small);
-    legend_->resize(legend_->sizeHint());
-    legend_->move(vp.left() + m, vp.top() + m);
+    legend_->setGeometry(vp.left(), vp.top() - strip, std::min(vp.width(), legend_->sizeHint().width()),
+                         strip);
     searchBar_->resize(std::min(searchBar_->sizeHint().width(), std::max(0, vp.width() - 2 * m)),
                        searchBar_->sizeHint().height());
     searchBar_->move(vp.right() - searchBar_->width() - m, vp.top() + m);

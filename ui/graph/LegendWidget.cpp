@@ -43,11 +43,29 @@ void LegendWidget::setColoring(const NodeColoring* coloring) {
     update();
 }
 
+void LegendWidget::setHorizontal(bool horizontal) {
+    if (horizontal == horizontal_)
+        return;
+    horizontal_ = horizontal;
+    updateGeometry();
+    resize(sizeHint());
+    update();
+}
+
 QSize LegendWidget::sizeHint() const {
     QFont bold = font();
     bold.setBold(true);
     int w = QFontMetrics(bold).horizontalAdvance(title_);
     const QFontMetrics fm(font());
+    if (horizontal_) {
+        // Title, then per row its swatch (an unlabelled step of a heat ramp: a narrow one, joining its
+        // neighbours into a bar) and its label.
+        w += 2 * kPad + (collapsed_ ? kSwatch : 0);
+        if (!collapsed_)
+            for (const auto& row : rows_)
+                w += row.first.isEmpty() ? kSwatch / 2 : kSwatch + 4 + fm.horizontalAdvance(row.first) + kPad;
+        return {w, kRow + kPad};
+    }
     for (const auto& row : rows_)
         w = std::max(w, kSwatch + 6 + fm.horizontalAdvance(row.first));
     const int rows = collapsed_ ? 0 : static_cast<int>(rows_.size());
@@ -65,6 +83,28 @@ void LegendWidget::paintEvent(QPaintEvent*) {
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(palette().color(QPalette::WindowText));
+    if (horizontal_) {
+        const int y = (height() - kRow) / 2;
+        const QString title = collapsed_ ? title_ + QStringLiteral(" ▸") : title_ + QStringLiteral(":");
+        p.drawText(QRect(kPad, y, width(), kRow), Qt::AlignLeft | Qt::AlignVCenter, title);
+        if (collapsed_)
+            return;
+        p.setFont(font());
+        const QFontMetrics fm(font());
+        int x = kPad + QFontMetrics(bold).horizontalAdvance(title) + kPad;
+        for (const auto& row : rows_) {
+            if (row.first.isEmpty()) {
+                p.fillRect(QRect(x, y + 2, kSwatch / 2, kRow - 4), row.second);
+                x += kSwatch / 2;
+                continue;
+            }
+            p.fillRect(QRect(x, y + 2, kSwatch, kRow - 4), row.second);
+            x += kSwatch + 4;
+            p.drawText(QRect(x, y, width(), kRow), Qt::AlignLeft | Qt::AlignVCenter, row.first);
+            x += fm.horizontalAdvance(row.first) + kPad;
+        }
+        return;
+    }
     p.drawText(QRect(kPad, kPad, width() - 2 * kPad, kRow), Qt::AlignLeft | Qt::AlignVCenter,
                collapsed_ ? title_ + QStringLiteral(" ▸") : title_);
     if (collapsed_)
