@@ -1025,6 +1025,35 @@ private slots:
             *w_, [](const Snapshot& s) { return s.deploy.preset == DeployPreset::FastPerf; }));
     }
 
+    // Issue 52: in the hotspot table a fused group's head row names the group's ops (it carries the layer),
+    // a member its group and no time of its own.
+    void hotspotsNameFusedGroups() {
+        fresh("resnet50.onnx");
+        const auto s = w_->snapshot();
+        const HotspotModel* m = w_->hotspots()->model();
+        // Issue 52: a fused group's head row names the group's ops (it carries the layer), a member its
+        // group.
+        int heads = 0, members = 0;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            if (m->itemAt(r).isRow())
+                continue;
+            const NodeId id = m->itemAt(r).node;
+            const FusedGroup* grp = s->analysis.group(s->analysis.nodes[id.value].fusionGroup);
+            if (!grp)
+                continue;
+            const QString op = m->data(m->index(r, HotspotModel::Op)).toString();
+            if (grp->nodes.front() == id) {
+                QCOMPARE(op, QString::fromStdString(grp->pattern));
+                ++heads;
+            } else {
+                QVERIFY2(op.endsWith(QStringLiteral("(in group #%1)").arg(grp->id.value)), qPrintable(op));
+                QCOMPARE(s->cost.nodes[id.value].latencyUs, 0.0);
+                ++members;
+            }
+        }
+        QVERIFY(heads > 0 && members > 0);
+    }
+
     // After a batch edit a node's time is for one inference of N images while the status bar says per
     // image: the hotspot headers say "batch N" (and back to plain after undo), so a user comparing the
     // Delta column with the status bar's change knows they are different units.

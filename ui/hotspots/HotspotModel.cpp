@@ -205,6 +205,16 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
     auto delta = [&] {
         return deltaUs(id);
     };
+    // A fused group's head carries the group's layer (CostModel): its row names the ops it runs; the
+    // other members say which group they are in.
+    auto opText = [&] {
+        const FusedGroup* grp = snap_->analysis.group(a.fusionGroup);
+        if (!grp)
+            return QString::fromStdString(n.opType);
+        if (grp->nodes.front() == id)
+            return QString::fromStdString(grp->pattern);
+        return QStringLiteral("%1 (in group #%2)").arg(QString::fromStdString(n.opType)).arg(grp->id.value);
+    };
     if (role == NodeIdRole)
         return QVariant::fromValue(id.value);
     if (role == SortRole) {
@@ -216,7 +226,7 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         case Name:
             return QString::fromStdString(n.name);
         case Op:
-            return QString::fromStdString(n.opType);
+            return opText();
         case Placement:
             return QString::fromLatin1(placementName(a.placement));
         case Waste:
@@ -233,7 +243,7 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         case Name:
             return QString::fromStdString(n.name);
         case Op:
-            return QString::fromStdString(n.opType);
+            return opText();
         case Latency:
             return QString::number(c.latencyUs, 'f', 2);
         case Share:
