@@ -362,6 +362,8 @@ private slots:
         QVERIFY(fixture::waitSettled(*w_)); // the curve is there before the drag
         QVERIFY(editor->plot()->graph(0)->dataCount() > 10);
 
+        std::set<int64_t> seen; // channel counts the window showed while the button was held
+        bool watching = false;
         auto drag = [&](int steps, int dx) {
             QPoint p = fixture::handleCenter(slider);
             fixture::sendMouse(slider, QEvent::MouseButtonPress, p, Qt::LeftButton);
@@ -369,18 +371,25 @@ private slots:
             for (int i = 0; i < steps; ++i) {
                 p.rx() += dx;
                 fixture::sendMouse(slider, QEvent::MouseMove, p, Qt::LeftButton);
-                QTest::qWait(30); // let the worker publish mid-drag states, as a real drag would
+                // Let the worker publish mid-drag states, as a hand that moves slowly would; under a
+                // sanitizer on a loaded machine a re-estimate takes longer than a fixed pause, so wait
+                // (bounded) for this step's state to be shown.
+                const size_t shown = seen.size();
+                QTest::qWait(30);
+                if (watching)
+                    QTest::qWaitFor([&] { return seen.size() > shown; }, 1500);
             }
             fixture::sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
             QVERIFY(!slider->isSliderDown());
         };
 
-        std::set<int64_t> seen; // channel counts the window showed while the button was held
         auto watch = connect(w_->controller(), &SessionController::snapshotChanged, this, [&](SnapshotPtr s) {
             if (slider->isSliderDown())
                 seen.insert(outChannels(*s, conv));
         });
+        watching = true;
         drag(6, 12);
+        watching = false;
         disconnect(watch);
         const int c1 = slider->value();
         QVERIFY(c1 > c0);
