@@ -1044,6 +1044,10 @@ private slots:
             const QString op = m->data(m->index(r, HotspotModel::Op)).toString();
             if (grp->nodes.front() == id) {
                 QCOMPARE(op, QString::fromStdString(grp->pattern));
+                const QString tip = m->data(m->index(r, HotspotModel::Op), Qt::ToolTipRole).toString();
+                for (NodeId member : grp->nodes) // the group's row lists the nodes whose time it carries
+                    QVERIFY2(tip.contains(QString::fromStdString(s->graph->node(member).name)),
+                             qPrintable(tip));
                 ++heads;
             } else {
                 QVERIFY2(op.endsWith(QStringLiteral("(in group #%1)").arg(grp->id.value)), qPrintable(op));

@@ -271,6 +271,17 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         return QBrush(style::cpu());
     if (role == Qt::ForegroundRole && index.column() == Delta && std::abs(delta()) >= 0.005)
         return QBrush(delta() > 0 ? style::worse() : style::better());
+    if (role == Qt::ToolTipRole && index.column() == Op) {
+        // The group's row lists the nodes whose time it carries.
+        if (const FusedGroup* grp = snap_->analysis.group(a.fusionGroup)) {
+            QStringList names;
+            for (NodeId m : grp->nodes)
+                names << QString::fromStdString(snap_->graph->node(m).name);
+            return tr("Fused group #%1, one BPU layer whose time is on its head: %2")
+                .arg(grp->id.value)
+                .arg(names.join(QStringLiteral(", ")));
+        }
+    }
     if (role == Qt::ToolTipRole)
         return QString::fromStdString(a.placementReason.str());
     return {};
