@@ -233,6 +233,18 @@ void SetBatchEdit::changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId
         patch.saveTensor(g, in);
         t.shape.dims[0] = batch_;
         t.shape.setSymbol(0, {});
+        if (!t.shape.fullyKnown()) {
+            // A dim the file leaves open is no overflow: say which, and how to give it.
+            std::string open;
+            for (size_t i = 1; i < t.shape.dims.size() && open.empty(); ++i)
+                if (t.shape.dims[i] <= 0)
+                    open = "dim " + std::to_string(i) +
+                           (t.shape.symbols.size() > i && !t.shape.symbols[i].empty()
+                                ? " ('" + t.shape.symbols[i] + "')"
+                                : std::string());
+            throw EditError("input '" + t.name + "' has an unresolved " + (open.empty() ? "dim" : open) +
+                            ": give its shape first (--input-shape, or the workbench's input-shape prompt)");
+        }
         if (!t.shape.elements())
             throw EditError("batch " + std::to_string(batch_) + " makes input '" + t.name + "' overflow");
         changed.push_back(in);

@@ -200,6 +200,27 @@ private slots:
             }
         }
     }
+
+    // A batch edit on a model whose H/W the file leaves open says which dim is open and how to give it, not
+    // "overflow" (exit 3); with the shape given, that is not what stops it (this graph fixes its batch at a
+    // Concat, which the edit then names).
+    void batchOnUnresolvedDims() {
+        const QString seg =
+            QString::fromStdString(bpu::test::testDataDir() + "/families/segmentation_os16.onnx");
+        QFile f(dir_.filePath(QStringLiteral("batch2.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"([{"op": "set_batch", "batch": 2}])");
+        f.close();
+        const Run open = cli({"analyze", seg, "--edits", f.fileName()});
+        QCOMPARE(open.exitCode, 3);
+        QVERIFY2(open.err.contains("input 'image' has an unresolved dim 2 ('height')") &&
+                     !open.err.contains("overflow"),
+                 open.err.constData());
+        const Run given =
+            cli({"analyze", seg, "--edits", f.fileName(), "--input-shape", "image=1x3x256x256"});
+        QVERIFY2(!given.err.contains("unresolved") && given.err.contains("re-export with a dynamic batch"),
+                 given.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBadCliInputs)
