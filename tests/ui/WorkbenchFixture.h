@@ -144,7 +144,9 @@ inline QStringList numbers(const bpu::ui::MainWindow& w) {
         out << QStringLiteral("finding %1 %2 gain=%3")
                    .arg(QString::fromLatin1(bpu::ruleName(f.rule)), QString::fromStdString(f.title),
                         f.estimatedGainMs ? num(*f.estimatedGainMs) : QStringLiteral("none"));
-    out << QStringLiteral("status: ") + w.estimateLabel()->text() + w.breakdownLabel()->text() +
+    // The status bar's whole texts (its tooltips): what a label shows of them depends on the window's width
+    // at that moment (a progress bar shown during a load narrows it), not on the state.
+    out << QStringLiteral("status: ") + w.estimateLabel()->toolTip() + w.breakdownLabel()->toolTip() +
                w.deltaLabel()->text();
     const bpu::ui::HotspotModel* hm = w.hotspots()->model();
     for (int r = 0; r < hm->rowCount(); ++r) {
