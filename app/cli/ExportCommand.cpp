@@ -114,17 +114,8 @@ int runExport(const CliArgs& args) {
     const OnnxExportReport& rep = exported.onnx;
     for (const auto& w : rep.warnings)
         std::cerr << "bpuscope: warning: " << printable(w) << "\n";
-    if (!rep.reinitialised.empty()) {
-        std::cerr << "bpuscope: warning: " << rep.reinitialised.size() << " weight"
-                  << (rep.reinitialised.size() > 1 ? "s changed shape and were" : " changed shape and was")
-                  << " written as zeros (ones for a BatchNormalization variance): "
-                     "retrain or fine-tune before use:";
-        for (size_t i = 0; i < rep.reinitialised.size() && i < 10; ++i)
-            std::cerr << (i ? ", " : " ") << printable(rep.reinitialised[i]);
-        if (rep.reinitialised.size() > 10)
-            std::cerr << ", ... " << rep.reinitialised.size() - 10 << " more";
-        std::cerr << "\n";
-    }
+    if (const std::string text = reinitialisedText(rep.reinitialised); !text.empty())
+        std::cerr << "bpuscope: warning: " << printable(text) << "\n";
     for (const auto& line : exportCostLines(edits))
         std::cerr << "bpuscope: warning: what the exported changes cost: " << printable(line) << "\n";
     for (const auto& f : rep.copiedFiles)

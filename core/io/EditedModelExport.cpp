@@ -38,6 +38,20 @@ std::vector<std::string> exportCostLines(const EditList& edits) {
     return out;
 }
 
+std::string reinitialisedText(const std::vector<std::string>& weights) {
+    if (weights.empty())
+        return {};
+    std::string s =
+        std::to_string(weights.size()) +
+        (weights.size() > 1 ? " weights changed shape and were" : " weight changed shape and was") +
+        " written as zeros (ones for a BatchNormalization variance): retrain or fine-tune before use:";
+    for (size_t i = 0; i < weights.size() && i < 10; ++i)
+        s += (i ? ", " : " ") + weights[i];
+    if (weights.size() > 10)
+        s += ", ... " + std::to_string(weights.size() - 10) + " more";
+    return s;
+}
+
 EditedModelExport exportEditedModel(const Session& s, const std::string& onnxPath,
                                     const std::string& yamlPath) {
     namespace fs = std::filesystem;

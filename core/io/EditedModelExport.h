@@ -31,6 +31,10 @@ std::vector<std::string> idealizedEdits(const EditList& edits);
 /// count runs at the estimated speed only once it is fine-tuned.
 std::vector<std::string> exportCostLines(const EditList& edits);
 
+/// The sentence for an export's re-initialised weights (empty when none): how many, what was written in
+/// their place, that the model needs retraining, and the first 10 names. The CLI and the workbench say it.
+std::string reinitialisedText(const std::vector<std::string>& weights);
+
 /// Writes the session's graph to `onnxPath` (exportOnnx) and, when `yamlPath` is not empty, the hb_compile
 /// config of its state (compileDeploy + deployToYaml, naming the model as a path from the config's folder,
 /// the target's march) by the one output rule set (OutputFile). The CLI's `export --yaml` and the workbench's

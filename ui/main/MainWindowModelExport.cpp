@@ -35,18 +35,8 @@ QString exportSummary(const EditedModelExport& e, const Snapshot& s, const QStri
                  .arg(yaml, qs(describeDeploy(e.compiled, *s.graph)));
     for (const auto& line : exportCostLines(s.edits))
         parts << QObject::tr("What the exported changes cost: %1").arg(qs(line));
-    const auto& w = e.onnx.reinitialised;
-    if (!w.empty()) {
-        QStringList names;
-        for (size_t i = 0; i < w.size() && i < 10; ++i)
-            names << qs(w[i]);
-        if (w.size() > 10)
-            names << QObject::tr("... %1 more").arg(w.size() - 10);
-        parts << QObject::tr("%n weight(s) changed shape and were written as zeros (ones for a "
-                             "BatchNormalization variance): retrain or fine-tune before use: %1",
-                             nullptr, int(w.size()))
-                     .arg(names.join(QStringLiteral(", ")));
-    }
+    if (const std::string text = reinitialisedText(e.onnx.reinitialised); !text.empty())
+        parts << qs(text);
     for (const auto& f : e.onnx.copiedFiles)
         parts << QObject::tr("Copied weights: %1").arg(qs(f));
     for (const auto& m : e.onnx.warnings)
