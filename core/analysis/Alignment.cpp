@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "Alignment.h"
+#include "core/analysis/AnalysisTypes.h"
 
 namespace bpu {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "AnalysisTypes.h"
+#include "AnalysisFwd.h"
 #include "core/target/TargetProfile.h"
 
 #include <cstddef>

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "AnalysisTypes.h"
+#include "AnalysisFwd.h"
 #include "core/model/Graph.h"
+#include "core/model/Ids.h"
+#include "core/target/Placement.h"
 #include "core/target/TargetProfile.h"
+#include "core/util/SharedText.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -129,8 +132,8 @@ struct AnalysisIndex {
     /// An integer op inside a fake-quant (QuantizeLinear -> Clip -> DequantizeLinear); after placement.
     std::vector<uint8_t> qdqMember;
     // By tensor.
-    std::vector<int64_t> elements;         ///< TensorShape::elements(), -1 for nullopt
-    std::vector<uint8_t> fullyKnown;       ///< TensorShape::fullyKnown()
+    std::vector<int64_t> elements;   ///< TensorShape::elements(), -1 for nullopt
+    std::vector<uint8_t> fullyKnown; ///< TensorShape::fullyKnown()
     /// A compile-time constant: Tensor::value is set (small constants, shape arithmetic) or OpTable::constant
     /// (any size: weights in Constant nodes have no value kept).
     std::vector<uint8_t> hasValue;

@@ -26,6 +26,10 @@ enum class PadRule {
     General,  ///< G4.1: every other tensor, each dim to a power of two up to the general unit
 };
 
+// AnalysisFwd.h's headers default these members to a value-initialised enum, without the enumerators in
+// sight.
+static_assert(Bound{} == Bound::None && Precision{} == Precision::Int8 && PadRule{} == PadRule::None);
+
 const char* boundName(Bound b);         ///< "-", "compute", "memory"
 const char* precisionName(Precision p); ///< "int8", "int16", "float"
 const char* padRuleName(PadRule r);     ///< "input", "G4.2", "G4.1"; "" for None

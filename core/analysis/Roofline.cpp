@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "Roofline.h"
+#include "core/analysis/AnalysisTypes.h"
 
 #include <array>
 #include <iterator>

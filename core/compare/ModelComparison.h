@@ -2,8 +2,9 @@
 #pragma once
 
 #include "NodeMatcher.h"
-#include "core/analysis/AnalysisTypes.h"
 #include "core/cost/LatencyFigures.h"
+#include "core/model/Ids.h"
+#include "core/target/Placement.h"
 
 #include <string>
 #include <vector>

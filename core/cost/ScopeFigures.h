@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/analysis/AnalysisTypes.h"
 #include "core/layout/ScopeTree.h"
 #include "core/model/Ids.h"
+#include "core/target/Placement.h"
 
 #include <cstdint>
 #include <vector>

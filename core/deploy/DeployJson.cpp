@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "DeployJson.h"
+#include "core/analysis/AnalysisTypes.h"
 
 #include "core/model/ImportOptions.h"
 

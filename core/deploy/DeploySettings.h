@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/analysis/AnalysisTypes.h"
+#include "core/analysis/AnalysisFwd.h"
+#include "core/target/Placement.h"
 
 #include <map>
 #include <optional>

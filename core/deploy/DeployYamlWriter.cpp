@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "DeployYamlWriter.h"
+#include "core/analysis/AnalysisTypes.h"
 
 #include "core/analysis/AnalysisOptions.h"
 #include "core/model/Graph.h"

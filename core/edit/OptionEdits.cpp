@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "OptionEdits.h"
+#include "core/analysis/AnalysisTypes.h"
 
 #include "EditContext.h"
 #include "EditError.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ChartData.h"
+#include "core/analysis/AnalysisResult.h"
 
 #include "ReportFormat.h"
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/analysis/AnalysisResult.h"
+#include "core/analysis/AnalysisFwd.h"
 #include "core/cost/CostEstimate.h"
 #include "core/model/Graph.h"
+#include "core/target/Placement.h"
 #include "core/target/TargetProfile.h"
 
 #include <string>
@@ -37,7 +38,7 @@ struct RooflinePoint {
     std::string label;
     double intensity = 0;     ///< padded MACs per DDR byte
     double macsPerSecond = 0; ///< achieved: real MACs / estimated node latency without its Q/DQ passes
-    Bound bound = Bound::None;
+    Bound bound{};            ///< Bound::None
     double latencyUs = 0;
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ReportRenderers.h"
+#include "core/analysis/AnalysisTypes.h"
 
 #include "DiagnosticsJson.h"
 

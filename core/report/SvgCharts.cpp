@@ -2,6 +2,7 @@
 // Small inline-SVG charts for the HTML report, drawn from the same ChartData the QCustomPlot charts use.
 #include "ReportFormat.h"
 #include "ReportRenderers.h"
+#include "core/analysis/AnalysisTypes.h"
 
 #include <algorithm>
 #include <cmath>

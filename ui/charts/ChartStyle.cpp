@@ -2,6 +2,7 @@
 #include "ChartStyle.h"
 
 #include "QCustomPlotInclude.h"
+#include "core/analysis/AnalysisTypes.h"
 #include "ui/style/Palette.h"
 
 #include <QFontDatabase>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "HotspotSeries.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/cost/Hotspots.h"
 #include "core/report/ReportFormat.h"
 
