@@ -23,9 +23,7 @@ void LegendWidget::setCollapsed(bool collapsed) {
     if (collapsed == collapsed_)
         return;
     collapsed_ = collapsed;
-    updateGeometry();
-    resize(sizeHint());
-    update();
+    relayout();
     emit collapsedChanged(collapsed);
 }
 
@@ -38,15 +36,18 @@ void LegendWidget::setColoring(const NodeColoring* coloring) {
     title_ = coloring ? coloring->legendTitle() : QString();
     rows_ = coloring ? coloring->legend() : QVector<QPair<QString, QColor>>{};
     setVisible(coloring != nullptr);
-    updateGeometry();
-    resize(sizeHint());
-    update();
+    relayout();
 }
 
 void LegendWidget::setHorizontal(bool horizontal) {
     if (horizontal == horizontal_)
         return;
     horizontal_ = horizontal;
+    relayout();
+}
+
+/// The size follows the content (rows, title, folded or not, which way it lies): re-measured and repainted.
+void LegendWidget::relayout() {
     updateGeometry();
     resize(sizeHint());
     update();

@@ -37,6 +37,8 @@ protected:
     void mousePressEvent(QMouseEvent* e) override;
 
 private:
+    void relayout();
+
     bool collapsed_ = false;
     bool horizontal_ = false;
     bool userChose_ = false;
