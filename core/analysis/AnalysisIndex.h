@@ -17,8 +17,6 @@
 
 namespace bpu {
 
-struct AnalysisResult;
-
 /// The op types the passes branch on, so their inner loops compare a byte instead of a string.
 enum class OpKind : uint8_t {
     Other,
