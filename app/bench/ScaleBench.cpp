@@ -34,6 +34,7 @@
 #include "BenchProcess.h"
 #include "BenchSupport.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"

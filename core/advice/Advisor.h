@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/advice/Finding.h"
+#include "core/analysis/AnalysisFwd.h"
 #include "core/analysis/AnalysisOptions.h"
-#include "core/analysis/AnalysisResult.h"
 #include "core/util/Progress.h"
 
 #include <vector>

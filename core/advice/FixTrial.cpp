@@ -3,6 +3,7 @@
 
 #include "Finding.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"

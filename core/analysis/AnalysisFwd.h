@@ -14,6 +14,12 @@ enum class PadRule;
 struct PaddedShape;
 struct TensorAnalysis;
 struct NodeAnalysis;
+struct QdqPass;
+struct Crossing;
+struct Transition;
+struct FusedGroup;
+struct MissedFusion;
+struct AnalysisSummary;
 struct AnalysisResult;
 
 } // namespace bpu

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ModelComparison.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/edit/Session.h"
 
 #include <algorithm>

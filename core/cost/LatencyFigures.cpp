@@ -2,6 +2,7 @@
 #include "LatencyFigures.h"
 
 #include "CostModel.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/analysis/Roofline.h"
 
 namespace bpu {

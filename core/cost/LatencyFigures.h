@@ -2,7 +2,7 @@
 #pragma once
 
 #include "CostEstimate.h"
-#include "core/analysis/AnalysisResult.h"
+#include "core/analysis/AnalysisFwd.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
 

@@ -4,6 +4,7 @@
 #include "Session.h"
 #include "ShapeEdits.h"
 #include "core/analysis/Alignment.h"
+#include "core/analysis/AnalysisResult.h"
 
 #include <algorithm>
 

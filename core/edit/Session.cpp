@@ -4,6 +4,7 @@
 // Transitional (issue 44): the session asks the advice layer above it for findings and their gains, until
 // a workbench owns the findings and the session is only the what-if state.
 #include "core/advice/Advisor.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/analysis/Analyzer.h"
 #include "core/cost/CostModel.h"
 
@@ -18,6 +19,12 @@ Session::Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisO
     , options_(std::move(options)) {
     fullReestimate();
 }
+
+Session::Session(const Session&) = default;
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(const Session&) = default;
+Session& Session::operator=(Session&&) noexcept = default;
+Session::~Session() = default;
 
 void Session::setDeploy(DeploySettings deploy) {
     options_.deploy = std::move(deploy);
@@ -53,11 +60,11 @@ const OpTable& Session::ops() {
 
 void Session::runAnalysis(bool withFindings) {
     index_ = AnalysisIndex(*graph_, ops());
-    analysis_ =
+    *analysis_ =
         Analyzer::analyze(*graph_, *target_, options_, {{}, cancel_}, {nullptr, nullptr, &ops(), &index_});
     if (withFindings)
-        Advisor::addFindings(*graph_, *target_, options_, analysis_);
-    cost_ = CostModel::estimate(*graph_, analysis_, *target_, options_.deploy);
+        Advisor::addFindings(*graph_, *target_, options_, *analysis_);
+    cost_ = CostModel::estimate(*graph_, *analysis_, *target_, options_.deploy);
     findingsStale_ = !withFindings;
 }
 
@@ -71,41 +78,41 @@ void Session::reestimate(const std::vector<NodeId>& dirty) {
     else
         index_ = AnalysisIndex(*graph_, ops());
     // In place: the previous analysis' storage (reason strings, padded shapes, groups) is reused.
-    Analyzer::reanalyze(*graph_, *target_, options_, index_, dirty, analysis_, {{}, cancel_});
-    cost_ = CostModel::estimate(*graph_, analysis_, *target_, options_.deploy);
+    Analyzer::reanalyze(*graph_, *target_, options_, index_, dirty, *analysis_, {{}, cancel_});
+    cost_ = CostModel::estimate(*graph_, *analysis_, *target_, options_.deploy);
     findingsStale_ = true;
 }
 
 const std::vector<Finding>& Session::findings() {
     if (findingsStale_) {
-        Advisor::addFindings(*graph_, *target_, options_, analysis_);
+        Advisor::addFindings(*graph_, *target_, options_, *analysis_);
         findingsStale_ = false;
     }
-    return analysis_.findings;
+    return analysis_->findings;
 }
 
 std::vector<Finding>& Session::mutableFindings() {
     findings();
-    return analysis_.findings;
+    return analysis_->findings;
 }
 
 std::vector<Finding>& Session::mutableFoldedFindings() {
     findings();
-    return analysis_.foldedFindings;
+    return analysis_->foldedFindings;
 }
 
 void Session::tryInPlace(const std::function<void(Session&)>& trials) {
     findings();
-    std::vector<Finding> found = std::move(analysis_.findings);
-    std::vector<Finding> folded = std::move(analysis_.foldedFindings);
+    std::vector<Finding> found = std::move(analysis_->findings);
+    std::vector<Finding> folded = std::move(analysis_->foldedFindings);
     const double perImageMs = cost_.perImageMs;
     auto restore = [&] {
         // Every revert is exact (tst_edits: each edit and its revert equal a fresh analysis); should one not
         // be, the estimate is made again rather than left off.
         if (std::abs(cost_.perImageMs - perImageMs) > kGainNoiseMs)
             runAnalysis(false);
-        analysis_.findings = std::move(found);
-        analysis_.foldedFindings = std::move(folded);
+        analysis_->findings = std::move(found);
+        analysis_->foldedFindings = std::move(folded);
         findingsStale_ = false;
     };
     try {

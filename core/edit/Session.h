@@ -2,12 +2,14 @@
 #pragma once
 
 #include "EditFwd.h"
+#include "core/advice/Finding.h"
+#include "core/analysis/AnalysisFwd.h"
 #include "core/analysis/AnalysisIndex.h"
 #include "core/analysis/AnalysisOptions.h"
-#include "core/analysis/AnalysisResult.h"
 #include "core/cost/CostEstimate.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
+#include "core/util/Indirect.h"
 #include "core/util/Progress.h"
 
 #include <functional>
@@ -27,6 +29,12 @@ inline constexpr double kGainNoiseMs = 1e-6;
 class Session {
 public:
     Session(Graph g, std::shared_ptr<const TargetProfile> target, AnalysisOptions options = {});
+    // Defaulted in Session.cpp, where AnalysisResult is complete (Indirect).
+    Session(const Session&);
+    Session(Session&&) noexcept;
+    Session& operator=(const Session&);
+    Session& operator=(Session&&) noexcept;
+    ~Session();
 
     const Graph& graph() const { return *graph_; }
     /// The current graph, shared: copying a session or taking this is cheap; the session copies the graph
@@ -35,7 +43,7 @@ public:
     const TargetProfile& target() const { return *target_; }
     std::shared_ptr<const TargetProfile> targetPtr() const { return target_; }
     const AnalysisOptions& options() const { return options_; }
-    const AnalysisResult& analysis() const { return analysis_; }
+    const AnalysisResult& analysis() const { return *analysis_; }
     const CostEstimate& cost() const { return cost_; }
 
     /// Re-estimates everything under other deployment settings (hb_compile's config: runtime input types,
@@ -90,7 +98,9 @@ private:
     /// Shape facts the passes share, refreshed after each edit around the nodes it dirtied.
     AnalysisIndex index_;
     AnalysisOptions options_;
-    AnalysisResult analysis_;
+    /// Behind a pointer so that this header needs AnalysisResult's name only: most of the code sees a
+    /// Session, few read its analysis, and those include AnalysisResult.h themselves.
+    Indirect<AnalysisResult> analysis_;
     CostEstimate cost_;
     bool findingsStale_ = true;
     const std::atomic<bool>* cancel_ = nullptr;

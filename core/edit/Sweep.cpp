@@ -4,6 +4,7 @@
 #include "Edit.h"
 #include "EditError.h"
 #include "Session.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
 

@@ -3,6 +3,7 @@
 
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/analysis/ResultDiagnostics.h"
 #include "core/edit/EditList.h"
 #include "core/model/Completeness.h"

@@ -3,6 +3,7 @@
 #include "ChartData.h"
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/analysis/AnalysisResult.h"
 
 #include <cmath>
 

@@ -4,6 +4,7 @@
 // a Markdown table).
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/cost/LatencyFigures.h"
 
 namespace bpu::report::detail {

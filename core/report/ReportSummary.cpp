@@ -3,6 +3,7 @@
 // profile's particulars, which open the method section at the end.
 #include "ReportFormat.h"
 #include "ReportSections.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/cost/LatencyFigures.h"
 
 #include <cstdio>

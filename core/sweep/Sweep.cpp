@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "Sweep.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/model/Completeness.h"
 
 #include "core/edit/Session.h"

@@ -6,6 +6,7 @@
 #include "SampleFiles.h"
 #include "TestPaths.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/deploy/DeployImport.h"
 #include "core/deploy/DeployJson.h"
 #include "core/deploy/DeployYaml.h"

@@ -7,6 +7,7 @@
 #include "SampleFiles.h"
 #include "TestPaths.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/analysis/Roofline.h"
 #include "core/cost/LatencyFigures.h"
 #include "core/edit/EditList.h"

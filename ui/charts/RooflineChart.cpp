@@ -2,6 +2,7 @@
 #include "RooflineChart.h"
 
 #include "ChartStyle.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/edit/Session.h"
 #include "core/report/ReportFormat.h"
 
