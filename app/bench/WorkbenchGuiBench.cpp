@@ -6,6 +6,7 @@
 #include "BenchPaths.h"
 #include "BenchSupport.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/cost/ScopeFigures.h"
 #include "core/edit/OptionEdits.h"
 #include "core/edit/Session.h"
@@ -46,10 +47,10 @@ std::pair<bpu::ui::SnapshotPtr, bpu::ui::SnapshotPtr> snapshotsOf(const bpu::Gra
         session.findings();
         s->graph = std::make_shared<const bpu::Graph>(session.graph());
         s->target = session.targetPtr();
-        s->analysis = session.analysis();
+        *s->analysis = session.analysis();
         s->cost = session.cost();
         s->baseline = s->cost;
-        s->baselineSummary = s->analysis.summary;
+        *s->baselineSummary = s->analysis->summary;
         for (const auto& n : s->cost.nodes)
             s->baselineNodeUs.push_back(n.latencyUs);
         s->findingsReady = true;
@@ -106,7 +107,7 @@ void BM_PanelsUpdate(benchmark::State& state) {
         charts->setSnapshot(s);
         view->setColoring(bpu::ui::makeColoring(bpu::ui::ColorMode::Latency, *s));
         // As MainWindow::showSnapshot does: the scope boxes' sums follow every snapshot.
-        view->setNodeFigures(bpu::nodeFigures(*s->graph, s->analysis, s->cost));
+        view->setNodeFigures(bpu::nodeFigures(*s->graph, *s->analysis, s->cost));
         QApplication::processEvents(); // the queued chart replot and the repaints
     }
     state.counters["nodes"] = double(g->nodes.size());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "TestPaths.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/model/Graph.h"
 #include "ui/graph/GraphView.h"
 #include "ui/hotspots/HotspotModel.h"
@@ -107,7 +108,7 @@ inline QStringList numbers(const bpu::ui::MainWindow& w) {
                .arg(c.rows.size());
     for (size_t i = 0; i < c.nodes.size(); ++i) {
         const auto& n = c.nodes[i];
-        const auto& a = s->analysis.nodes[i];
+        const auto& a = s->analysis->nodes[i];
         out << QStringLiteral(
                    "node %1 %2: us=%3 compute=%4 memory=%5 fixed=%6 precision=%7 share=%8 macs=%9 ddr=%10 "
                    "intensity=%11 placement=%12")
@@ -120,12 +121,12 @@ inline QStringList numbers(const bpu::ui::MainWindow& w) {
                    .arg(num(a.intensity))
                    .arg(int(a.placement));
     }
-    for (size_t i = 0; i < s->analysis.tensors.size(); ++i)
+    for (size_t i = 0; i < s->analysis->tensors.size(); ++i)
         out << QStringLiteral("tensor %1: shape=%2 waste=%3")
                    .arg(i)
                    .arg(QString::fromStdString(s->graph->tensors[i].shape.toString()))
-                   .arg(s->analysis.tensors[i].padded.wasteBytes);
-    const auto& m = s->analysis.summary;
+                   .arg(s->analysis->tensors[i].padded.wasteBytes);
+    const auto& m = s->analysis->summary;
     out << QStringLiteral("summary bpu=%1 cpu=%2 folded=%3 segments=%4 qdqNodes=%5 qdqPasses=%6 qdqElems=%7 "
                           "waste=%8 wasteRatio=%9 fused=%10 missed=%11 unknown=%12")
                .arg(m.bpuNodes)
@@ -140,7 +141,7 @@ inline QStringList numbers(const bpu::ui::MainWindow& w) {
                .arg(m.fusedGroups)
                .arg(m.missedFusions)
                .arg(m.unknownOps);
-    for (const auto& f : s->analysis.findings)
+    for (const auto& f : s->analysis->findings)
         out << QStringLiteral("finding %1 %2 gain=%3")
                    .arg(QString::fromLatin1(bpu::ruleName(f.rule)), QString::fromStdString(f.title),
                         f.estimatedGainMs ? num(*f.estimatedGainMs) : QStringLiteral("none"));

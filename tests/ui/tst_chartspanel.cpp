@@ -4,6 +4,7 @@
 #include "WorkbenchFixture.h"
 #include "ui/charts/HotspotSeries.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/edit/EditList.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/charts/RankedBarChart.h"
@@ -85,7 +86,7 @@ private slots:
             QVERIFY(items[i].node.valid());
             QCOMPARE(items[i].value, s->cost.nodes[items[i].node.value].latencyUs);
             QCOMPARE(items[i].label, s->graph->node(items[i].node).name);
-            const Placement p = s->analysis.nodes[items[i].node.value].placement;
+            const Placement p = s->analysis->nodes[items[i].node.value].placement;
             QCOMPARE(items[i].category, p == Placement::BPU   ? 0
                                         : p == Placement::CPU ? 1
                                                               : 2); // legend order
@@ -121,7 +122,7 @@ private slots:
         QCOMPARE(d.ridgeIntensity, s->target->ridgeIntensity());
         std::set<uint32_t> expected, shown;
         for (NodeId id : s->graph->topoOrder) {
-            const auto& a = s->analysis.nodes[id.value];
+            const auto& a = s->analysis->nodes[id.value];
             if (a.placement == Placement::BPU && a.macs > 0 && a.ddrBytes > 0 &&
                 s->cost.nodes[id.value].latencyUs > 0)
                 expected.insert(id.value);
@@ -171,7 +172,7 @@ private slots:
         for (size_t i = 0; i < pad.size(); ++i) {
             int64_t waste = 0;
             for (TensorId t : s->graph->node(pad[i].node).outputs)
-                waste += s->analysis.tensors[t.value].padded.wasteBytes;
+                waste += s->analysis->tensors[t.value].padded.wasteBytes;
             QCOMPARE(pad[i].value, double(waste) / 1024.0);
             if (i > 0)
                 QVERIFY(pad[i - 1].value >= pad[i].value);

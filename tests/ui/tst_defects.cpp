@@ -6,6 +6,7 @@
 // recent projects, clean reopen, no-op steps, status bar).
 #include "WorkbenchFixture.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/deploy/DeployJson.h"
 #include "core/deploy/DeployYaml.h"
 #include "core/edit/EditList.h"
@@ -139,7 +140,7 @@ class TestDefects : public QObject {
         const auto s = w_->snapshot();
         QTreeWidget* tree = w_->findings()->tree();
         for (int i = 0; i < tree->topLevelItemCount(); ++i) {
-            const auto& f = s->analysis.findings[size_t(i)];
+            const auto& f = s->analysis->findings[size_t(i)];
             if (f.nodes.empty() || f.nodes.front() == avoid)
                 continue;
             QTreeWidgetItem* item = tree->topLevelItem(i);
@@ -1038,7 +1039,7 @@ private slots:
             if (m->itemAt(r).isRow())
                 continue;
             const NodeId id = m->itemAt(r).node;
-            const FusedGroup* grp = s->analysis.group(s->analysis.nodes[id.value].fusionGroup);
+            const FusedGroup* grp = s->analysis->group(s->analysis->nodes[id.value].fusionGroup);
             if (!grp)
                 continue;
             const QString op = m->data(m->index(r, HotspotModel::Op)).toString();

@@ -7,6 +7,7 @@
 // Its input-size finding's larger size is applied by "Apply alternative", landing where its evidence said.
 #include "WorkbenchFixture.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "ui/findings/FindingsPanel.h"
 
 #include <QPushButton>
@@ -31,11 +32,11 @@ private slots:
         QTreeWidget* tree = panel->tree();
         // yolov8n's padding group: no concrete fix, a what-if that aligns every padded tensor.
         int row = -1;
-        for (int i = 0; i < int(before->analysis.findings.size()); ++i)
-            if (before->analysis.findings[size_t(i)].rule == RuleId::G4_2)
+        for (int i = 0; i < int(before->analysis->findings.size()); ++i)
+            if (before->analysis->findings[size_t(i)].rule == RuleId::G4_2)
                 row = i;
         QVERIFY(row >= 0);
-        const Finding& pad = before->analysis.findings[size_t(row)];
+        const Finding& pad = before->analysis->findings[size_t(row)];
         QVERIFY(pad.fix.empty() && !pad.whatIf.empty() && pad.wasteUpperBoundMs);
         QTreeWidgetItem* item = tree->topLevelItem(row);
         // Columns: fix gain, waste, rule, severity, title. No gain is claimed; the waste is an upper bound.
@@ -61,11 +62,11 @@ private slots:
         // The SiLU finding's concrete fix: applied, it lands on its gain; undone, on the start.
         const auto settled = w.snapshot();
         int siluRow = -1;
-        for (int i = 0; i < int(settled->analysis.findings.size()); ++i)
-            if (settled->analysis.findings[size_t(i)].cause == "activation SiLU (Sigmoid + Mul)")
+        for (int i = 0; i < int(settled->analysis->findings.size()); ++i)
+            if (settled->analysis->findings[size_t(i)].cause == "activation SiLU (Sigmoid + Mul)")
                 siluRow = i;
         QVERIFY(siluRow >= 0);
-        const Finding& silu = settled->analysis.findings[size_t(siluRow)];
+        const Finding& silu = settled->analysis->findings[size_t(siluRow)];
         QVERIFY(!silu.fix.empty() && silu.estimatedGainMs);
         const double gain = *silu.estimatedGainMs;
         tree->setCurrentItem(tree->topLevelItem(siluRow));
@@ -82,11 +83,11 @@ private slots:
         // alone and lands on the latency per image its evidence measured for that size.
         const auto again = w.snapshot();
         int sizeRow = -1;
-        for (int i = 0; i < int(again->analysis.findings.size()); ++i)
-            if (again->analysis.findings[size_t(i)].fixSearch == FixSearch::InputResolution)
+        for (int i = 0; i < int(again->analysis->findings.size()); ++i)
+            if (again->analysis->findings[size_t(i)].fixSearch == FixSearch::InputResolution)
                 sizeRow = i;
         QVERIFY(sizeRow >= 0);
-        const Finding& size = again->analysis.findings[size_t(sizeRow)];
+        const Finding& size = again->analysis->findings[size_t(sizeRow)];
         QVERIFY(!size.alternativeFix.empty());
         double statedMs = -1;
         for (const auto& c : size.evidence.at("candidates"))

@@ -5,6 +5,7 @@
 #include "WorkbenchFixture.h"
 #include "ui/graph/ScopeCollapse.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/edit/EditList.h"
 #include "ui/charts/QCustomPlotInclude.h"
 #include "ui/graph/GraphScene.h"
@@ -107,14 +108,14 @@ private slots:
         GraphScene* scene = w_->graphView()->graphScene();
         std::map<QRgb, int> seen;
         int groups = 0, fusedGroups = 0;
-        for (const auto& g : s->analysis.groups)
+        for (const auto& g : s->analysis->groups)
             fusedGroups += g.fused && g.nodes.size() > 1;
         for (NodeItem* item : scene->nodeItems()) {
             const auto& members = item->data().members;
             QVERIFY(!members.empty());
             if (members.size() == 1) {
                 const NodeId id = members.front();
-                QCOMPARE(item->fill(), expectedPlacementColor(s->analysis.nodes[id.value]));
+                QCOMPARE(item->fill(), expectedPlacementColor(s->analysis->nodes[id.value]));
                 ++seen[item->fill().rgb()];
                 continue;
             }
@@ -122,7 +123,7 @@ private slots:
             ++groups;
             std::map<QRgb, int> votes;
             for (NodeId m : members)
-                ++votes[expectedPlacementColor(s->analysis.nodes[m.value]).rgb()];
+                ++votes[expectedPlacementColor(s->analysis->nodes[m.value]).rgb()];
             int best = 0;
             for (const auto& [rgb, n] : votes)
                 best = std::max(best, n);
@@ -137,7 +138,7 @@ private slots:
             QVERIFY(groups > 0);
         QVERIFY(seen[kBpu.rgb()] > 0);
         if (sample.startsWith(QLatin1String("fasterrcnn"))) {
-            QVERIFY(s->analysis.summary.cpuNodes > 0);
+            QVERIFY(s->analysis->summary.cpuNodes > 0);
             QVERIFY(seen[kCpu.rgb()] > 0);
         }
         QCOMPARE(w_->graphView()->legend()->title(), QStringLiteral("Placement"));
@@ -153,7 +154,7 @@ private slots:
         for (NodeItem* item : scene->nodeItems())
             if (item->data().members.size() == 1)
                 QCOMPARE(item->fill(),
-                         expectedPlacementColor(s->analysis.nodes[item->data().members[0].value]));
+                         expectedPlacementColor(s->analysis->nodes[item->data().members[0].value]));
     }
 
     void hotspotClickSelectsEverywhere() {
@@ -329,7 +330,7 @@ private slots:
         const NodeId sigmoid = s->graph->findNode("/model.0/act/Sigmoid");
         const NodeId conv = s->graph->findNode("/model.0/conv/Conv");
         QVERIFY(sigmoid.valid() && conv.valid());
-        QCOMPARE(s->analysis.nodes[sigmoid.value].macs, int64_t(0));
+        QCOMPARE(s->analysis->nodes[sigmoid.value].macs, int64_t(0));
         w_->selection()->select(sigmoid, this);
         QString text = w_->inspector()->details()->toPlainText();
         QVERIFY2(text.contains(QStringLiteral("compute-bound (vector unit)")), qPrintable(text));
@@ -337,7 +338,7 @@ private slots:
         w_->selection()->select(conv, this);
         text = w_->inspector()->details()->toPlainText();
         QVERIFY2(text.contains(
-                     QStringLiteral("MACs/DDR byte (ridge %1)").arg(s->analysis.ridgeIntensity, 0, 'f', 0)),
+                     QStringLiteral("MACs/DDR byte (ridge %1)").arg(s->analysis->ridgeIntensity, 0, 'f', 0)),
                  qPrintable(text));
 
         w_->selection()->select(sigmoid, this); // not conv-like: the editor offers the model input's H/W

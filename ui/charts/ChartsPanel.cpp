@@ -5,6 +5,7 @@
 #include "HotspotSeries.h"
 #include "RankedBarChart.h"
 #include "RooflineChart.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/report/ChartData.h"
 #include "core/report/ReportFormat.h"
 #include "ui/session/SelectionHub.h"
@@ -136,18 +137,18 @@ void ChartsPanel::refresh(Chart c) {
     marker_[c] = nullptr; // rebuilding clears the chart's items
     QString empty;
     if (c == Roofline) {
-        roofline_->setData(report::roofline(*s.graph, s.analysis, s.cost, *s.target));
+        roofline_->setData(report::roofline(*s.graph, *s.analysis, s.cost, *s.target));
         if (roofline_->data().points.empty())
             empty = tr("No BPU layer with MACs to place on the roofline");
     } else {
         report::BarSeries series;
         charts::RankedBarChart* bars = nullptr;
         if (c == Latency) {
-            series = charts::topHotspotSeries(*s.graph, s.analysis, s.cost, kTopLayers);
+            series = charts::topHotspotSeries(*s.graph, *s.analysis, s.cost, kTopLayers);
             bars = latency_;
             empty = tr("No layer with an estimated latency");
         } else if (c == Padding) {
-            series = report::paddingWastePerLayer(*s.graph, s.analysis, kTopLayers);
+            series = report::paddingWastePerLayer(*s.graph, *s.analysis, kTopLayers);
             bars = padding_;
             empty = tr("No layer wastes bytes to alignment padding");
         } else {

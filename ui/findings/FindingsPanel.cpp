@@ -2,6 +2,7 @@
 #include "FindingsPanel.h"
 
 #include "core/advice/FindingText.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/edit/Edit.h"
 #include "core/report/GuideRules.h"
 #include "core/target/TargetProfile.h"
@@ -99,28 +100,28 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     // A click on the finding already chosen is a choice too: its node is selected again.
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
         if (item == tree_->currentItem() && snap_ && current_ >= 0 &&
-            current_ < int(snap_->analysis.findings.size()) &&
-            !snap_->analysis.findings[current_].nodes.empty())
-            hub_->select(snap_->analysis.findings[current_].nodes.front(), this);
+            current_ < int(snap_->analysis->findings.size()) &&
+            !snap_->analysis->findings[current_].nodes.empty())
+            hub_->select(snap_->analysis->findings[current_].nodes.front(), this);
     });
     connect(apply_, &QPushButton::clicked, this, [this] {
-        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
+        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis->findings.size()))
             return;
-        const Finding& f = snap_->analysis.findings[current_];
+        const Finding& f = snap_->analysis->findings[current_];
         if (!f.fix.empty())
             emit applyFix(f.fix, QString::fromStdString(f.title));
     });
     connect(alternative_, &QPushButton::clicked, this, [this] {
-        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
+        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis->findings.size()))
             return;
-        const Finding& f = snap_->analysis.findings[current_];
+        const Finding& f = snap_->analysis->findings[current_];
         if (!f.alternativeFix.empty())
             emit applyFix(f.alternativeFix, tr("Alternative: %1").arg(QString::fromStdString(f.title)));
     });
     connect(whatIf_, &QPushButton::clicked, this, [this] {
-        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis.findings.size()))
+        if (!snap_ || current_ < 0 || current_ >= int(snap_->analysis->findings.size()))
             return;
-        const Finding& f = snap_->analysis.findings[current_];
+        const Finding& f = snap_->analysis->findings[current_];
         if (!f.whatIf.empty())
             emit applyFix(f.whatIf, tr("What-if: %1").arg(QString::fromStdString(f.title)));
     });
@@ -138,8 +139,8 @@ void FindingsPanel::setSnapshot(SnapshotPtr s) {
         showDetails(-1, false);
         return;
     }
-    const auto& fs = snap_->analysis.findings;
-    const std::string folded = foldedSummaryText(snap_->analysis.foldedFindings);
+    const auto& fs = snap_->analysis->findings;
+    const std::string folded = foldedSummaryText(snap_->analysis->foldedFindings);
     folded_->setText(QString::fromStdString(folded));
     folded_->setVisible(!folded.empty());
     QTreeWidgetItem* again = nullptr;
@@ -181,7 +182,7 @@ void FindingsPanel::reset() {
 
 void FindingsPanel::showDetails(int index, bool userChoice) {
     current_ = index;
-    if (!snap_ || index < 0 || index >= int(snap_->analysis.findings.size())) {
+    if (!snap_ || index < 0 || index >= int(snap_->analysis->findings.size())) {
         details_->clear();
         apply_->setEnabled(false);
         whatIf_->setEnabled(false);
@@ -190,7 +191,7 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
             chosen_.reset();
         return;
     }
-    const Finding& f = snap_->analysis.findings[index];
+    const Finding& f = snap_->analysis->findings[index];
     const Graph& g = *snap_->graph;
     auto esc = [](const std::string& s) {
         return QString::fromStdString(s).toHtmlEscaped();

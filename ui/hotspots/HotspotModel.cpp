@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "HotspotModel.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "ui/style/Palette.h"
 
 #include <QBrush>
@@ -158,7 +159,7 @@ bool HotspotModel::computeSortKey(int row, int column, double& key) const {
     if (!snap_ || row < 0 || row >= int(rows_.size()) || rows_[size_t(row)].isRow())
         return false;
     const NodeId id = rows_[size_t(row)].node;
-    const NodeAnalysis& a = snap_->analysis.nodes[id.value];
+    const NodeAnalysis& a = snap_->analysis->nodes[id.value];
     const NodeCost& c = snap_->cost.nodes[id.value];
     switch (column) {
     case Latency:
@@ -192,14 +193,14 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         return costRowData(item, index.column(), role);
     const NodeId id = item.node;
     const Node& n = snap_->graph->node(id);
-    const NodeAnalysis& a = snap_->analysis.nodes[id.value];
+    const NodeAnalysis& a = snap_->analysis->nodes[id.value];
     const NodeCost& c = snap_->cost.nodes[id.value];
     // Computed on demand: the proxy calls data() N log N times per re-sort, for one column.
     auto waste = [&] {
         double w = 0;
         for (TensorId o : n.outputs)
             if (o.valid())
-                w = std::max(w, snap_->analysis.tensors[o.value].padded.wasteRatio());
+                w = std::max(w, snap_->analysis->tensors[o.value].padded.wasteRatio());
         return w;
     };
     auto delta = [&] {
@@ -208,7 +209,7 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
     // A fused group's head carries the group's layer (CostModel): its row names the ops it runs; the
     // other members say which group they are in.
     auto opText = [&] {
-        const FusedGroup* grp = snap_->analysis.group(a.fusionGroup);
+        const FusedGroup* grp = snap_->analysis->group(a.fusionGroup);
         if (!grp)
             return QString::fromStdString(n.opType);
         if (grp->nodes.front() == id)
@@ -273,7 +274,7 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         return QBrush(delta() > 0 ? style::worse() : style::better());
     if (role == Qt::ToolTipRole && index.column() == Op) {
         // The group's row lists the nodes whose time it carries.
-        if (const FusedGroup* grp = snap_->analysis.group(a.fusionGroup)) {
+        if (const FusedGroup* grp = snap_->analysis->group(a.fusionGroup)) {
             QStringList names;
             for (NodeId m : grp->nodes)
                 names << QString::fromStdString(snap_->graph->node(m).name);

@@ -33,7 +33,7 @@ QString paramRef(const ParamValue& p) {
 
 QString tensorRow(const Snapshot& s, TensorId id, const QString& role) {
     const Tensor& t = s.graph->tensor(id);
-    const TensorAnalysis& ta = s.analysis.tensors[id.value];
+    const TensorAnalysis& ta = s.analysis->tensors[id.value];
     QString padded = QStringLiteral("-"), rules;
     if (ta.padded.applies) {
         // The same elision as TensorShape::toString(): a rank-100k input must not lay out 200 kB of text.
@@ -63,7 +63,7 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
         return QStringLiteral("<p>Select a node in the graph, the hotspots or the findings.</p>");
     const Graph& g = *s.graph;
     const Node& n = g.node(id);
-    const NodeAnalysis& a = s.analysis.nodes[id.value];
+    const NodeAnalysis& a = s.analysis->nodes[id.value];
     const NodeCost& c = s.cost.nodes[id.value];
     const TargetProfile& t = *s.target;
     QString h =
@@ -75,7 +75,7 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
              .arg(QString::fromLatin1(placementName(a.placement)),
                   a.segment >= 0 ? QStringLiteral(" (segment %1)").arg(a.segment) : QString(),
                   esc(a.placementReason.str()));
-    const FusedGroup* grp = s.analysis.group(a.fusionGroup);
+    const FusedGroup* grp = s.analysis->group(a.fusionGroup);
     if (grp)
         h += QStringLiteral("<p><b>Fused group #%1:</b> %2</p>").arg(grp->id.value).arg(esc(grp->pattern));
     if (grp && grp->nodes.front() != id) {
@@ -110,10 +110,10 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     // profile's sram_budget_bytes and stream_window_steps, named with their values.
     if (a.placement != Placement::CPU && (!grp || grp->nodes.front() == id)) {
         QStringList ddr;
-        for (const DdrTensor& d : layerDdrTraffic(g, s.analysis, t, id))
+        for (const DdrTensor& d : layerDdrTraffic(g, *s.analysis, t, id))
             ddr << QStringLiteral("<i>%1</i> (%2 bytes): %3")
                        .arg(esc(g.tensor(d.tensor).name))
-                       .arg(s.analysis.tensors[d.tensor.value].paddedBytes)
+                       .arg(s.analysis->tensors[d.tensor.value].paddedBytes)
                        .arg(esc(d.reason));
         if (!ddr.isEmpty())
             h += QStringLiteral("<p><b>Through DDR:</b> %1</p>").arg(ddr.join(QStringLiteral("; ")));
@@ -129,7 +129,7 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     else
         intensity = QStringLiteral("%1 MACs/DDR byte (ridge %2)")
                         .arg(a.intensity, 0, 'f', 1)
-                        .arg(s.analysis.ridgeIntensity, 0, 'f', 0);
+                        .arg(s.analysis->ridgeIntensity, 0, 'f', 0);
     const QString bound =
         a.bound == Bound::None
             ? (grp ? QStringLiteral("no BPU time of its own (in fused group #%1)").arg(grp->id.value)
@@ -166,7 +166,7 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
         h += QStringLiteral("</p>");
     }
     QString fnd;
-    for (const auto& f : s.analysis.findings)
+    for (const auto& f : s.analysis->findings)
         if (std::find(f.nodes.begin(), f.nodes.end(), id) != f.nodes.end())
             fnd +=
                 QStringLiteral("<li>[%1] %2</li>").arg(QString::fromLatin1(ruleName(f.rule)), esc(f.title));
@@ -175,7 +175,7 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     // How the numbers were made: the cost engine's own terms (core/cost/CostTerms.h), with the profile
     // parameters they read and their sources; nothing here restates a formula.
     h += QStringLiteral("<p><b>How these numbers are made</b></p><table cellspacing='0' cellpadding='2'>");
-    for (const FormulaTerm& term : nodeCostTerms(g, s.analysis, s.cost, t, id)) {
+    for (const FormulaTerm& term : nodeCostTerms(g, *s.analysis, s.cost, t, id)) {
         QStringList inputs, params;
         for (const auto& [name, value] : term.inputs)
             inputs << QStringLiteral("%1 = %2").arg(esc(name), QLocale::c().toString(value, 'g', 6));
@@ -196,7 +196,7 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
     h += QStringLiteral("</table>");
     // The padding units, as the padding pass applied them to this node's output (Alignment.h).
     if (!n.outputs.empty() && n.outputs[0].valid()) {
-        const PaddedShape& p = s.analysis.tensors[n.outputs[0].value].padded;
+        const PaddedShape& p = s.analysis->tensors[n.outputs[0].value].padded;
         const size_t rank = g.tensor(n.outputs[0]).shape.rank();
         QStringList units;
         for (size_t d = 0; p.applies && d < rank; ++d) {

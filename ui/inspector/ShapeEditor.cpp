@@ -156,7 +156,7 @@ void ShapeEditor::setNode(NodeId id) {
     node_ = id;
     dims_.clear();
     if (snap_)
-        dims_ = editableDims(*snap_->graph, snap_->analysis, *snap_->target, id);
+        dims_ = editableDims(*snap_->graph, *snap_->analysis, *snap_->target, id);
     QSignalBlocker b(dim_);
     dim_->clear();
     const bool manyInputs = snap_ && snap_->graph->inputs.size() > 1;

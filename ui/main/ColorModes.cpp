@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ColorModes.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/compare/ModelComparison.h"
 
 #include "ui/graph/NodeColoring.h"
@@ -26,8 +27,8 @@ const QColor kCompute = style::computeBound(), kMemory = style::memoryBound();
 class BoundColoring : public NodeColoring {
 public:
     BoundColoring(const Snapshot& s)
-        : ridge_(s.analysis.ridgeIntensity) {
-        for (const auto& a : s.analysis.nodes) {
+        : ridge_(s.analysis->ridgeIntensity) {
+        for (const auto& a : s.analysis->nodes) {
             bound_.push_back(a.bound);
             intensity_.push_back(a.intensity);
         }
@@ -141,7 +142,7 @@ bool parseColorMode(const QString& s, ColorMode* out) {
 }
 
 std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot& s) {
-    const auto& nodes = s.analysis.nodes;
+    const auto& nodes = s.analysis->nodes;
     switch (mode) {
     case ColorMode::Placement: {
         std::vector<int> cat;
@@ -164,8 +165,8 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
             // No output the alignment rules apply to (folded, CPU, unknown shape): n/a, not "no waste".
             double w = std::numeric_limits<double>::quiet_NaN();
             for (TensorId o : n.outputs)
-                if (o.valid() && s.analysis.tensors[o.value].padded.applies)
-                    w = std::max(std::isnan(w) ? 0.0 : w, s.analysis.tensors[o.value].padded.wasteRatio());
+                if (o.valid() && s.analysis->tensors[o.value].padded.applies)
+                    w = std::max(std::isnan(w) ? 0.0 : w, s.analysis->tensors[o.value].padded.wasteRatio());
             v.push_back(w);
         }
         return std::make_shared<HeatColoring>(v, QObject::tr("Padding waste (G4)"));

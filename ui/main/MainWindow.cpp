@@ -8,6 +8,7 @@
 #include "ReportExporter.h"
 #include "ResultBanner.h"
 #include "StatusText.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/analysis/ResultDiagnostics.h"
 #include "core/model/Completeness.h"
 #include "ui/charts/ChartsPanel.h"
@@ -435,7 +436,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
         return;
     // Re-lay out only when the structure or the fused groups changed, not on every shape edit.
     std::vector<int> groupOf(s->graph->nodes.size(), -1);
-    for (const auto& g : s->analysis.groups)
+    for (const auto& g : s->analysis->groups)
         if (g.fused)
             for (NodeId n : g.nodes)
                 groupOf[n.value] = int(g.id.value);
@@ -457,12 +458,12 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
         shownGroups_ = groupOf;
     }
     std::vector<TensorId> marked;
-    for (const auto& q : s->analysis.qdq)
+    for (const auto& q : s->analysis->qdq)
         marked.push_back(q.tensor);
     graph_->setMarkedTensors(marked);
     graph_->setColoring(coloring(*s));
     // The scope boxes' sums and the first view's hotspot (the layout of a new model lands after this).
-    graph_->setNodeFigures(nodeFigures(*s->graph, s->analysis, s->cost));
+    graph_->setNodeFigures(nodeFigures(*s->graph, *s->analysis, s->cost));
     hotspots_->setSnapshot(s);
     findings_->setSnapshot(s);
     inspector_->setSnapshot(s);
@@ -504,7 +505,7 @@ void MainWindow::updateStatus(const Snapshot& s) {
 
 void MainWindow::updateDiagnostics(const Snapshot& s) {
     const Completeness complete = completeness(*s.graph);
-    const std::vector<Diagnostic> diagnostics = resultDiagnostics(*s.graph, &s.analysis, &s.deploy);
+    const std::vector<Diagnostic> diagnostics = resultDiagnostics(*s.graph, &*s.analysis, &s.deploy);
     banner_->setCompleteness(complete);
     int warnings = 0;
     QStringList lines;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "StatusText.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "ui/style/Palette.h"
 
 #include <QCoreApplication>
@@ -61,7 +62,7 @@ QString minimalEstimateText(const Snapshot& s) {
 }
 
 QString breakdownText(const Snapshot& s) {
-    const auto& a = s.analysis.summary;
+    const auto& a = s.analysis->summary;
     return tr("| BPU %1, CPU %2, folded %3 | %4 segment(s) | Q/DQ %5 passes | padding waste %6%")
         .arg(a.bpuNodes)
         .arg(a.cpuNodes)
@@ -74,8 +75,8 @@ QString breakdownText(const Snapshot& s) {
 QString deltaText(const Snapshot& s) {
     const auto& c = s.cost;
     const auto& b = s.baseline;
-    const auto& now = s.analysis.summary;
-    const auto& was = s.baselineSummary;
+    const auto& now = s.analysis->summary;
+    const auto& was = *s.baselineSummary;
     QStringList parts;
     if (c.perImageMs != b.perImageMs && b.perImageMs > 0) {
         const double dMs = c.perImageMs - b.perImageMs;

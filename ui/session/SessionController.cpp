@@ -4,6 +4,7 @@
 #include "OutputCheck.h"
 
 #include "ProjectFile.h"
+#include "core/analysis/AnalysisResult.h"
 #include "core/cost/Hotspots.h"
 #include "core/deploy/DeployImport.h"
 #include "core/edit/EditHistory.h"
@@ -122,13 +123,13 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->deploy = s.options().deploy;
     snap->openShapes = live.openShapes;
     snap->savedDeploy = live.savedDeploy;
-    snap->analysis = s.analysis();
+    *snap->analysis = s.analysis();
     snap->cost = s.cost();
     snap->generation = live.state;
     snap->findingsReady = live.gainsFresh;
     const Session& base = live.baselineNow();
     snap->baseline = base.cost();
-    snap->baselineSummary = base.analysis().summary;
+    *snap->baselineSummary = base.analysis().summary;
     snap->baselineNodeUs.reserve(base.cost().nodes.size());
     for (const auto& n : base.cost().nodes)
         snap->baselineNodeUs.push_back(n.latencyUs);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/analysis/AnalysisResult.h"
+#include "core/analysis/AnalysisFwd.h"
 #include "core/cost/CostEstimate.h"
 #include "core/deploy/DeploySettings.h"
 #include "core/edit/EditFwd.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
+#include "core/util/Indirect.h"
 
 #include <QMetaType>
 #include <QString>
@@ -43,13 +44,15 @@ struct Snapshot {
     /// The input shapes the model was opened with beyond its deployment's (the shape prompt's answers): a
     /// reload opens it with them again.
     std::map<std::string, std::vector<int64_t>> openShapes;
-    AnalysisResult analysis;
+    /// Behind a pointer (Indirect) so that this header names the analysis' types only: the files that read
+    /// them include AnalysisResult.h, and a change to them does not recompile every widget.
+    Indirect<AnalysisResult> analysis;
     CostEstimate cost;
 
     // The baseline the deltas are measured against: the model as loaded, or the state set with "Set
     // baseline", estimated on the same target as the current state.
     CostEstimate baseline;
-    AnalysisSummary baselineSummary;
+    Indirect<AnalysisSummary> baselineSummary;
     std::vector<double> baselineNodeUs; ///< per node, for per-node deltas
     std::vector<double> baselineRowUs;  ///< per cost row of `cost` (matchingRowUs), for per-row deltas
     size_t baselineStep = 0;            ///< history steps in the baseline (0: as loaded)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ComparePanel.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/compare/ModelComparison.h"
 #include "core/edit/Edit.h"
 #include "ui/session/SessionController.h"
@@ -135,8 +136,8 @@ void ComparePanel::showBaseline(const Snapshot& s) {
                   .arg(s.baselineStep)
                   .arg(QString::fromStdString(s.target->name)));
     baseline_->show();
-    const auto& b = s.baselineSummary;
-    const auto& c = s.analysis.summary;
+    const auto& b = *s.baselineSummary;
+    const auto& c = s.analysis->summary;
     table_->setHorizontalHeaderLabels({tr("Metric"), tr("Baseline"), tr("Current"), tr("Delta")});
     table_->horizontalHeaderItem(2)->setToolTip(QString());
     fill({

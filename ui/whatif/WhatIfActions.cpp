@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "WhatIfActions.h"
 
+#include "core/analysis/AnalysisResult.h"
 #include "core/edit/ActivationEdits.h"
 #include "core/edit/EditableDims.h"
 #include "core/edit/OptionEdits.h"
