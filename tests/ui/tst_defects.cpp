@@ -5,6 +5,7 @@
 // unresolved-dims prompt, the baseline across a target switch, and the smaller ones (find bar, overlays,
 // recent projects, clean reopen, no-op steps, status bar).
 #include "WorkbenchFixture.h"
+#include "WorkbenchNumbers.h"
 
 #include "core/analysis/AnalysisResult.h"
 #include "core/deploy/DeployJson.h"

@@ -5,6 +5,7 @@
 // as its net effect. The models come from make_hostile.py --big (onnx's Python helper).
 #include "TestPaths.h"
 #include "WorkbenchFixture.h"
+#include "WorkbenchNumbers.h"
 #include "core/edit/EditList.h"
 
 #include "core/edit/Session.h"

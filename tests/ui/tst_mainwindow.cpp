@@ -3,6 +3,7 @@
 // everywhere, an edit + undo restoring every number, a drag committing one undo step, a cancelled load and a
 // bad file both leaving the open model as it was.
 #include "WorkbenchFixture.h"
+#include "WorkbenchNumbers.h"
 #include "ui/graph/ScopeCollapse.h"
 
 #include "core/analysis/AnalysisResult.h"

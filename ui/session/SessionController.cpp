@@ -4,7 +4,6 @@
 #include "OutputCheck.h"
 
 #include "ProjectFile.h"
-#include "core/analysis/AnalysisResult.h"
 #include "core/cost/Hotspots.h"
 #include "core/deploy/DeployImport.h"
 #include "core/edit/EditHistory.h"
@@ -123,13 +122,12 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->deploy = s.options().deploy;
     snap->openShapes = live.openShapes;
     snap->savedDeploy = live.savedDeploy;
-    *snap->analysis = s.analysis();
     snap->cost = s.cost();
     snap->generation = live.state;
     snap->findingsReady = live.gainsFresh;
     const Session& base = live.baselineNow();
     snap->baseline = base.cost();
-    *snap->baselineSummary = base.analysis().summary;
+    snap->setAnalysis(s.analysis(), base.analysis());
     snap->baselineNodeUs.reserve(base.cost().nodes.size());
     for (const auto& n : base.cost().nodes)
         snap->baselineNodeUs.push_back(n.latencyUs);

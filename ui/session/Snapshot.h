@@ -30,6 +30,18 @@ struct KeptEdit {
 /// What the widgets show: an immutable copy of one state of the session, made on the worker and handed over
 /// whole. Widgets read it and never reach into the live session.
 struct Snapshot {
+    // Out of line (Snapshot.cpp), where the analysis' types are complete: making, copying and dropping a
+    // snapshot needs this header only.
+    Snapshot();
+    Snapshot(const Snapshot&);
+    Snapshot(Snapshot&&) noexcept;
+    Snapshot& operator=(const Snapshot&);
+    Snapshot& operator=(Snapshot&&) noexcept;
+    ~Snapshot();
+
+    /// Copies in the session's analysis and the baseline's summary.
+    void setAnalysis(const AnalysisResult& now, const AnalysisResult& baseline);
+
     /// The session's state within the model: a new value after every edit, undo, redo, target or deployment
     /// change; the same for a snapshot that only adds the finding gains. What a result computed for one state
     /// (the plan) checks before it is applied.
