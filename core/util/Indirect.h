@@ -11,7 +11,6 @@
 #pragma once
 
 #include <memory>
-#include <utility>
 
 namespace bpu {
 
@@ -19,8 +18,6 @@ template <typename T> class Indirect {
 public:
     Indirect()
         : p_(std::make_unique<T>()) {}
-    explicit Indirect(T value)
-        : p_(std::make_unique<T>(std::move(value))) {}
     Indirect(const Indirect& other)
         : p_(std::make_unique<T>(*other)) {}
     /// Leaves `other` without a value (valueless, as std::indirect's moved-from state): only assigning to it
@@ -38,7 +35,6 @@ public:
     const T& operator*() const { return *p_; }
     T* operator->() { return p_.get(); }
     const T* operator->() const { return p_.get(); }
-    bool valueless_after_move() const { return !p_; }
 
 private:
     std::unique_ptr<T> p_;
