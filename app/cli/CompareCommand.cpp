@@ -34,6 +34,9 @@ std::string sideLine(const char* label, const CompareSide& s) {
 std::string summaryText(const Comparison& c) {
     std::ostringstream os;
     char buf[320];
+    // Before any figure: a side resting on guessed shapes makes every delta a guess too.
+    if (const std::string partial = comparisonPartial(c); !partial.empty())
+        os << "PARTIAL: " << printable(partial) << "\n";
     os << "target: " << c.a.target << "\n" << sideLine("A", c.a) << sideLine("B", c.b);
     const double rel = c.a.figures.latencyMs > 0 ? c.latencyMsDelta() / c.a.figures.latencyMs * 100 : 0;
     std::snprintf(

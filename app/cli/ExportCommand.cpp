@@ -48,10 +48,19 @@ EditList exportEdits(const CliArgs& args, Session& s) {
     if (n < 1)
         throw UsageError("--plan takes the number of plan steps to apply (1 or more), got '" + *plan + "'");
     s.estimateFindingGains();
+    // The findings left out for resting on guessed shapes are no step either: say so before any refusal.
+    for (const Diagnostic& d : resultDiagnostics(s.graph(), &s.analysis(), nullptr))
+        if (d.code == DiagCode::FindingsOnGuesses)
+            printDiagnostics({d});
     const OptimizationPlan p = buildOptimizationPlan(s, size_t(n));
     if (p.steps.empty())
         throw std::runtime_error(args.positional[0] +
                                  ": the optimization plan has no step (no concrete fix lowers the latency)");
+    // A step whose gain rests on guessed shapes is refused by name, never exported as if it were measured.
+    for (const PlanSkip& skip : p.skipped)
+        if (skip.kind == PlanSkipKind::RestsOnGuess)
+            std::cerr << "bpuscope: note: plan step refused: [" << ruleName(skip.rule) << "] "
+                      << printable(skip.title) << ": " << printable(skip.reason) << "\n";
     if (p.steps.size() < size_t(n))
         std::cerr << "bpuscope: note: the plan has " << p.steps.size() << " step"
                   << (p.steps.size() > 1 ? "s" : "") << "; exporting all of them\n";
@@ -85,6 +94,12 @@ int runExport(const CliArgs& args) {
     AnalysisOptions options;
     options.deploy = setup.deploy;
     Session session(std::move(graph), setup.target, options);
+    // Before any output: the estimate this export prints, and any plan it applies, rest on guessed shapes.
+    const Completeness complete = completeness(session.graph());
+    if (!complete.complete())
+        std::cerr << "bpuscope: warning: "
+                  << printable(session.graph().path + ": PARTIAL: " + complete.summary())
+                  << ": the estimate below and any plan step rest on guessed shapes\n";
     const EditList edits = exportEdits(args, session);
     const std::string source = args.get("edits") ? *args.get("edits") : std::string("the plan");
     // An idealized edit has no form in any model file: refused by name, never dropped.
@@ -124,7 +139,8 @@ int runExport(const CliArgs& args) {
     std::snprintf(buf, sizeof buf, " (%zu nodes, %zu edit%s; estimated %.3f ms per image, %.1f FPS)",
                   session.graph().nodes.size(), edits.size(), edits.size() == 1 ? "" : "s",
                   session.cost().perImageMs, session.cost().fps);
-    std::cout << "wrote " << printable(*output) << buf << "\n";
+    std::cout << "wrote " << printable(*output) << buf
+              << (completeness(session.graph()).complete() ? "" : " - PARTIAL") << "\n";
     if (exported.yamlWritten) {
         for (const auto& n : exported.notes)
             std::cerr << "bpuscope: note: " << printable(n) << "\n";

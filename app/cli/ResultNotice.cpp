@@ -16,9 +16,11 @@ void printDiagnostics(const std::vector<Diagnostic>& diagnostics) {
 std::string resultHead(const Completeness& completeness, const std::vector<Diagnostic>& diagnostics) {
     std::string out;
     if (!completeness.complete()) {
-        out += "PARTIAL: " + completeness.summary() + " - pass";
+        out += "PARTIAL: " + printable(completeness.summary());
+        if (!completeness.inputs.empty())
+            out += " - pass";
         for (const auto& name : completeness.inputs)
-            out += " --input-shape " + name + "=...";
+            out += " --input-shape " + printable(name) + "=...";
         out += "\n";
     }
     for (const auto& d : diagnostics)

@@ -5,6 +5,7 @@
 #include "DocumentOutput.h"
 
 #include "core/sweep/Sweep.h"
+#include "core/util/PrintableText.h"
 
 #include <algorithm>
 #include <charconv>
@@ -91,19 +92,31 @@ int runSweep(const CliArgs& args) {
             mw = std::max(mw, int(r.model.size()));
             tw = std::max(tw, int(r.target.size()));
         }
-        std::printf("%-*s  %-*s %10s %9s %9s %5s %4s %8s  %s\n", mw, "model", tw, "target", "latency_ms",
-                    "bpu_ms", "fps", "cpu", "segs", "padding", "top finding");
+        // A row resting on guessed shapes says so first, and in its own column: its figures are guesses.
+        size_t partial = 0;
+        for (const SweepRow& r : rows)
+            partial += r.ok && !r.complete;
+        if (partial > 0)
+            std::printf(
+                "PARTIAL: %zu of %zu row(s) rest on shapes nobody knows (marked PARTIAL; why below)\n",
+                partial, rows.size());
+        std::printf("%-*s  %-*s %10s %9s %9s %5s %4s %8s %-8s %s\n", mw, "model", tw, "target", "latency_ms",
+                    "bpu_ms", "fps", "cpu", "segs", "padding", "complete", "top finding");
         for (const SweepRow& r : rows) {
             if (!r.ok) {
                 std::printf("%-*s  %-*s FAILED: %s\n", mw, r.model.c_str(), tw, r.target.c_str(),
                             r.error.c_str());
                 continue;
             }
-            std::printf("%-*s  %-*s %10.3f %9.3f %9.1f %5d %4d %7.1f%%  %s\n", mw, r.model.c_str(), tw,
+            std::printf("%-*s  %-*s %10.3f %9.3f %9.1f %5d %4d %7.1f%% %-8s %s\n", mw, r.model.c_str(), tw,
                         r.target.c_str(), r.figures.latencyMs, r.figures.bpuMs, r.figures.fps, r.cpuNodes,
-                        r.bpuSegments, r.paddingWasteRatio * 100,
+                        r.bpuSegments, r.paddingWasteRatio * 100, r.complete ? "yes" : "PARTIAL",
                         r.topRule.empty() ? "-" : r.topRule.c_str());
         }
+        for (const SweepRow& r : rows)
+            if (r.ok && !r.complete)
+                std::printf("PARTIAL: %s @ %s: %s\n", printable(r.model).c_str(), r.target.c_str(),
+                            printable(r.partial).c_str());
     }
     std::fprintf(stderr, "sweep: %zu rows, %zu failed\n", rows.size(), failed);
     return failed ? 1 : kOk;

@@ -36,6 +36,7 @@ void Advisor::addFindings(const Graph& g, const TargetProfile& target, const Ana
                           AnalysisResult& r) {
     r.findings.clear();
     r.foldedFindings.clear();
+    r.guessedFindings.clear();
     AnalysisContext c{g, target, options, r};
     for (Rule rule : kRules)
         rule(c);

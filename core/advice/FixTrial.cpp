@@ -2,6 +2,7 @@
 #include "FixTrial.h"
 
 #include "Finding.h"
+#include "GuessedTime.h"
 
 #include "core/analysis/AnalysisResult.h"
 #include "core/edit/EditList.h"
@@ -13,7 +14,7 @@
 
 namespace bpu {
 
-FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore) {
+FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore, const GuessedTime* guessed) {
     // MACs per image (a batch edit multiplies them per inference, not per image); parameters per model.
     const auto macsPerImage = [&] {
         return s.analysis().totals.macs / std::max(1, s.cost().batch);
@@ -32,6 +33,8 @@ FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore) {
     t.batch = c.batch;
     t.macsChange = macsPerImage() - macsBefore;
     t.paramsChange = s.analysis().totals.params - paramsBefore;
+    if (guessed)
+        t.gainOnGuessesMs = gainOnGuessesMs(*guessed, s);
     token.revert(s);
     return t;
 }
@@ -39,6 +42,7 @@ FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore) {
 std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>& lists,
                                   const Progress& progress) {
     const double perImageMsBefore = s.cost().perImageMs;
+    const GuessedTime guessed = guessedTime(s);
     std::vector<TrialOutcome> out(lists.size());
     bool stopped = false;
     s.tryInPlace([&](Session& cur) {
@@ -48,7 +52,7 @@ std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>
                 return;
             }
             try {
-                out[i] = tryEdits(cur, *lists[i], perImageMsBefore);
+                out[i] = tryEdits(cur, *lists[i], perImageMsBefore, &guessed);
             } catch (const EditListError& e) {
                 out[i] = lists[i]->size() == 1 ? e.reason() : std::string(e.what());
             } catch (const EditError& e) {

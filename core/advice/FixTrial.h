@@ -13,6 +13,7 @@ namespace bpu {
 
 class Session;
 struct Finding;
+struct GuessedTime;
 
 /// What an edit list does, tried on a session and reverted (the fix trials, the fix searches).
 struct FixTrial {
@@ -23,12 +24,17 @@ struct FixTrial {
     int batch = 1;
     int64_t macsChange = 0;   ///< per image, after minus before
     int64_t paramsChange = 0; ///< after minus before
+    /// The part of gainMs on nodes whose output shape nobody knows (GuessedTime.h): a guess. Zero on a
+    /// complete result.
+    double gainOnGuessesMs = 0;
 };
 
 /// What applying `edits` does to `s`, its gain measured against `perImageMsBefore` (the session's latency
 /// per image now); the edits are reverted before it returns. Throws EditError / EditListError (the session
 /// untouched) if they do not apply. Run it inside Session::tryInPlace, which sets the findings aside.
-FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore);
+/// `guessed` is the session's GuessedTime now (null: not measured).
+FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore,
+                  const GuessedTime* guessed = nullptr);
 
 /// A trial's measurement, or why its list did not apply (a one-edit list: the reason alone; a longer one
 /// names the edit).

@@ -11,6 +11,7 @@
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"
+#include "core/model/Completeness.h"
 
 #include <algorithm>
 #include <atomic>
@@ -41,10 +42,30 @@ void describeBatchTradeOff(Finding& f, const CostEstimate& base, const FixTrial&
                                {"latency_ms_per_frame_after", t.latencyMs}};
 }
 
+/// What the trials decided of each finding, by index into the session's findings.
+struct Scores {
+    std::vector<bool> drop;    ///< neither its fix nor its what-if makes the model faster
+    std::vector<bool> guessed; ///< it names, or its fix or what-if changes, a node without a shape
+};
+
+/// Whether `f` is about a node whose output shape nobody knows (Completeness.h), itself or a finding merged
+/// or grouped into it.
+bool namesGuessedNode(const Graph& g, const Finding& f) {
+    auto any = [&g](const std::vector<NodeId>& nodes) {
+        return std::any_of(nodes.begin(), nodes.end(), [&g](NodeId id) {
+            return id.valid() && id.value < g.nodes.size() && shapeGuessed(g, g.node(id));
+        });
+    };
+    return any(f.nodes) ||
+           std::any_of(f.also.begin(), f.also.end(), [&](const auto& p) { return any(p.nodes); }) ||
+           std::any_of(f.occurrences.begin(), f.occurrences.end(),
+                       [&](const auto& p) { return any(p.nodes); });
+}
+
 /// Tries the fix and the what-if of the findings `which` (indices into the session's findings) and fills
-/// their figures and severity; returns, for each finding, whether it is to be dropped (neither its fix nor
-/// its what-if makes the model faster).
-std::vector<bool> scoreFindings(Session& s, const std::vector<size_t>& which, const Progress& progress) {
+/// their figures and severity; says, for each finding, whether it is to be dropped and whether it rests on
+/// a guessed shape (issue 61: left out of the list, counted in one note).
+Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progress& progress) {
     std::vector<Finding>& findings = s.mutableFindings();
     // Findings often share an edit list (one remove_boundary_qdq for every boundary pass): each distinct
     // list, fix or what-if, is tried once.
@@ -80,13 +101,16 @@ std::vector<bool> scoreFindings(Session& s, const std::vector<size_t>& which, co
     auto shareOf = [&](double ms) {
         return perImageMs > 0 ? ms / perImageMs : 0;
     };
-    std::vector<bool> drop(back.size(), false);
+    Scores out{std::vector<bool>(back.size(), false), std::vector<bool>(back.size(), false)};
     for (size_t i : which) {
         Finding& f = back[i];
         bool tried = false, pays = false, unknown = false;
+        // Any part of a gain or a waste on a node without a shape is a guess of what that node costs.
+        bool guessed = namesGuessedNode(s.graph(), f);
         if (fixSlot[i] != SIZE_MAX) {
             if (const FixTrial* t = std::get_if<FixTrial>(&outcome[fixSlot[i]])) {
                 tried = true;
+                guessed = guessed || std::abs(t->gainOnGuessesMs) > minGainMs;
                 const double gain = std::max(0.0, t->gainMs);
                 if (t->gainMs > minGainMs) {
                     pays = true;
@@ -116,6 +140,7 @@ std::vector<bool> scoreFindings(Session& s, const std::vector<size_t>& which, co
         if (whatIfSlot[i] != SIZE_MAX) {
             if (const FixTrial* t = std::get_if<FixTrial>(&outcome[whatIfSlot[i]])) {
                 tried = true;
+                guessed = guessed || std::abs(t->gainOnGuessesMs) > minGainMs;
                 const double waste = std::max(0.0, t->gainMs);
                 f.wasteUpperBoundMs = waste;
                 f.evidence["waste_share_of_latency"] = shareOf(waste);
@@ -132,9 +157,23 @@ std::vector<bool> scoreFindings(Session& s, const std::vector<size_t>& which, co
                                             target.severityMediumShare.value)
                          : Severity::Low;
         // Neither the fix nor the waste's removal makes the model faster: nothing to act on.
-        drop[i] = tried && !pays && !unknown;
+        out.drop[i] = tried && !pays && !unknown;
+        out.guessed[i] = guessed && !out.drop[i];
     }
-    return drop;
+    return out;
+}
+
+/// Drops what `scores` marks; the findings resting on a guess go to the session's guessed list, whole.
+void apply(Session& s, const Scores& scores) {
+    std::vector<Finding>& findings = s.mutableFindings();
+    std::vector<Finding>& guessed = s.mutableGuessedFindings();
+    std::vector<bool> drop = scores.drop;
+    for (size_t i = 0; i < findings.size(); ++i)
+        if (scores.guessed[i]) {
+            guessed.push_back(findings[i]);
+            drop[i] = true;
+        }
+    dropMarked(findings, drop);
 }
 
 } // namespace
@@ -147,15 +186,15 @@ void Advisor::estimateGains(Session& s, const Progress& progress) {
         std::vector<size_t> all(s.mutableFindings().size());
         for (size_t i = 0; i < all.size(); ++i)
             all[i] = i;
-        const std::vector<bool> drop = scoreFindings(s, all, progress);
-        dropMarked(s.mutableFindings(), drop);
+        s.mutableGuessedFindings().clear();
+        apply(s, scoreFindings(s, all, progress));
     }
     rankFindings(s.mutableFindings());
     // One change, one finding; one rule and kind of fix, one finding (FindingGroups.h). A grouped finding's
     // edits are its members' together: its figures are those of all of them applied at once.
     const std::vector<size_t> grouped = mergeAndGroup(s.mutableFindings());
     if (!grouped.empty())
-        dropMarked(s.mutableFindings(), scoreFindings(s, grouped, progress));
+        apply(s, scoreFindings(s, grouped, progress));
     std::vector<Finding>& findings = s.mutableFindings();
     rankFindings(findings);
     // A list a person reads: the rest are folded, whole, below it.

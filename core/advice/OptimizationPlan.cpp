@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "OptimizationPlan.h"
+#include "GuessedTime.h"
 
 #include "core/edit/Edit.h"
 #include "core/edit/EditList.h"
@@ -7,9 +8,27 @@
 #include "core/edit/UndoToken.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 namespace bpu {
+
+const char* planSkipKindName(PlanSkipKind k) {
+    switch (k) {
+    case PlanSkipKind::Idealized:
+        return "idealized";
+    case PlanSkipKind::TradeOff:
+        return "trade-off";
+    case PlanSkipKind::DoesNotApply:
+        return "does-not-apply";
+    case PlanSkipKind::NoGain:
+        return "no-gain";
+    case PlanSkipKind::RestsOnGuess:
+        return "rests-on-guess";
+    }
+    return "unknown";
+}
 
 double OptimizationPlan::sumOfStandaloneGainsMs() const {
     double sum = 0;
@@ -50,25 +69,30 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                 progress.checkCancel();
                 progress(double(i) / double(order.size()), "optimization plan");
                 const Candidate& f = order[i];
-                auto skip = [&](std::string why, std::string detail = {}) {
-                    plan.skipped.push_back({f.rule, f.cause, f.title, std::move(why), std::move(detail)});
+                auto skip = [&](PlanSkipKind kind, std::string why, std::string detail = {}) {
+                    plan.skipped.push_back(
+                        {f.rule, kind, f.cause, f.title, std::move(why), std::move(detail)});
                 };
                 if (f.idealized) {
-                    skip("an idealized what-if (the cost of a waste), not a change the model's owner can "
+                    skip(PlanSkipKind::Idealized,
+                         "an idealized what-if (the cost of a waste), not a change the model's owner can "
                          "make");
                     continue;
                 }
                 if (f.tradeOff) {
                     skip(
+                        PlanSkipKind::TradeOff,
                         "a throughput trade-off (batching raises the latency per frame), not a latency gain");
                     continue;
                 }
                 const double before = cur.cost().perImageMs;
+                const GuessedTime guessed = guessedTime(cur);
                 UndoToken token;
                 try {
                     token = applyEditList(cur, f.fix);
                 } catch (const EditError& e) {
-                    skip("does not apply after the earlier steps (one of them removed or changed what it "
+                    skip(PlanSkipKind::DoesNotApply,
+                         "does not apply after the earlier steps (one of them removed or changed what it "
                          "edits)",
                          e.what());
                     continue;
@@ -76,7 +100,17 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                 const double after = cur.cost().perImageMs;
                 if (before - after <= kGainNoiseMs) {
                     token.revert(cur);
-                    skip("saves nothing on top of the earlier steps");
+                    skip(PlanSkipKind::NoGain, "saves nothing on top of the earlier steps");
+                    continue;
+                }
+                if (const double onGuesses = gainOnGuessesMs(guessed, cur);
+                    std::abs(onGuesses) > kGainNoiseMs) {
+                    token.revert(cur);
+                    char ms[32];
+                    std::snprintf(ms, sizeof ms, "%.3f", onGuesses);
+                    skip(PlanSkipKind::RestsOnGuess, "its gain rests on nodes without an inferred shape (" +
+                                                         std::string(ms) +
+                                                         " ms of it): a guess, not a step to apply");
                     continue;
                 }
                 plan.steps.push_back({f.rule, f.cause, f.title, f.fix, f.standaloneGainMs, before - after,

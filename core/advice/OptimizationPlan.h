@@ -26,9 +26,22 @@ struct PlanStep {
     double perImageMsAfter = 0; ///< latencyMsAfter / batch: what gainMs and combinedGainMs are measured in
 };
 
+/// Why the plan left a finding's fix out.
+enum class PlanSkipKind {
+    Idealized,    ///< an idealized what-if, no change the owner can make
+    TradeOff,     ///< batching: faster per image, slower per frame
+    DoesNotApply, ///< an earlier step removed or changed what it edits
+    NoGain,       ///< saves nothing on top of the earlier steps
+    RestsOnGuess, ///< its gain comes from nodes without an inferred shape (issue 61)
+};
+
+/// "idealized", "trade-off", "does-not-apply", "no-gain", "rests-on-guess" (the JSON's `kind`).
+const char* planSkipKindName(PlanSkipKind k);
+
 /// A finding's fix the plan tried and left out, with why.
 struct PlanSkip {
     RuleId rule = RuleId::G1_1;
+    PlanSkipKind kind = PlanSkipKind::Idealized;
     std::string cause, title, reason;
     /// The engine's own words when the fix failed to apply (which node or tensor an earlier step removed):
     /// for a tooltip or the JSON, too long for the report's first page, which prints `reason`.
@@ -54,7 +67,8 @@ struct OptimizationPlan {
 /// `maxSteps` steps (the profile's plan_max_steps by default, when `maxSteps` is SIZE_MAX). Concrete fixes
 /// only: a fix holding an idealized edit (Edit::idealized) is skipped with the reason, and so are a fix that
 /// batches images (a throughput trade-off, not a latency gain), one that no longer applies after the
-/// earlier steps, and one that saves nothing on top of them. `progress`'s cancel flag stops it between
+/// earlier steps, one that saves nothing on top of them, and one whose gain comes from nodes without an
+/// inferred shape (a PARTIAL result's guesses). `progress`'s cancel flag stops it between
 /// steps (Cancelled is thrown). Built on `s` itself (Session::tryInPlace): the steps are applied one after
 /// the other and all reverted before it returns, so `s` ends as it began, findings and gains included, and
 /// no copy of the session is made (~80 MB at 100k nodes).

@@ -32,6 +32,9 @@ struct AnalysisResult {
     /// The findings ranked below findings_max (Advisor::estimateGains), whole: summarised in one line by the
     /// front ends, carried in full by the JSON.
     std::vector<Finding> foldedFindings;
+    /// The findings left out because their gain rests on nodes whose output shape nobody knows (issue 61;
+    /// Advisor::estimateGains): counted in one note (ResultDiagnostics), carried whole for the JSON.
+    std::vector<Finding> guessedFindings;
     std::vector<Diagnostic> diagnostics; ///< the analysis' own (the import's are the graph's)
     AnalysisSummary summary;
     bool qdqFormat = false;    ///< the model carries explicit Q/DQ pairs around its ops

@@ -35,6 +35,7 @@ void runFacts(const Graph& g, const TargetProfile& target, const AnalysisOptions
     r.missed.clear();
     r.findings.clear();
     r.foldedFindings.clear();
+    r.guessedFindings.clear();
     r.diagnostics.clear();
     r.summary = {};
     r.qdqFormat = false;

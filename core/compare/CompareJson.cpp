@@ -33,7 +33,9 @@ nlohmann::json sideJson(const CompareSide& s) {
             {"bpu_segments", s.bpuSegments},
             {"padding_waste_bytes", s.paddingWasteBytes},
             {"padding_waste_ratio", s.paddingWasteRatio},
-            {"findings", s.findings}};
+            {"findings", s.findings},
+            {"complete", s.partial.empty()},
+            {"partial_summary", s.partial}};
 }
 
 nlohmann::json pairOf(const nlohmann::json& a, const nlohmann::json& b) {
@@ -109,6 +111,7 @@ nlohmann::json comparisonJson(const Comparison& c) {
     for (const UnmatchedNode& u : c.unmatchedB)
         ub.push_back(unmatchedJson(u));
     return {{"schema", "bpuscope.compare/1"},
+            {"complete", c.a.partial.empty() && c.b.partial.empty()},
             {"a", sideJson(a)},
             {"b", sideJson(b)},
             {"summary", summary},
@@ -143,6 +146,14 @@ std::string comparisonCsv(const Comparison& c) {
            << ",," << f.latencyUs << ',' << f.latencyUs << "\n";
     }
     return os.str();
+}
+
+std::string comparisonPartial(const Comparison& c) {
+    std::string out;
+    for (const auto& [label, side] : {std::pair{"A", &c.a}, std::pair{"B", &c.b}})
+        if (!side->partial.empty())
+            out += (out.empty() ? "" : "; ") + std::string(label) + " (" + side->path + "): " + side->partial;
+    return out;
 }
 
 } // namespace bpu

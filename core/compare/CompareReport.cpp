@@ -278,6 +278,7 @@ ReportDocument comparisonReport(const Comparison& c, const std::string& generate
     doc.targetName = c.a.target;
     doc.generatedAt = generatedAt.empty() ? nowText() : generatedAt;
     doc.generator = std::string("BpuScope ") + BPUSCOPE_VERSION;
+    doc.partial = comparisonPartial(c);
     const nlohmann::json j = comparisonJson(c);
     doc.facts = j["summary"];
     doc.facts["a"] = j["a"];

@@ -3,6 +3,7 @@
 
 #include "core/analysis/AnalysisResult.h"
 #include "core/edit/Session.h"
+#include "core/model/Completeness.h"
 
 #include <algorithm>
 #include <set>
@@ -24,6 +25,7 @@ CompareSide sideOf(const Session& s) {
     c.findings = int(s.analysis().findings.size());
     c.paddingWasteBytes = sum.paddingWasteBytes;
     c.paddingWasteRatio = sum.paddingWasteRatio;
+    c.partial = completeness(s.graph()).summary();
     return c;
 }
 

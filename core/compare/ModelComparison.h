@@ -21,6 +21,8 @@ struct CompareSide {
     int nodes = 0, bpuNodes = 0, cpuNodes = 0, bpuSegments = 0, findings = 0;
     int64_t paddingWasteBytes = 0;
     double paddingWasteRatio = 0;
+    /// Why this side's figures rest on guessed shapes (Completeness::summary); empty when it is complete.
+    std::string partial;
 };
 
 /// One node as one model has it.

@@ -101,10 +101,16 @@ std::vector<Finding>& Session::mutableFoldedFindings() {
     return analysis_->foldedFindings;
 }
 
+std::vector<Finding>& Session::mutableGuessedFindings() {
+    findings();
+    return analysis_->guessedFindings;
+}
+
 void Session::tryInPlace(const std::function<void(Session&)>& trials) {
     findings();
     std::vector<Finding> found = std::move(analysis_->findings);
     std::vector<Finding> folded = std::move(analysis_->foldedFindings);
+    std::vector<Finding> guessed = std::move(analysis_->guessedFindings);
     const double perImageMs = cost_.perImageMs;
     auto restore = [&] {
         // Every revert is exact (tst_edits: each edit and its revert equal a fresh analysis); should one not
@@ -113,6 +119,7 @@ void Session::tryInPlace(const std::function<void(Session&)>& trials) {
             runAnalysis(false);
         analysis_->findings = std::move(found);
         analysis_->foldedFindings = std::move(folded);
+        analysis_->guessedFindings = std::move(guessed);
         findingsStale_ = false;
     };
     try {

@@ -72,6 +72,9 @@ public:
     std::vector<Finding>& mutableFindings();
     /// The findings folded below the list (AnalysisResult::foldedFindings), for the advisor to fill.
     std::vector<Finding>& mutableFoldedFindings();
+    /// The findings left out for resting on guessed shapes (AnalysisResult::guessedFindings), for the
+    /// advisor.
+    std::vector<Finding>& mutableGuessedFindings();
     /// Fills every finding's estimated gain by trying its fix on this session (Advisor::estimateGains, which
     /// says how); the front ends call it here until a workbench owns the findings.
     void estimateFindingGains(const Progress& progress = {});

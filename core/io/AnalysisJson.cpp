@@ -348,6 +348,8 @@ nlohmann::json analysisHead(const Graph& g, const TargetProfile& t, const Analys
     doc["findings"] = std::move(findings);
     // The findings ranked below the profile's findings_max, whole (the text and the report summarise them).
     doc["folded_findings"] = findingsJson(r.foldedFindings);
+    // The findings left out because their gain rests on nodes without a shape (the findings-on-guesses note).
+    doc["findings_on_guesses"] = findingsJson(r.guessedFindings);
     doc["warnings"] = std::move(warnings); // the texts alone, as before `diagnostics`
     doc["diagnostics"] = diagnosticsJson(resultDiagnostics(g, &r, deploy));
     if (deploy)

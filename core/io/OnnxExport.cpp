@@ -62,10 +62,16 @@ void fillValueInfo(onnx::ValueInfoProto& vi, const Tensor& t, const onnx::ValueI
         vi.set_doc_string(source->doc_string());
     auto* tt = vi.mutable_type()->mutable_tensor_type();
     tt->set_elem_type(static_cast<int32_t>(t.dtype));
-    if (!t.shape.rankKnown)
-        return;
     const onnx::TensorShapeProto* srcShape =
         source && source->type().tensor_type().has_shape() ? &source->type().tensor_type().shape() : nullptr;
+    if (!t.shape.rankKnown) {
+        // Inference stopped before it (a size the export baked in no longer fits): onnx's checker wants a
+        // shape on a graph input or output, and the rank is all that still holds of the file's own.
+        if (srcShape)
+            for (int i = 0; i < srcShape->dim_size(); ++i)
+                tt->mutable_shape()->add_dim();
+        return;
+    }
     auto* shape = tt->mutable_shape();
     for (size_t i = 0; i < t.shape.rank(); ++i) {
         auto* d = shape->add_dim();

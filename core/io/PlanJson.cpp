@@ -20,8 +20,12 @@ nlohmann::json planJson(const OptimizationPlan& plan) {
 nlohmann::json planSummaryJson(const OptimizationPlan& plan) {
     nlohmann::json skipped = nlohmann::json::array();
     for (const auto& s : plan.skipped)
-        skipped.push_back(
-            {{"rule", ruleName(s.rule)}, {"cause", s.cause}, {"title", s.title}, {"reason", s.reason}, {"detail", s.detail}});
+        skipped.push_back({{"rule", ruleName(s.rule)},
+                           {"kind", planSkipKindName(s.kind)},
+                           {"cause", s.cause},
+                           {"title", s.title},
+                           {"reason", s.reason},
+                           {"detail", s.detail}});
     return {{"latency_ms_before", plan.latencyMsBefore},
             {"fps_before", plan.fpsBefore},
             {"steps", plan.steps.size()},

@@ -5,6 +5,28 @@
 
 namespace bpu {
 
+namespace {
+
+std::string quotedList(const std::vector<std::string>& names, size_t total) {
+    std::string s;
+    for (const auto& n : names)
+        s += (s.empty() ? "'" : ", '") + n + "'";
+    if (total > names.size())
+        s += ", ...";
+    return s;
+}
+
+} // namespace
+
+bool shapeGuessed(const Graph& g, const Node& n) {
+    if (n.dataDependentOn.valid())
+        return false; // known only at run time whatever the input: not what the user can resolve
+    for (TensorId o : n.outputs)
+        if (o.valid() && !g.tensor(o).shape.fullyKnown())
+            return true;
+    return false;
+}
+
 Completeness completeness(const Graph& g) {
     Completeness c;
     c.nodes = static_cast<int>(g.nodes.size());
@@ -29,16 +51,34 @@ Completeness completeness(const Graph& g) {
                             dims);
         c.inputs.push_back(t.name);
     }
-    if (c.complete())
-        return c;
+    std::vector<std::string> stoppedOps;
+    size_t stopped = 0;
     for (const auto& n : g.nodes) {
-        if (n.dataDependentOn.valid())
-            continue; // known only at run time whatever the input: not what the user can resolve
-        for (TensorId o : n.outputs)
-            if (o.valid() && !g.tensor(o).shape.fullyKnown()) {
-                ++c.nodesWithoutShape;
-                break;
-            }
+        if (!shapeGuessed(g, n))
+            continue;
+        if (c.withoutShape.size() < Completeness::kNamed)
+            c.withoutShape.push_back(n.name);
+        ++c.nodesWithoutShape;
+        bool inputsKnown = true;
+        for (TensorId i : n.inputs)
+            inputsKnown = inputsKnown && (!i.valid() || g.tensor(i).shape.fullyKnown());
+        // Behind an unknown shape is not where inference stopped; with an input unresolved, a node whose
+        // inputs' shapes are known may still lack one for an unknown value (Reshape of Shape(x)): the
+        // input is the reason then.
+        if (!inputsKnown || !c.inputs.empty())
+            continue;
+        if (++stopped <= Completeness::kNamed) {
+            c.stoppedAt.push_back(n.name);
+            stoppedOps.push_back(n.opType);
+        }
+    }
+    if (stopped > 0) {
+        std::string at;
+        for (size_t i = 0; i < c.stoppedAt.size(); ++i)
+            at += (i ? ", '" : "'") + c.stoppedAt[i] + "' (" + stoppedOps[i] + ")";
+        if (stopped > c.stoppedAt.size())
+            at += " and " + std::to_string(stopped - c.stoppedAt.size()) + " more";
+        c.reasons.push_back("shape inference stops at " + at);
     }
     return c;
 }
@@ -49,8 +89,11 @@ std::string Completeness::summary() const {
     std::string s;
     for (const auto& r : reasons)
         s += (s.empty() ? "" : "; ") + r;
-    s += "; " + std::to_string(nodesWithoutShape) + " of " + std::to_string(nodes) +
-         " nodes have no inferred shape, so their placement and cost are guesses";
+    const bool one = nodesWithoutShape == 1;
+    s += (s.empty() ? "" : "; ") + std::to_string(nodesWithoutShape) + " of " + std::to_string(nodes) +
+         (one ? " nodes has" : " nodes have") + " no inferred shape (" +
+         quotedList(withoutShape, size_t(nodesWithoutShape)) + "), so " + (one ? "its" : "their") +
+         " placement and cost are guesses";
     return s;
 }
 

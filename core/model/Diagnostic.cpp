@@ -43,6 +43,8 @@ const char* diagCodeName(DiagCode c) {
         return "unknown-operator";
     case DiagCode::DeploymentNote:
         return "deployment-note";
+    case DiagCode::FindingsOnGuesses:
+        return "findings-on-guesses";
     }
     return "unknown";
 }

@@ -26,6 +26,7 @@ enum class DiagCode {
     CountsSaturated,     ///< MAC/byte counts beyond 2^63, capped
     UnknownOperator,     ///< an op not in the operator table, placed on the CPU
     DeploymentNote,      ///< what the hb_compile config reader ignored or assumed
+    FindingsOnGuesses,   ///< findings left out because their gain rests on nodes without a shape
 };
 
 /// One diagnostic of a result: every front end (the CLI's stderr and text, the GUI, the report, the JSON)

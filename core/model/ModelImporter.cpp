@@ -257,6 +257,9 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         const auto o = origin.find(name);
         return o != origin.end() ? o->second + " for '" + name + "'" : "--input-shape " + name;
     };
+    // Set when a given shape or batch changes a dim the file fixed: the file's declared shapes of the values
+    // after it were traced at the old size (issue 61), so they must not fill what inference leaves open.
+    bool declaredStale = false;
     for (const auto& vi : graph.input()) {
         checkDeclaredShape(path, vi);
         TensorId id = g.internTensor(vi.name());
@@ -299,6 +302,11 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         auto e = t.shape.elements();
         if (t.shape.fullyKnown() && !e)
             throw ImportError(path, "input '" + vi.name() + "': its element count overflows 64 bits");
+        if (const TensorShape declared = shapeFromType(vi.type());
+            declared.rankKnown && t.shape.rankKnown && declared.rank() == t.shape.rank())
+            for (size_t i = 0; i < declared.rank(); ++i)
+                declaredStale =
+                    declaredStale || (declared.dims[i] >= 0 && declared.dims[i] != t.shape.dims[i]);
         t.declaredShape = t.shape;
         g.inputs.push_back(id);
     }
@@ -312,11 +320,13 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
                                         (have.empty() ? std::string("none") : have) + ")");
         }
 
-    // Declared shapes of intermediate values and outputs: used where inference leaves dims open.
+    // Declared shapes of intermediate values and outputs: used where inference leaves dims open, unless
+    // they were declared for another input size (declaredStale).
     for (const auto& vi : graph.value_info()) {
         checkDeclaredShape(path, vi);
         Tensor& t = g.tensor(g.internTensor(vi.name()));
-        t.declaredShape = shapeFromType(vi.type());
+        if (!declaredStale && !t.isGraphInput && !t.isInitializer)
+            t.declaredShape = shapeFromType(vi.type());
         if (vi.type().has_tensor_type() && t.dtype == DataType::Undefined)
             t.dtype = static_cast<DataType>(vi.type().tensor_type().elem_type());
     }
@@ -361,8 +371,11 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
         assignment.modelOutput(id);
         Tensor& t = g.tensor(id);
         t.isGraphOutput = true;
-        if (!t.declaredShape.rankKnown)
+        if (!t.declaredShape.rankKnown && !declaredStale)
             t.declaredShape = shapeFromType(vi.type());
+        // The element type holds whatever the input size: it stays where inference cannot reach.
+        if (vi.type().has_tensor_type() && t.dtype == DataType::Undefined)
+            t.dtype = static_cast<DataType>(vi.type().tensor_type().elem_type());
         g.outputs.push_back(id);
     }
 

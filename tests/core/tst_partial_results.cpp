@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QtTest>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace {
 
@@ -32,6 +33,16 @@ std::string dynamicModel() {
 }
 
 const char* kReason = "input 'x' has unresolved dims 2 ('height'), 3 ('width')";
+
+// Issue 61: tests/data/baked/make_fixtures.py draws it. Resize's sizes are Concat(Slice(Shape(.)), the
+// Constant [32, 32]) as torch traces F.interpolate at 64x64: every shape is known at 64x64; at 48x48 the stem
+// gives 24x24, the Resize still 32x32, and the Concat joining them ('cat') cannot be inferred, nor 'head'
+// behind it (the file's declared output 1x4x32x32 was traced at 64 and no longer counts).
+QString bakedModel() {
+    return QString::fromStdString(bpu::test::testDataDir() + "/baked/baked_resize.onnx");
+}
+const QStringList kAt48{QStringLiteral("--input-shape"), QStringLiteral("x=1x3x48x48")};
+const char* kStops = "shape inference stops at 'cat' (Concat)";
 
 } // namespace
 
@@ -92,16 +103,31 @@ private slots:
         QCOMPARE(doc["partial_reasons"], nlohmann::json::array({kReason}));
         QVERIFY(doc["partial_summary"].get<std::string>().find("2 of 3 nodes") != std::string::npos);
         QCOMPARE(doc["plan_summary"]["partial"].get<bool>(), true);
-        QVERIFY(!doc["findings"].empty());
-        for (const auto& f : doc["findings"])
+        // Issue 61, decision 4: the conv and the relu have no shape (the conv lands on the CPU for want of
+        // one), so what a finding says of them is a guess: none is ranked, each is kept aside, and one note
+        // counts them.
+        const std::set<std::string> guessed{"conv", "relu"};
+        for (const auto& list : {doc["findings"], doc["folded_findings"]})
+            for (const auto& f : list)
+                for (const auto& n : f["nodes"])
+                    QVERIFY2(!guessed.count(n.get<std::string>()), f.dump().c_str());
+        QVERIFY(!doc["findings_on_guesses"].empty());
+        for (const auto& f : doc["findings_on_guesses"])
             QCOMPARE(f["partial"].get<bool>(), true);
-        int unresolved = 0;
+        int unresolved = 0, onGuesses = 0;
         for (const auto& d : doc["diagnostics"]) {
             QVERIFY(d["severity"] == "warning" || d["severity"] == "note");
             QCOMPARE(d["file"].get<std::string>(), model_);
             unresolved += d["code"] == "input-dim-unresolved";
+            if (d["code"] == "findings-on-guesses") {
+                ++onGuesses;
+                QVERIFY2(d["text"].get<std::string>().rfind(
+                             std::to_string(doc["findings_on_guesses"].size()) + " finding", 0) == 0,
+                         d.dump().c_str());
+            }
         }
         QCOMPARE(unresolved, 2);
+        QCOMPARE(onGuesses, 1);
 
         // Given the shape: complete, nothing partial, no PARTIAL line.
         const auto full =
@@ -235,6 +261,152 @@ private slots:
                  1);
         QCOMPARE(err.count(QStringLiteral("dim 2 ('height') is unresolved")), 1);
         QVERIFY(!err.contains(other + QStringLiteral(": PARTIAL")));
+    }
+
+    // Decision 3: partial when inference stops at a node with every input known, not only for an input.
+    void completenessWhereInferenceStops() {
+        const bpu::Graph own = bpu::ModelImporter::load(bakedModel().toStdString());
+        QVERIFY(bpu::completeness(own).complete());
+        QCOMPARE(bpu::completeness(own).nodesWithoutShape, 0);
+
+        bpu::ImportOptions opt;
+        opt.inputShapes["x"] = {1, 3, 48, 48};
+        const bpu::Graph g = bpu::ModelImporter::load(bakedModel().toStdString(), opt);
+        const bpu::Completeness c = bpu::completeness(g);
+        QVERIFY(!c.complete());
+        QVERIFY(c.inputsResolved());
+        QCOMPARE(c.reasons, std::vector<std::string>{kStops});
+        QCOMPARE(c.stoppedAt, std::vector<std::string>{"cat"});
+        QCOMPARE(c.nodesWithoutShape, 2);
+        QCOMPARE(c.withoutShape, (std::vector<std::string>{"cat", "head"}));
+        QCOMPARE(c.nodes, 11);
+        QCOMPARE(c.summary(), std::string(kStops) +
+                                  "; 2 of 11 nodes have no inferred shape ('cat', 'head'), so "
+                                  "their placement and cost are guesses");
+    }
+
+    // Every command says PARTIAL first at 48x48 and nothing of it at the traced 64x64.
+    void everyCommandSaysPartialWhereInferenceStops_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::newRow("analyze") << QStringList{QStringLiteral("analyze")};
+        QTest::newRow("info") << QStringList{QStringLiteral("info")};
+    }
+    void everyCommandSaysPartialWhereInferenceStops() {
+        QFETCH(QStringList, command);
+        const auto own = clirun::runCli(command + QStringList{bakedModel()});
+        QCOMPARE(own.exitCode, 0);
+        QVERIFY2(!own.out.contains("PARTIAL") && !own.err.contains("PARTIAL"), own.out.constData());
+        const auto r = clirun::runCli(command + QStringList{bakedModel()} + kAt48);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(QByteArray("PARTIAL: ")), r.out.constData());
+        QVERIFY2(r.out.left(r.out.indexOf('\n')).contains(kStops), r.out.constData());
+        // No input to name: the line offers no --input-shape.
+        QVERIFY2(!r.out.left(r.out.indexOf('\n')).contains("--input-shape"), r.out.constData());
+    }
+
+    // Decision 4: 'cat' lands on the CPU only because it has no shape (at 64x64 every node is on the BPU),
+    // so the findings about it rest on a guess: none is ranked, the JSON keeps them aside, one note counts.
+    void noFindingRestsOnAGuessedNode() {
+        const auto own = clirun::runCli(
+            {QStringLiteral("analyze"), bakedModel(), QStringLiteral("--json"), QStringLiteral("-")});
+        const auto ownDoc = nlohmann::json::parse(own.out.toStdString());
+        QCOMPARE(ownDoc["summary"]["cpu_nodes"].get<int>(), 0);
+        QVERIFY(ownDoc["findings_on_guesses"].empty());
+
+        const auto r = clirun::runCli(QStringList{QStringLiteral("analyze"), bakedModel(),
+                                                  QStringLiteral("--json"), QStringLiteral("-")} +
+                                      kAt48);
+        QCOMPARE(r.exitCode, 0);
+        const auto doc = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(doc["complete"].get<bool>(), false);
+        for (const auto& list : {doc["findings"], doc["folded_findings"]})
+            for (const auto& f : list)
+                for (const auto& n : f["nodes"])
+                    QVERIFY2(n != "cat" && n != "head", f.dump().c_str());
+        bool concatOnCpu = false;
+        for (const auto& f : doc["findings_on_guesses"])
+            concatOnCpu |= f["rule"] == "G1.2" && f["nodes"] == nlohmann::json::array({"cat"});
+        QVERIFY2(concatOnCpu, doc["findings_on_guesses"].dump().c_str());
+        QCOMPARE(QString::fromUtf8(r.err).count(QStringLiteral("findings are left out of the list")), 1);
+        for (const auto& step : doc["plan"])
+            QVERIFY2(step["rule"] != "G1.2", step.dump().c_str());
+    }
+
+    // One test per command the issue names: compare, sweep and export on a model with an unresolved dim and
+    // on one whose inference stops at a node.
+    void compareSaysPartial() {
+        // The import options hold for both sides: at 48x48 the dynamic model (input 'x' too) is complete.
+        const QString resnet = QString::fromStdString(bpu::test::samplesDir() + "/resnet18.onnx");
+        for (const auto& [model, other, extra, why] :
+             {std::tuple{QString::fromStdString(model_), resnet, QStringList{}, std::string(kReason)},
+              std::tuple{bakedModel(), QString::fromStdString(model_), kAt48, std::string(kStops)}}) {
+            const auto text = clirun::runCli(QStringList{QStringLiteral("compare"), other, model} + extra);
+            QCOMPARE(text.exitCode, 0);
+            // stdout's first line names the partial side (B) and why; A is complete.
+            const QByteArray head = text.out.left(text.out.indexOf('\n'));
+            QVERIFY2(head.startsWith("PARTIAL: B (" + model.toUtf8() + "): " + QByteArray(why.c_str())),
+                     text.out.constData());
+            QVERIFY2(!head.contains("A ("), head.constData());
+            const auto json = clirun::runCli(QStringList{QStringLiteral("compare"), model, other,
+                                                         QStringLiteral("--json"), QStringLiteral("-")} +
+                                             extra);
+            QCOMPARE(json.exitCode, 0);
+            const auto doc = nlohmann::json::parse(json.out.toStdString());
+            QCOMPARE(doc["complete"].get<bool>(), false);
+            QCOMPARE(doc["a"]["complete"].get<bool>(), false);
+            QVERIFY(doc["a"]["partial_summary"].get<std::string>().rfind(why, 0) == 0);
+            QCOMPARE(doc["b"]["complete"].get<bool>(), true);
+            QCOMPARE(doc["b"]["partial_summary"].get<std::string>(), std::string());
+        }
+    }
+
+    void sweepSaysPartial() {
+        for (const auto& [model, extra, why] :
+             {std::tuple{QString::fromStdString(model_), QStringList{}, QByteArray(kReason)},
+              std::tuple{bakedModel(), kAt48, QByteArray(kStops)}}) {
+            const auto r = clirun::runCli(QStringList{QStringLiteral("sweep"), model} + extra);
+            QCOMPARE(r.exitCode, 0);
+            const QList<QByteArray> lines = r.out.split('\n');
+            QVERIFY2(lines.size() > 3 && lines[0].startsWith("PARTIAL: 1 of 1 row"), r.out.constData());
+            // The table's own column says it for the row, and a line below says why.
+            const QList<QByteArray> header = lines[1].simplified().split(' ');
+            const qsizetype col = header.indexOf("complete");
+            QVERIFY2(col > 0, lines[1].constData());
+            QCOMPARE(lines[2].simplified().split(' ').value(col), QByteArray("PARTIAL"));
+            QVERIFY2(r.out.contains("PARTIAL: " + model.toUtf8() + " @ s100: " + why), r.out.constData());
+        }
+        const auto full = clirun::runCli({QStringLiteral("sweep"), bakedModel()});
+        const QList<QByteArray> lines = full.out.split('\n');
+        const qsizetype col = lines[0].simplified().split(' ').indexOf("complete");
+        QVERIFY2(col > 0, full.out.constData());
+        QCOMPARE(lines[1].simplified().split(' ').value(col), QByteArray("yes"));
+    }
+
+    void exportSaysPartial() {
+        const QString out =
+            QString::fromStdString(fixtures::tempDir()) + QStringLiteral("/partial_export.onnx");
+        for (const auto& [model, extra, why] :
+             {std::tuple{QString::fromStdString(model_), QStringList{}, QByteArray(kReason)},
+              std::tuple{bakedModel(), kAt48, QByteArray(kStops)}}) {
+            const auto r = clirun::runCli(
+                QStringList{QStringLiteral("export"), model, QStringLiteral("-o"), out} + extra);
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.err.contains("bpuscope: warning: " + model.toUtf8() + ": PARTIAL: " + why),
+                     r.err.constData());
+            QVERIFY2(r.out.contains(" - PARTIAL\n"), r.out.constData());
+            // The plan's steps are chosen from findings that rest on no guess: a partial result's guessed
+            // CPU node is not exported as a step (its finding is counted in the note instead).
+            const auto plan =
+                clirun::runCli(QStringList{QStringLiteral("export"), model, QStringLiteral("-o"), out,
+                                           QStringLiteral("--plan"), QStringLiteral("1")} +
+                               extra);
+            QVERIFY2(plan.err.contains("PARTIAL: " + why), plan.err.constData());
+            QVERIFY2(plan.err.contains("left out of the list"), plan.err.constData());
+            QVERIFY2(!plan.out.contains("plan step: [G1.2]"), plan.out.constData());
+        }
+        const auto full = clirun::runCli({QStringLiteral("export"), bakedModel(), QStringLiteral("-o"), out});
+        QCOMPARE(full.exitCode, 0);
+        QVERIFY2(!full.err.contains("PARTIAL") && !full.out.contains("PARTIAL"), full.err.constData());
     }
 
     void infoSaysPartialFirst() {

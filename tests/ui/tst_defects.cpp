@@ -568,7 +568,7 @@ private slots:
         QVERIFY(w_->resultBanner()->isVisible());
         QVERIFY2(w_->resultBanner()->text().startsWith(QStringLiteral(
                      "PARTIAL: input 'x' has unresolved dims 2 ('height'), 3 ('width'); 1 of 1 "
-                     "nodes have no inferred shape")),
+                     "nodes has no inferred shape ('Conv_0')")),
                  qPrintable(w_->resultBanner()->text()));
         QVERIFY(w_->resultBanner()->geometry().bottom() <= w_->graphView()->geometry().top());
         w_->showDiagnostics();

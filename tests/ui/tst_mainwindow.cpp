@@ -379,7 +379,7 @@ private slots:
                 const size_t shown = seen.size();
                 QTest::qWait(30);
                 if (watching)
-                    QTest::qWaitFor([&] { return seen.size() > shown; }, 1500);
+                    (void)QTest::qWaitFor([&] { return seen.size() > shown; }, 1500); // bounded: may time out
             }
             fixture::sendMouse(slider, QEvent::MouseButtonRelease, p, Qt::NoButton);
             QVERIFY(!slider->isSliderDown());

@@ -516,8 +516,10 @@ void MainWindow::updateDiagnostics(const Snapshot& s) {
     }
     // Partial first: every figure rests on it. Then what may be off, then what was only assumed.
     QString label;
-    if (!complete.complete())
-        label = tr("\u26a0 PARTIAL: %n input(s) unresolved", nullptr, int(complete.reasons.size()));
+    if (!complete.complete() && !complete.inputsResolved())
+        label = tr("\u26a0 PARTIAL: %n input(s) unresolved", nullptr, int(complete.inputs.size()));
+    else if (!complete.complete())
+        label = tr("\u26a0 PARTIAL: %n node(s) without a shape", nullptr, complete.nodesWithoutShape);
     else if (warnings > 0)
         label = tr("\u26a0 %n warning(s)", nullptr, warnings);
     else if (!diagnostics.empty())
