@@ -54,9 +54,10 @@ std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>
             try {
                 out[i] = tryEdits(cur, *lists[i], perImageMsBefore, &guessed);
             } catch (const EditListError& e) {
-                out[i] = lists[i]->size() == 1 ? e.reason() : std::string(e.what());
+                out[i] =
+                    TrialRefusal{lists[i]->size() == 1 ? e.reason() : std::string(e.what()), e.brokenNode()};
             } catch (const EditError& e) {
-                out[i] = std::string(e.what());
+                out[i] = TrialRefusal{e.what(), e.brokenNode()};
             }
         }
     });

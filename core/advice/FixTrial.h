@@ -36,9 +36,14 @@ struct FixTrial {
 FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore,
                   const GuessedTime* guessed = nullptr);
 
-/// A trial's measurement, or why its list did not apply (a one-edit list: the reason alone; a longer one
-/// names the edit).
-using TrialOutcome = std::variant<FixTrial, std::string>;
+/// Why an edit list did not apply.
+struct TrialRefusal {
+    std::string why;        ///< a one-edit list: the reason alone; a longer one names the edit
+    std::string brokenNode; ///< the downstream node the change breaks (EditError::brokenNode), if that is why
+};
+
+/// A trial's measurement, or why its list did not apply.
+using TrialOutcome = std::variant<FixTrial, TrialRefusal>;
 
 /// Each of `lists` tried on `s` in turn (one Session::tryInPlace: the findings set aside, each list applied,
 /// measured against the latency per image now and reverted). Throws Cancelled when `progress`'s flag is set

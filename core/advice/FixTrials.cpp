@@ -118,12 +118,20 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
                     FixEffects fx;
                     for (const auto& e : f.fix)
                         fx.costs |= e->costs();
+                    // An input size: the finding's gain is the alignment part alone (FixSearch.cpp), never
+                    // the time fewer pixels save; a size with fewer pixels says what it costs.
+                    if (f.fixSearch == FixSearch::InputResolution) {
+                        if (const auto a = f.evidence.find("alignment_gain_ms"); a != f.evidence.end())
+                            f.estimatedGainMs = std::min(gain, a->get<double>());
+                        if (f.evidence.value("pixels_change_share", 0.0) < 0)
+                            fx.costs.add(EditCost::LowersResolution);
+                    }
                     if (t->batch != cost.batch)
                         fx.costs.add(EditCost::ThroughputTradeOff);
                     fx.macsChange = t->macsChange;
                     fx.paramsChange = t->paramsChange;
                     f.fixEffects = fx;
-                    f.evidence["gain_share_of_latency"] = shareOf(gain);
+                    f.evidence["gain_share_of_latency"] = shareOf(*f.estimatedGainMs);
                     if (t->batch != cost.batch)
                         describeBatchTradeOff(f, cost, *t);
                 } else {
@@ -134,7 +142,7 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
                 }
             } else {
                 unknown = true;
-                f.evidence["fix_not_applicable"] = std::get<std::string>(outcome[fixSlot[i]]);
+                f.evidence["fix_not_applicable"] = std::get<TrialRefusal>(outcome[fixSlot[i]]).why;
             }
         }
         if (whatIfSlot[i] != SIZE_MAX) {
@@ -147,7 +155,7 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
                 pays = pays || t->gainMs > minGainMs;
             } else {
                 unknown = true;
-                f.evidence["what_if_not_applicable"] = std::get<std::string>(outcome[whatIfSlot[i]]);
+                f.evidence["what_if_not_applicable"] = std::get<TrialRefusal>(outcome[whatIfSlot[i]]).why;
             }
         }
         // Severity is a concrete fix's gain's share of the per-image latency; a finding without one is Low

@@ -26,6 +26,8 @@ const char* planSkipKindName(PlanSkipKind k) {
         return "no-gain";
     case PlanSkipKind::RestsOnGuess:
         return "rests-on-guess";
+    case PlanSkipKind::FewerPixels:
+        return "fewer-pixels";
     }
     return "unknown";
 }
@@ -53,13 +55,15 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
         double standaloneGainMs;
         bool tradeOff;
         bool idealized;
+        bool fewerPixels;
     };
     std::vector<Candidate> order;
     for (const Finding& f : s.findings())
         if (!f.fix.empty() && f.estimatedGainMs.value_or(0) > kGainNoiseMs)
             order.push_back(
                 {f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, f.evidence.contains("trade_off"),
-                 std::any_of(f.fix.begin(), f.fix.end(), [](const EditPtr& e) { return e->idealized(); })});
+                 std::any_of(f.fix.begin(), f.fix.end(), [](const EditPtr& e) { return e->idealized(); }),
+                 f.fixEffects && f.fixEffects->costs.has(EditCost::LowersResolution)});
     s.tryInPlace([&](Session& cur) {
         // The steps kept so far, as one token: they are reverted together with one re-estimate (at 100k
         // nodes a step's fix can touch every tensor, and each revert was a whole re-analysis).
@@ -77,6 +81,16 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                     skip(PlanSkipKind::Idealized,
                          "an idealized what-if (the cost of a waste), not a change the model's owner can "
                          "make");
+                    continue;
+                }
+                if (f.fewerPixels) {
+                    char ms[32];
+                    std::snprintf(ms, sizeof ms, "%.3f", f.standaloneGainMs);
+                    skip(
+                        PlanSkipKind::FewerPixels,
+                        "a smaller input: most of what it saves is less work on fewer pixels, another model; "
+                        "the finding counts its alignment part (" +
+                            std::string(ms) + " ms), which no step of the plan can apply alone");
                     continue;
                 }
                 if (f.tradeOff) {

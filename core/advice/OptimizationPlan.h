@@ -33,9 +33,11 @@ enum class PlanSkipKind {
     DoesNotApply, ///< an earlier step removed or changed what it edits
     NoGain,       ///< saves nothing on top of the earlier steps
     RestsOnGuess, ///< its gain comes from nodes without an inferred shape (issue 61)
+    FewerPixels,  ///< a smaller input: most of what it saves is less work on another model (issue 61)
 };
 
-/// "idealized", "trade-off", "does-not-apply", "no-gain", "rests-on-guess" (the JSON's `kind`).
+/// "idealized", "trade-off", "does-not-apply", "no-gain", "rests-on-guess", "fewer-pixels" (the JSON's
+/// `kind`).
 const char* planSkipKindName(PlanSkipKind k);
 
 /// A finding's fix the plan tried and left out, with why.
@@ -67,11 +69,12 @@ struct OptimizationPlan {
 /// `maxSteps` steps (the profile's plan_max_steps by default, when `maxSteps` is SIZE_MAX). Concrete fixes
 /// only: a fix holding an idealized edit (Edit::idealized) is skipped with the reason, and so are a fix that
 /// batches images (a throughput trade-off, not a latency gain), one that no longer applies after the
-/// earlier steps, one that saves nothing on top of them, and one whose gain comes from nodes without an
-/// inferred shape (a PARTIAL result's guesses). `progress`'s cancel flag stops it between
-/// steps (Cancelled is thrown). Built on `s` itself (Session::tryInPlace): the steps are applied one after
-/// the other and all reverted before it returns, so `s` ends as it began, findings and gains included, and
-/// no copy of the session is made (~80 MB at 100k nodes).
+/// earlier steps, one that saves nothing on top of them, one whose gain comes from nodes without an
+/// inferred shape (a PARTIAL result's guesses), and an input size with fewer pixels (the plan's latency
+/// would count the smaller input's less work as a fix; the finding counts its alignment part). `progress`'s
+/// cancel flag stops it between steps (Cancelled is thrown). Built on `s` itself (Session::tryInPlace): the
+/// steps are applied one after the other and all reverted before it returns, so `s` ends as it began,
+/// findings and gains included, and no copy of the session is made (~80 MB at 100k nodes).
 OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps = SIZE_MAX, const Progress& progress = {});
 /// The same for a session that must not be touched even for a while (a report's input): built on a copy.
 OptimizationPlan buildOptimizationPlanOnCopy(const Session& s, size_t maxSteps = SIZE_MAX,

@@ -17,6 +17,7 @@ constexpr CostNames kNames[kEditCostCount] = {
     {"changes_io_types", "the application converts the model's inputs/outputs itself"},
     {"moves_preprocessing",
      "the deployment config normalises the input (the application feeds it unnormalised)"},
+    {"lowers_resolution", "fewer input pixels: another model, check the accuracy"},
 };
 
 } // namespace

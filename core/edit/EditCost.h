@@ -18,8 +18,11 @@ enum class EditCost : uint8_t {
     /// Preprocessing moves from the graph into the deployment's config (the input normalisation's
     /// norm_type, mean_value, scale_value): the application feeds the image without normalising it
     MovesPreprocessing,
+    /// Fewer input pixels (a smaller input size): part of the time saved is less work on a different model,
+    /// not a better use of the chip; check the accuracy (issue 61)
+    LowersResolution,
 };
-inline constexpr int kEditCostCount = 5;
+inline constexpr int kEditCostCount = 6;
 
 /// A set of EditCost.
 class EditCosts {

@@ -11,8 +11,8 @@
 
 namespace bpu {
 
-EditListError::EditListError(size_t index, std::string edit, std::string reason)
-    : EditError("edit " + std::to_string(index + 1) + " (" + edit + "): " + reason)
+EditListError::EditListError(size_t index, std::string edit, std::string reason, std::string brokenNode)
+    : EditError("edit " + std::to_string(index + 1) + " (" + edit + "): " + reason, std::move(brokenNode))
     , index_(index)
     , edit_(std::move(edit))
     , reason_(std::move(reason)) {}
@@ -67,7 +67,7 @@ UndoToken applyEditList(Session& s, const EditList& edits) {
         } catch (const EditError& e) {
             // Nothing was re-estimated yet: undoing the graph and options leaves the session as it was.
             ctx.token().restore(s);
-            throw EditListError(i, edits[i]->describe(3), e.what());
+            throw EditListError(i, edits[i]->describe(3), e.what(), e.brokenNode());
         } catch (...) {
             ctx.token().restore(s);
             throw;

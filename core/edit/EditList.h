@@ -18,7 +18,7 @@ class Session;
 /// "edit N (set_group node=conv2 group=3): group 3 does not divide ..." with N counted from 1.
 class EditListError : public EditError {
 public:
-    EditListError(size_t index, std::string edit, std::string reason);
+    EditListError(size_t index, std::string edit, std::string reason, std::string brokenNode = {});
     size_t index() const { return index_; }
     const std::string& edit() const { return edit_; }
     const std::string& reason() const { return reason_; }

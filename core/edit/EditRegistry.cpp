@@ -7,6 +7,7 @@
 #include "CutEdits.h"
 #include "NormalizationEdits.h"
 #include "OptionEdits.h"
+#include "ReexportEdit.h"
 #include "ShapeEdits.h"
 #include "TransformEdits.h"
 
@@ -19,6 +20,7 @@ namespace {
 
 constexpr EditKind kKinds[] = {
     {"assume_aligned", &AssumeEdit::alignedFromJson},
+    {"assume_reexported", &ReexportEdit::fromJson},
     {"assume_removed", &AssumeEdit::removedFromJson},
     {"assume_resident", &AssumeEdit::residentFromJson},
     {"cut_at", &CutAtEdit::fromJson},

@@ -32,7 +32,8 @@ std::vector<NodeId> GraphPatch::reinfer(Graph& g, const std::vector<TensorId>& c
     };
     auto fail = [&](NodeId id, const std::string& why) {
         const Node& n = g.node(id);
-        return EditError("the change breaks downstream node '" + n.name + "' (" + n.opType + "): " + why);
+        return EditError("the change breaks downstream node '" + n.name + "' (" + n.opType + "): " + why,
+                         n.name);
     };
     // Nodes are re-inferred in topological order, so the one before each is final when it comes: checked
     // there, a rejected edit stops at the first node it breaks instead of re-inferring (and invalidating)

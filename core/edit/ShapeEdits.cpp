@@ -255,13 +255,14 @@ void SetBatchEdit::change(EditContext& ctx) const {
     try {
         ShapeEdit::change(ctx);
     } catch (const EditError& e) {
-        const std::string why = e.what();
-        if (why.find("breaks downstream node") == std::string::npos)
+        if (e.brokenNode().empty())
             throw;
+        const std::string why = e.what();
         // The usual cause is an export traced at batch 1 that baked it into a constant; say so.
         throw EditError(why +
-                        " (the exported graph fixes the batch there; re-export with a dynamic batch axis "
-                        "to estimate batching)");
+                            " (the exported graph fixes the batch there; re-export with a dynamic batch axis "
+                            "to estimate batching)",
+                        e.brokenNode());
     }
 }
 

@@ -76,6 +76,8 @@ public:
 protected:
     void changeGraph(Graph& g, GraphPatch& patch, std::vector<TensorId>& changed,
                      std::vector<NodeId>& touched) const override;
+    const std::string& input() const { return input_; }
+    const std::vector<int64_t>& dims() const { return dims_; }
 
 private:
     std::string input_;

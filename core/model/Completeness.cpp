@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "Completeness.h"
 
+#include "BakedSizes.h"
 #include "Graph.h"
 
 namespace bpu {
@@ -52,6 +53,7 @@ Completeness completeness(const Graph& g) {
         c.inputs.push_back(t.name);
     }
     std::vector<std::string> stoppedOps;
+    NodeId firstStop;
     size_t stopped = 0;
     for (const auto& n : g.nodes) {
         if (!shapeGuessed(g, n))
@@ -67,6 +69,8 @@ Completeness completeness(const Graph& g) {
         // input is the reason then.
         if (!inputsKnown || !c.inputs.empty())
             continue;
+        if (!firstStop.valid())
+            firstStop = n.id;
         if (++stopped <= Completeness::kNamed) {
             c.stoppedAt.push_back(n.name);
             stoppedOps.push_back(n.opType);
@@ -78,6 +82,15 @@ Completeness completeness(const Graph& g) {
             at += (i ? ", '" : "'") + c.stoppedAt[i] + "' (" + stoppedOps[i] + ")";
         if (stopped > c.stoppedAt.size())
             at += " and " + std::to_string(stopped - c.stoppedAt.size()) + " more";
+        // The usual cause: a size the export traced into a constant, which the new input no longer fits.
+        std::string baked;
+        for (const BakedSize& b : bakedSizesBehind(g, firstStop, std::nullopt, 2)) {
+            c.bakedAt.push_back(g.node(b.node).name);
+            baked += (baked.empty() ? "" : ", ") + bakedSizeText(g, b);
+        }
+        if (!baked.empty())
+            at += ": the export fixed the size at " + baked +
+                  "; export with a dynamic size, or at this input size";
         c.reasons.push_back("shape inference stops at " + at);
     }
     return c;

@@ -23,6 +23,8 @@ struct Completeness {
     std::vector<std::string> inputs; ///< the names of the unresolved inputs, in model order
     /// Nodes whose every input has a known shape but whose output has none: where inference stopped.
     std::vector<std::string> stoppedAt;
+    /// The nodes behind the first of those that apply a size the export fixed in a constant (BakedSizes.h).
+    std::vector<std::string> bakedAt;
     int nodesWithoutShape = 0; ///< nodes with an output of unknown shape (not data-dependent ones)
     /// The first few of those nodes' names, in graph order (at most kNamed).
     std::vector<std::string> withoutShape;

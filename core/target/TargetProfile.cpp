@@ -71,6 +71,7 @@ const ParamKey kParamKeys[] = {
     {"findings_max", &TargetProfile::findingsMax, 1, 1000},
     {"resolution_search_range", &TargetProfile::resolutionSearchRange, 0, 0.9},
     {"resolution_search_max_trials", &TargetProfile::resolutionSearchMaxTrials, 0, 1000},
+    {"reexport_trials", &TargetProfile::reexportTrials, 0, 1000},
     {"sweep_node_budget", &TargetProfile::sweepNodeBudget, 0, 1e12},
 };
 

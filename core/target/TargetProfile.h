@@ -90,6 +90,9 @@ struct TargetProfile {
     // The input-resolution fix (G4): candidate input sizes within this share of today's per side, at most
     // this many tried (the nearest to today's first)
     Param resolutionSearchRange, resolutionSearchMaxTrials;
+    /// Sizes the export refused for a size it fixed in a constant: a re-export is estimated at this many
+    /// of them, the nearest to today's pixel count first (issue 61; a search bound)
+    Param reexportTrials;
     // What-if work bounds (not chip properties): the node re-estimates one drag-editor curve may cost
     // (points x nodes; Sweep.h sweepPointLimit)
     Param sweepNodeBudget;

@@ -285,6 +285,16 @@ EditCase editCase(const std::string& kind, bpu::Session& s) {
                                      {"shape", {d[0], d[1], d[2] + grow, d[3] + grow}}});
         }
         c.edit = firstLegal(s, cands);
+    } else if (kind == "assume_reexported") {
+        for (bpu::TensorId in : g.inputs) {
+            const auto& d = g.tensor(in).shape.dims;
+            if (d.size() == 4 && g.tensor(in).shape.fullyKnown())
+                for (int64_t grow : {64, 32, -32})
+                    cands.push_back({{"op", "assume_reexported"},
+                                     {"input", g.tensor(in).name},
+                                     {"shape", {d[0], d[1], d[2] + grow, d[3] + grow}}});
+        }
+        c.edit = firstLegal(s, cands);
     } else if (kind == "remove_boundary_qdq") {
         c.edit = json{{"op", "remove_boundary_qdq"}};
     } else if (kind == "set_placement") {
@@ -353,6 +363,7 @@ const std::vector<std::string> kEditKinds{"fuse_all",
                                           "assume_resident",
                                           "assume_aligned",
                                           "assume_removed",
+                                          "assume_reexported",
                                           "filter_outputs",
                                           "set_precision",
                                           "cut_at",

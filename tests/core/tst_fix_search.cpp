@@ -154,7 +154,11 @@ private slots:
             QVERIFY(px <= double(side * side));
             const Applied a = measure(s, f->fix);
             QVERIFY(f->estimatedGainMs && f->fixEffects);
-            QVERIFY(std::abs((today - a.perImageMs) - *f->estimatedGainMs) < 1e-9);
+            // Issue 61: the finding counts the alignment part of what the size saves, never the fewer pixels:
+            // at most what applying it saves, and the whole of it only at today's pixel count.
+            QVERIFY(*f->estimatedGainMs <= (today - a.perImageMs) + 1e-9);
+            if (px == double(side * side))
+                QVERIFY(std::abs((today - a.perImageMs) - *f->estimatedGainMs) < 1e-9);
             QCOMPARE(a.macs - macs, f->fixEffects->macsChange);
             QVERIFY(f->fixEffects->macsChange < 0);
             QVERIFY(a.perImageMs / px < todayPerPixel);
@@ -183,8 +187,12 @@ private slots:
         for (const auto& c : tried)
             QVERIFY2(c.value("not_applicable", std::string()).find("Reshape") != std::string::npos,
                      c.dump().c_str());
-        QVERIFY2(f->recommendation.find("No other input size applies") != std::string::npos,
-                 f->recommendation.c_str());
+        // Issue 61: the constant that fixes the size is named, with the recipe.
+        QVERIFY2(
+            f->recommendation.find("do not apply as exported: the export fixes the size at "
+                                   "'/model.6/m.0/m.0.0/attn/Reshape' (Reshape shape 1x192x1600). Export "
+                                   "with a dynamic size") != std::string::npos,
+            f->recommendation.c_str());
     }
 
     // The DeepLabV3-shaped fixture at 512 (no H/W padding left) pads C: its 16- and 40-channel convs waste

@@ -275,14 +275,19 @@ private slots:
         const bpu::Completeness c = bpu::completeness(g);
         QVERIFY(!c.complete());
         QVERIFY(c.inputsResolved());
-        QCOMPARE(c.reasons, std::vector<std::string>{kStops});
+        // Where it stops, and the Resize whose traced [32, 32] no longer fits (issue 61, step 2).
+        const std::string why = std::string(kStops) +
+                                ": the export fixed the size at 'upsample' (Resize sizes "
+                                "1x8x32x32); export with a dynamic size, or at this input size";
+        QCOMPARE(c.reasons, std::vector<std::string>{why});
         QCOMPARE(c.stoppedAt, std::vector<std::string>{"cat"});
+        QCOMPARE(c.bakedAt, std::vector<std::string>{"upsample"});
         QCOMPARE(c.nodesWithoutShape, 2);
         QCOMPARE(c.withoutShape, (std::vector<std::string>{"cat", "head"}));
         QCOMPARE(c.nodes, 11);
-        QCOMPARE(c.summary(), std::string(kStops) +
-                                  "; 2 of 11 nodes have no inferred shape ('cat', 'head'), so "
-                                  "their placement and cost are guesses");
+        QCOMPARE(c.summary(),
+                 why + "; 2 of 11 nodes have no inferred shape ('cat', 'head'), so their placement "
+                       "and cost are guesses");
     }
 
     // Every command says PARTIAL first at 48x48 and nothing of it at the traced 64x64.
