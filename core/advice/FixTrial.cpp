@@ -8,6 +8,8 @@
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"
+#include "core/model/BakedSizes.h"
+#include "core/model/Graph.h"
 
 #include <algorithm>
 #include <atomic>
@@ -64,6 +66,25 @@ std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>
     if (stopped)
         throw Cancelled();
     return out;
+}
+
+std::string refusalText(const Graph& g, const TrialRefusal& no, nlohmann::json& evidence) {
+    if (no.brokenNode.empty())
+        return no.why;
+    const NodeId broken = g.findNode(no.brokenNode);
+    std::string names;
+    nlohmann::json sizes = nlohmann::json::array();
+    for (const BakedSize& b : bakedSizesBehind(g, broken, std::nullopt, 2)) {
+        if (b.node == broken)
+            continue;
+        names += (names.empty() ? "" : ", ") + bakedSizeText(g, b);
+        sizes.push_back({{"node", g.node(b.node).name}, {"input", b.input}, {"value", b.value}});
+    }
+    if (names.empty())
+        return no.why;
+    evidence["baked_sizes"] = std::move(sizes);
+    return no.why + " (the export fixes the size at " + names +
+           ": export with a dynamic size for this change to apply)";
 }
 
 void dropMarked(std::vector<Finding>& findings, const std::vector<bool>& drop) {

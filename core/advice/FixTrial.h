@@ -4,6 +4,8 @@
 #include "core/edit/EditFwd.h"
 #include "core/util/Progress.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -11,6 +13,7 @@
 
 namespace bpu {
 
+class Graph;
 class Session;
 struct Finding;
 struct GuessedTime;
@@ -50,6 +53,11 @@ using TrialOutcome = std::variant<FixTrial, TrialRefusal>;
 /// between trials; the session ends as it began either way.
 std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>& lists,
                                   const Progress& progress);
+
+/// Why a change does not apply, with the size the export traced behind the node it breaks when there is one
+/// (issue 61: a new batch meets a Resize to traced sizes further down; a node that breaks on its own
+/// constant, a Reshape's target, is named by `no.why` already). The sizes go to `evidence["baked_sizes"]`.
+std::string refusalText(const Graph& g, const TrialRefusal& no, nlohmann::json& evidence);
 
 /// Removes the findings `drop` marks, keeping the others in order.
 void dropMarked(std::vector<Finding>& findings, const std::vector<bool>& drop);

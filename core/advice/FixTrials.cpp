@@ -142,7 +142,8 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
                 }
             } else {
                 unknown = true;
-                f.evidence["fix_not_applicable"] = std::get<TrialRefusal>(outcome[fixSlot[i]]).why;
+                f.evidence["fix_not_applicable"] =
+                    refusalText(s.graph(), std::get<TrialRefusal>(outcome[fixSlot[i]]), f.evidence);
             }
         }
         if (whatIfSlot[i] != SIZE_MAX) {

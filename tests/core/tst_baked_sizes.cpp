@@ -7,6 +7,7 @@
 #include "CliRun.h"
 #include "TestPaths.h"
 
+#include "core/advice/FixTrial.h"
 #include "core/edit/EditError.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
@@ -97,6 +98,28 @@ private slots:
         QCOMPARE(shapeOf(s.graph(), "cat"), (std::vector<int64_t>{1, 16, 32, 32}));
         // Idealized: the re-export is the owner's to make; export refuses it by name.
         QVERIFY(reexportAt("x", {1, 3, 48, 48}).front()->idealized());
+    }
+
+    // A batch the graph refuses at a Concat: the Resize behind it, whose sizes are one Constant [1, 8, 32,
+    // 32] (the batch baked in too), is named with the recipe. (A Reshape that breaks on its own constant
+    // target is named by the refusal itself.)
+    void refusalNamesTheTracedSizeBehind() {
+        bpu::Session s(bpu::ModelImporter::load(baked("baked_batch.onnx")), s100());
+        const bpu::EditList batch =
+            bpu::editListFromJson(nlohmann::json{{{"op", "set_batch"}, {"batch", 2}}});
+        const auto out = bpu::tryEach(s, {&batch}, {});
+        const auto* no = std::get_if<bpu::TrialRefusal>(&out.at(0));
+        QVERIFY(no);
+        QCOMPARE(no->brokenNode, std::string("cat"));
+        nlohmann::json evidence = nlohmann::json::object();
+        const std::string text = bpu::refusalText(s.graph(), *no, evidence);
+        QVERIFY2(text.rfind(no->why, 0) == 0, text.c_str());
+        const std::string tail =
+            " (the export fixes the size at 'upsample' (Resize sizes 1x8x32x32): export with "
+            "a dynamic size for this change to apply)";
+        QVERIFY2(text.size() > tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0,
+                 text.c_str());
+        QCOMPARE(evidence["baked_sizes"][0]["node"].get<std::string>(), std::string("upsample"));
     }
 
     // The input-size finding on the DeepLabV3-shaped model says why 512x512 is missing, how to get it, and

@@ -58,13 +58,15 @@ def save_graph_only(model, path):
     os.remove(os.path.join(os.path.dirname(path), weights))
 
 
-def baked_resize(size=64):
+def baked_resize(size=64, constant_sizes=False):
     """x[1,3,64,64] -> stem Conv(8, 3x3, /2) -> Relu -+----------------------------------+-> Concat(axis 1)
                                                        +-> GlobalAveragePool -> Conv 1x1 -> Resize(sizes) -+
        -> head Conv(4, 1x1) -> y[1,4,32,32]
     Resize's sizes = Concat(Slice(Shape(pooled), 0, 2), Constant[32, 32]): the ASPP pooling branch of
     torchvision's DeepLabV3 as traced. At 64x64 every shape is known; at 48x48 the stem gives 24x24, the
     Resize still 32x32, and `cat` and `head` are left without a shape.
+    constant_sizes: the sizes are one Constant [1, 8, 32, 32] (batch included), as an export traced without
+    shape ops writes them: a batch of 2 then breaks `cat` too (baked_batch.onnx).
     """
     nodes, inits = [], []
     half = size // 2
@@ -72,12 +74,16 @@ def baked_resize(size=64):
     nodes.append(helper.make_node("Relu", ["stem"], ["r"], name="stem_relu"))
     nodes.append(helper.make_node("GlobalAveragePool", ["r"], ["p"], name="pool"))
     conv(nodes, inits, "p", "pc", 8, 8, 1, name="pool_conv")
-    nodes.append(helper.make_node("Shape", ["pc"], ["pc_shape"], name="shape"))
-    inits += [init("s0", np.array([0], np.int64)), init("s2", np.array([2], np.int64))]
-    nodes.append(helper.make_node("Slice", ["pc_shape", "s0", "s2"], ["nc"], name="slice"))
-    nodes.append(helper.make_node("Constant", [], ["hw"], name="size_const",
-                                  value=init("hw_value", np.array([half, half], np.int64))))
-    nodes.append(helper.make_node("Concat", ["nc", "hw"], ["sizes"], name="sizes_concat", axis=0))
+    if constant_sizes:
+        nodes.append(helper.make_node("Constant", [], ["sizes"], name="size_const",
+                                      value=init("sizes_value", np.array([1, 8, half, half], np.int64))))
+    else:
+        nodes.append(helper.make_node("Shape", ["pc"], ["pc_shape"], name="shape"))
+        inits += [init("s0", np.array([0], np.int64)), init("s2", np.array([2], np.int64))]
+        nodes.append(helper.make_node("Slice", ["pc_shape", "s0", "s2"], ["nc"], name="slice"))
+        nodes.append(helper.make_node("Constant", [], ["hw"], name="size_const",
+                                      value=init("hw_value", np.array([half, half], np.int64))))
+        nodes.append(helper.make_node("Concat", ["nc", "hw"], ["sizes"], name="sizes_concat", axis=0))
     nodes.append(helper.make_node("Resize", ["pc", "", "", "sizes"], ["up"], name="upsample",
                                   mode="linear"))
     nodes.append(helper.make_node("Concat", ["r", "up"], ["cat"], name="cat", axis=1))
@@ -157,6 +163,9 @@ def main():
     model = baked_resize()
     onnx.checker.check_model(model, full_check=True)
     onnx.save(model, os.path.join(out, "baked_resize.onnx"))
+    model = baked_resize(constant_sizes=True)
+    onnx.checker.check_model(model, full_check=True)
+    onnx.save(model, os.path.join(out, "baked_batch.onnx"))
     model = deeplabv3_like()
     onnx.checker.check_model(model, full_check=True)
     save_graph_only(model, os.path.join(out, "deeplabv3_like.onnx"))
