@@ -132,6 +132,7 @@ int runAnalyze(const CliArgs& args) {
     checkDeployNames(setup.deploy, graph);
     auto owned = std::make_unique<Session>(std::move(graph), setup.target, options);
     Session& session = *owned;
+    session.setObjective(setup.objective);
     args.refuseOutputsOver(externalDataFiles(session.graph()), "an external-data file of the model");
     const CostEstimate baseline = session.cost();
     try {

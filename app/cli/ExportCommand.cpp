@@ -94,6 +94,7 @@ int runExport(const CliArgs& args) {
     AnalysisOptions options;
     options.deploy = setup.deploy;
     Session session(std::move(graph), setup.target, options);
+    session.setObjective(setup.objective);
     // Before any output: the estimate this export prints, and any plan it applies, rest on guessed shapes.
     const Completeness complete = completeness(session.graph());
     if (!complete.complete())

@@ -12,6 +12,13 @@ namespace bpu::cli {
 
 ModelSetup loadModelSetup(const CliArgs& args) {
     ModelSetup s;
+    // Checked first: a typo is a usage error before any file is read.
+    if (auto o = args.get("objective")) {
+        const auto parsed = parseObjective(*o);
+        if (!parsed)
+            throw UsageError("--objective takes latency or throughput, got '" + *o + "'");
+        s.objective = *parsed;
+    }
     s.deploy = loadDeploy(args.get("deploy").value_or("fast-perf"));
     std::string target = args.get("target").value_or("");
     const std::string fromMarch = targetForMarch(s.deploy.march);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "CliArgs.h"
+#include "core/advice/Objective.h"
 #include "core/deploy/DeploySettings.h"
 #include "core/edit/EditFwd.h"
 #include "core/target/TargetProfile.h"
@@ -16,6 +17,7 @@ namespace bpu::cli {
 struct ModelSetup {
     std::shared_ptr<const TargetProfile> target;
     DeploySettings deploy;
+    Objective objective = Objective::Latency; ///< --objective latency|throughput (issue 62)
 };
 ModelSetup loadModelSetup(const CliArgs& args);
 /// The import options of the command line over the config's input_shape / input_batch (DeployImport.h);

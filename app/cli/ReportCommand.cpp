@@ -88,6 +88,7 @@ int runReport(const CliArgs& args, int argc, char** argv) {
     AnalysisOptions options;
     options.deploy = setup.deploy;
     Session session(std::move(graph), setup.target, options);
+    session.setObjective(setup.objective);
     std::optional<Session> baseline;
     report::ReportInput input;
     if (!edits.empty())

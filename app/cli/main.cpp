@@ -33,12 +33,14 @@ Commands:
       with BpuScope's estimates), --fail-on EXPR (repeatable, for CI: METRIC OP VALUE with metrics fps,
       latency_ms, bpu_ms, cpu_nodes, bpu_segments, findings, severity and ops < <= > >= == !=, e.g.
       'fps<300', 'latency_ms>2', 'cpu_nodes>0', 'severity>=high': exit 1 listing the conditions that hold;
-      a PARTIAL result, one resting on unresolved input dims, fails too unless --allow-partial)
+      a PARTIAL result, one resting on unresolved input dims, fails too unless --allow-partial),
+      --objective latency|throughput (what the findings and the plan rank by: one frame's time, the
+      default, where a batch counts no gain; or images per second with two threads)
   report MODEL -o FILE [options]
       optimization report: summary, findings with the guide's rules, hotspots, charts, graph overview,
       what-if before/after, method and assumptions. Options: --format pdf|md|html|json (else from the
       -o extension; pdf works without a display), --target T, --deploy D, --edits FILE, --batch N,
-      --input-shape ..., --progress (each stage with its time on stderr)
+      --input-shape ..., --objective latency|throughput, --progress (each stage with its time on stderr)
   export MODEL -o OUT.onnx [options]
       the model with a what-if edit list (--edits FILE) or the optimization plan's first N steps
       (--plan N) applied, written as ONNX for hb_compile: unchanged weights copied byte for byte, changed
@@ -47,7 +49,8 @@ Commands:
       change (placement, precision, boundary Q/DQ, normalisation) stays out of the ONNX file:
       --yaml OUT.yaml writes the hb_compile config that carries it (input types, normalisation, removed
       boundary ops, node_info placement and precision, set_all_nodes_int16), naming OUT.onnx.
-      Options: --target T, --deploy D, --batch N, --input-shape ..., --yaml FILE
+      Options: --target T, --deploy D, --batch N, --input-shape ..., --yaml FILE, --objective
+      latency|throughput (which plan --plan N takes its steps from)
   compare A.onnx B.onnx [options]
       two exports of the same network node by node, B - A: nodes matched by name, then by structure (op
       type, neighbours, shapes), so a re-export with renumbered names still matches; model-level deltas
@@ -111,14 +114,18 @@ int main(int argc, char** argv) {
                 return runInfo(parse(modelOptions, {}));
             if (cmd == "analyze") {
                 std::vector<std::string> options = modelOptions;
-                options.insert(options.end(), {"node-info", "perf-json", "fail-on"});
+                options.insert(options.end(), {"node-info", "perf-json", "fail-on", "objective"});
                 return runAnalyze(parse(options, {"allow-partial"}));
             }
-            if (cmd == "report")
-                return runReport(parse(modelOptions, {"progress"}), argc, argv);
+            if (cmd == "report") {
+                std::vector<std::string> options = modelOptions;
+                options.push_back("objective");
+                return runReport(parse(options, {"progress"}), argc, argv);
+            }
             if (cmd == "export")
-                return runExport(parse(
-                    {"batch", "input-shape", "target", "edits", "plan", "output", "deploy", "yaml"}, {}));
+                return runExport(parse({"batch", "input-shape", "target", "edits", "plan", "output", "deploy",
+                                        "yaml", "objective"},
+                                       {}));
             if (cmd == "compare")
                 return runCompare(
                     parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}), argc,

@@ -18,11 +18,16 @@ const Rule kRules[] = {findPlacementIssues, findQdqIssues,   findFusionIssues,  
 
 } // namespace
 
-void Advisor::rankFindings(std::vector<Finding>& findings) {
-    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        // A concrete fix's gain first: unknown ranks as zero, after every fix that pays. Then the cost of
-        // the waste (a what-if's upper bound), then the rule's judgement.
-        const double ga = a.estimatedGainMs.value_or(0), gb = b.estimatedGainMs.value_or(0);
+void Advisor::rankFindings(std::vector<Finding>& findings, Objective objective) {
+    std::stable_sort(findings.begin(), findings.end(), [objective](const Finding& a, const Finding& b) {
+        // A concrete fix's gain in the objective first: unknown ranks as zero, after every fix that pays (a
+        // batch has none in latency). Then the cost of the waste (a what-if's upper bound), then the rule's
+        // judgement.
+        auto gain = [objective](const Finding& f) {
+            return objective == Objective::Throughput ? (f.estimatedGainMs ? f.fpsGain.value_or(0) : 0)
+                                                      : f.estimatedGainMs.value_or(0);
+        };
+        const double ga = gain(a), gb = gain(b);
         if (ga != gb)
             return ga > gb;
         const double wa = a.wasteUpperBoundMs.value_or(0), wb = b.wasteUpperBoundMs.value_or(0);

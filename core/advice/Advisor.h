@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/advice/Finding.h"
+#include "core/advice/Objective.h"
 #include "core/analysis/AnalysisFwd.h"
 #include "core/analysis/AnalysisOptions.h"
 #include "core/util/Progress.h"
@@ -21,8 +22,9 @@ public:
     /// Replaces `r.findings` with the rules' findings over `r`'s facts, ranked.
     static void addFindings(const Graph& g, const TargetProfile& target, const AnalysisOptions& options,
                             AnalysisResult& r);
-    /// Orders findings: estimated gain first (when the cost engine filled it), then severity.
-    static void rankFindings(std::vector<Finding>& findings);
+    /// Orders findings by their gain in `objective` (Objective.h): the estimated gain per image (latency)
+    /// or the FPS gain (throughput), when the cost engine filled it; then the waste's cost, then severity.
+    static void rankFindings(std::vector<Finding>& findings, Objective objective = Objective::Latency);
     /// Fills estimated_gain_ms of every finding of `s` (FixTrials.cpp): each distinct fix is applied to the
     /// session, measured and reverted (two incremental re-estimates, no copy of the session: peak memory
     /// stays that of one session), one after the other; the session ends as it began. Then each estimated

@@ -60,6 +60,9 @@ struct Finding {
     /// The fix's gain per image, re-estimated with the fix applied (Advisor::estimateGains); null until then
     /// or without a fix.
     std::optional<double> estimatedGainMs;
+    /// Images per second with the profile's two threads, after the fix minus before (issue 62): what the
+    /// `throughput` objective ranks by. Null until the fix is tried or without a fix.
+    std::optional<double> fpsGain;
     std::optional<FixEffects> fixEffects; ///< null until the fix is tried
     /// An idealized edit (assume_*, a forced fusion) that removes the waste outright: what the waste costs.
     EditList whatIf;

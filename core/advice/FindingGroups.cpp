@@ -151,10 +151,11 @@ std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
         g.whatIf = mergeListEdits(g.whatIf);
         // Its edits changed: the figures of the first occurrence are not the group's.
         g.estimatedGainMs.reset();
+        g.fpsGain.reset();
         g.wasteUpperBoundMs.reset();
         g.fixEffects.reset();
         for (const char* key : {"gain_share_of_latency", "waste_share_of_latency", "fix_without_gain",
-                                "fix_not_applicable", "what_if_not_applicable"})
+                                "fix_not_applicable", "what_if_not_applicable", "latency_gain_ms"})
             g.evidence.erase(key);
         grouped.push_back(i);
     }

@@ -59,6 +59,24 @@ std::string findingOutcomeText(const Finding& f) {
             const std::string effects = f.fixEffects ? fixEffectsText(*f.fixEffects) : std::string();
             if (!effects.empty())
                 out += " (" + effects + ")";
+        } else if (const auto lat = f.evidence.find("latency_gain_ms");
+                   lat != f.evidence.end() && f.fpsGain) {
+            // Issue 62: a batch in the latency objective: no gain for one frame, its FPS figure instead.
+            char buf[200];
+            std::snprintf(buf, sizeof buf,
+                          "no latency gain: a throughput trade-off, %+.1f FPS with two threads but %+.3f ms "
+                          "per frame",
+                          *f.fpsGain, -lat->get<double>());
+            out = buf;
+            if (f.fixEffects) {
+                FixEffects others = *f.fixEffects; // the trade-off is what the sentence says already
+                others.costs = {};
+                for (EditCost c : f.fixEffects->costs.list())
+                    if (c != EditCost::ThroughputTradeOff)
+                        others.costs.add(c);
+                if (const std::string effects = fixEffectsText(others); !effects.empty())
+                    out += " (" + effects + ")";
+            }
         } else {
             const auto why = f.evidence.find("fix_not_applicable");
             out = why != f.evidence.end() && why->is_string()

@@ -16,7 +16,8 @@
 
 namespace bpu {
 
-FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore, const GuessedTime* guessed) {
+FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore, const GuessedTime* guessed,
+                  double fpsBefore) {
     // MACs per image (a batch edit multiplies them per inference, not per image); parameters per model.
     const auto macsPerImage = [&] {
         return s.analysis().totals.macs / std::max(1, s.cost().batch);
@@ -32,6 +33,7 @@ FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore, co
     t.latencyMs = c.latencyMs;
     t.perImageMs = c.perImageMs;
     t.fps = c.fps;
+    t.fpsGain = c.fpsByThreads[1] - fpsBefore;
     t.batch = c.batch;
     t.macsChange = macsPerImage() - macsBefore;
     t.paramsChange = s.analysis().totals.params - paramsBefore;
@@ -45,6 +47,7 @@ std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>
                                   const Progress& progress) {
     const double perImageMsBefore = s.cost().perImageMs;
     const GuessedTime guessed = guessedTime(s);
+    const double fpsBefore = s.cost().fpsByThreads[1];
     std::vector<TrialOutcome> out(lists.size());
     bool stopped = false;
     s.tryInPlace([&](Session& cur) {
@@ -54,7 +57,7 @@ std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>
                 return;
             }
             try {
-                out[i] = tryEdits(cur, *lists[i], perImageMsBefore, &guessed);
+                out[i] = tryEdits(cur, *lists[i], perImageMsBefore, &guessed, fpsBefore);
             } catch (const EditListError& e) {
                 out[i] =
                     TrialRefusal{lists[i]->size() == 1 ? e.reason() : std::string(e.what()), e.brokenNode()};

@@ -24,6 +24,7 @@ struct FixTrial {
     double latencyMs = 0;  ///< one inference after the change (of the whole batch when it batches)
     double perImageMs = 0; ///< per image after the change
     double fps = 0;        ///< images per second after the change, one thread
+    double fpsGain = 0;    ///< images per second with two threads, after minus before
     int batch = 1;
     int64_t macsChange = 0;   ///< per image, after minus before
     int64_t paramsChange = 0; ///< after minus before
@@ -37,7 +38,7 @@ struct FixTrial {
 /// untouched) if they do not apply. Run it inside Session::tryInPlace, which sets the findings aside.
 /// `guessed` is the session's GuessedTime now (null: not measured).
 FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore,
-                  const GuessedTime* guessed = nullptr);
+                  const GuessedTime* guessed = nullptr, double fpsBefore = 0);
 
 /// Why an edit list did not apply.
 struct TrialRefusal {

@@ -132,8 +132,18 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
                     fx.paramsChange = t->paramsChange;
                     f.fixEffects = fx;
                     f.evidence["gain_share_of_latency"] = shareOf(*f.estimatedGainMs);
-                    if (t->batch != cost.batch)
+                    f.fpsGain = t->fpsGain;
+                    if (t->batch != cost.batch) {
                         describeBatchTradeOff(f, cost, *t);
+                        // Issue 62: one frame waits for the whole batch; in the latency objective that is
+                        // no gain, whatever it does for the images per second (kept, ranked after every
+                        // latency fix, with its FPS figure).
+                        if (s.objective() == Objective::Latency) {
+                            f.evidence["latency_gain_ms"] = cost.latencyMs - t->latencyMs;
+                            f.evidence.erase("gain_share_of_latency");
+                            f.estimatedGainMs.reset();
+                        }
+                    }
                 } else {
                     // A change that does not make the model faster is not a recommendation: the finding
                     // keeps its what-if (the waste is real) but offers no fix.
@@ -159,12 +169,18 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
                 f.evidence["what_if_not_applicable"] = std::get<TrialRefusal>(outcome[whatIfSlot[i]]).why;
             }
         }
-        // Severity is a concrete fix's gain's share of the per-image latency; a finding without one is Low
-        // (its waste is shown as an upper bound, not as what any change saves).
-        f.severity = f.estimatedGainMs
-                         ? severityForShare(shareOf(*f.estimatedGainMs), target.severityHighShare.value,
-                                            target.severityMediumShare.value)
-                         : Severity::Low;
+        // Severity is a concrete fix's gain's share of the per-image latency (of the FPS, in the throughput
+        // objective); a finding without one is Low (its waste is shown as an upper bound, not as what any
+        // change saves).
+        const double fpsBefore = cost.fpsByThreads[1];
+        if (s.objective() == Objective::Throughput && f.estimatedGainMs && f.fpsGain && fpsBefore > 0)
+            f.severity = severityForShare(*f.fpsGain / fpsBefore, target.severityHighShare.value,
+                                          target.severityMediumShare.value);
+        else
+            f.severity = f.estimatedGainMs
+                             ? severityForShare(shareOf(*f.estimatedGainMs), target.severityHighShare.value,
+                                                target.severityMediumShare.value)
+                             : Severity::Low;
         // Neither the fix nor the waste's removal makes the model faster: nothing to act on.
         out.drop[i] = tried && !pays && !unknown;
         out.guessed[i] = guessed && !out.drop[i];
@@ -198,14 +214,14 @@ void Advisor::estimateGains(Session& s, const Progress& progress) {
         s.mutableGuessedFindings().clear();
         apply(s, scoreFindings(s, all, progress));
     }
-    rankFindings(s.mutableFindings());
+    rankFindings(s.mutableFindings(), s.objective());
     // One change, one finding; one rule and kind of fix, one finding (FindingGroups.h). A grouped finding's
     // edits are its members' together: its figures are those of all of them applied at once.
     const std::vector<size_t> grouped = mergeAndGroup(s.mutableFindings());
     if (!grouped.empty())
         apply(s, scoreFindings(s, grouped, progress));
     std::vector<Finding>& findings = s.mutableFindings();
-    rankFindings(findings);
+    rankFindings(findings, s.objective());
     // A list a person reads: the rest are folded, whole, below it.
     const size_t max = static_cast<size_t>(std::max(1.0, s.target().findingsMax.value));
     std::vector<Finding>& folded = s.mutableFoldedFindings();

@@ -93,7 +93,7 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                             std::string(ms) + " ms), which no step of the plan can apply alone");
                     continue;
                 }
-                if (f.tradeOff) {
+                if (f.tradeOff && cur.objective() == Objective::Latency) {
                     skip(
                         PlanSkipKind::TradeOff,
                         "a throughput trade-off (batching raises the latency per frame), not a latency gain");

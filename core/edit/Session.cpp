@@ -131,6 +131,12 @@ void Session::tryInPlace(const std::function<void(Session&)>& trials) {
     restore();
 }
 
+void Session::setObjective(Objective o) {
+    if (o != objective_)
+        findingsStale_ = true;
+    objective_ = o;
+}
+
 void Session::estimateFindingGains(const Progress& progress) {
     Advisor::estimateGains(*this, progress);
 }

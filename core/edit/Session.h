@@ -3,6 +3,7 @@
 
 #include "EditFwd.h"
 #include "core/advice/Finding.h"
+#include "core/advice/Objective.h"
 #include "core/analysis/AnalysisFwd.h"
 #include "core/analysis/AnalysisIndex.h"
 #include "core/analysis/AnalysisOptions.h"
@@ -79,6 +80,10 @@ public:
     /// says how); the front ends call it here until a workbench owns the findings.
     void estimateFindingGains(const Progress& progress = {});
     bool findingsStale() const { return findingsStale_; }
+    /// What the findings and the plan rank by (issue 62); changing it makes the findings stale (their gains
+    /// are estimated again, in the new objective).
+    Objective objective() const { return objective_; }
+    void setObjective(Objective o);
     /// Runs `trials` on this session with its findings (and their estimated gains) set aside: the what-ifs a
     /// finding's gain or the optimization plan try are applied here and reverted, never on a copy (~80 MB
     /// at 100k nodes). `trials` must revert everything it applies, also when it throws; the findings come
@@ -106,6 +111,7 @@ private:
     Indirect<AnalysisResult> analysis_;
     CostEstimate cost_;
     bool findingsStale_ = true;
+    Objective objective_ = Objective::Latency;
     const std::atomic<bool>* cancel_ = nullptr;
 };
 

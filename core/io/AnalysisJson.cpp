@@ -135,6 +135,7 @@ nlohmann::json findingJson(const Graph& g, const Finding& f) {
             {"concrete_fix", !f.fix.empty()},
             {"fix", f.fix.empty() ? nlohmann::json(nullptr) : editListToJson(f.fix)},
             {"estimated_gain_ms", orNull(f.estimatedGainMs)},
+            {"fps_gain", orNull(f.fpsGain)},
             {"fix_effects", f.fixEffects ? fixEffectsJson(*f.fixEffects) : nlohmann::json(nullptr)},
             {"what_if", f.whatIf.empty() ? nlohmann::json(nullptr) : editListToJson(f.whatIf)},
             {"waste_upper_bound_ms", orNull(f.wasteUpperBoundMs)},
@@ -360,8 +361,10 @@ nlohmann::json analysisHead(const Graph& g, const TargetProfile& t, const Analys
     return doc;
 }
 
-/// sessionJson's members beside the analysis: `baseline` and `edits`.
-void addSessionMembers(nlohmann::json& doc, const CostEstimate& baseline, const EditList& edits) {
+/// sessionJson's members beside the analysis: `baseline`, `edits` and `objective`.
+void addSessionMembers(nlohmann::json& doc, const CostEstimate& baseline, const EditList& edits,
+                       Objective objective) {
+    doc["objective"] = objectiveName(objective);
     doc["baseline"] = {{"bpu_ms", baseline.bpuMs},
                        {"latency_ms", baseline.latencyMs},
                        {"fps", baseline.fps},
@@ -391,7 +394,7 @@ nlohmann::json analysisJson(const Graph& g, const TargetProfile& t, const Analys
 nlohmann::json sessionJson(Session& s, const CostEstimate& baseline, const EditList& edits) {
     s.findings();
     nlohmann::json doc = analysisJson(s.graph(), s.target(), s.analysis(), &s.cost(), &s.options().deploy);
-    addSessionMembers(doc, baseline, edits);
+    addSessionMembers(doc, baseline, edits, s.objective());
     return doc;
 }
 
@@ -401,7 +404,7 @@ void writeSessionJson(const TextSink& sink, Session& s, const CostEstimate& base
     const Graph& g = s.graph();
     const AnalysisResult& r = s.analysis();
     nlohmann::json doc = analysisHead(g, s.target(), r, &s.cost(), &s.options().deploy);
-    addSessionMembers(doc, baseline, edits);
+    addSessionMembers(doc, baseline, edits, s.objective());
     for (auto it = extra.begin(); it != extra.end(); ++it)
         doc[it.key()] = it.value();
     // The document as doc.dump(2) + "\n" writes it: the members in the object's (sorted) order, each at one

@@ -99,7 +99,7 @@ std::optional<std::vector<Element>> trace(const Graph& g, TensorId t, int depth)
         // Arithmetic on a shape follows the shape; only constants combined are the file's number, and then
         // no one element holds it (not rewritable).
         auto a = trace(g, in(0), depth + 1), b = trace(g, in(1), depth + 1);
-        if (!a || !b)
+        if (!a || !b || a->empty() || b->empty())
             return std::nullopt;
         std::vector<Element> out(n);
         for (size_t i = 0; i < n; ++i) {

@@ -146,6 +146,12 @@ Section summarySection(const Context& c) {
     KeyValues glance{"", {}};
     glance.items = {
         {"Deployment", describeDeploy(c.s.options().deploy, c.g)},
+        // Issue 62: the findings and the plan rank by it.
+        {"Objective", c.s.objective() == Objective::Throughput
+                          ? std::string("throughput (images per second with two threads): findings and the "
+                                        "plan rank by their FPS gain")
+                          : std::string("latency (one frame): findings and the plan rank by the time one "
+                                        "frame saves; a batch, which makes each frame wait, counts none")},
         {"Where the time goes", timeParts(e)},
         {"Placement", std::to_string(s.bpuNodes) + " BPU, " + std::to_string(s.cpuNodes) + " CPU, " +
                           std::to_string(s.foldedNodes) + " folded nodes in " +
