@@ -55,6 +55,13 @@ ProjectData parseProject(const nlohmann::json& doc, const std::string& file) {
             throw FileError(file, std::string("key 'deploy': ") + e.what());
         }
     }
+    if (doc.contains("objective")) {
+        const auto& o = doc["objective"];
+        const auto parsed = o.is_string() ? parseObjective(o.get<std::string>()) : std::nullopt;
+        if (!parsed)
+            throw FileError(file, "key 'objective': expected \"latency\" or \"throughput\"");
+        p.objective = *parsed;
+    }
     if (doc.contains("edits_not_applied")) {
         const auto& kept = doc["edits_not_applied"];
         if (!kept.is_array())
@@ -77,7 +84,7 @@ ProjectData parseProject(const nlohmann::json& doc, const std::string& file) {
     for (auto it = doc.begin(); it != doc.end(); ++it)
         if (it.key() != "schema" && it.key() != "model" && it.key() != "model_sha256" &&
             it.key() != "target" && it.key() != "edits" && it.key() != "deploy" &&
-            it.key() != "edits_not_applied")
+            it.key() != "edits_not_applied" && it.key() != "objective")
             throw FileError(file, "key '" + it.key() + "': unknown key");
     return p;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/advice/Objective.h"
 #include "core/deploy/DeploySettings.h"
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,9 @@ struct ProjectData {
     /// those open with the default (hb_compile --fast-perf), as they did when they were saved.
     std::optional<DeploySettings> deploy;
     std::vector<ProjectKeptEdit> kept; ///< `edits_not_applied`: edits kept aside (ProjectKeptEdit)
+    /// What the findings rank by (`objective`: "latency" or "throughput"); absent in projects saved before
+    /// it was recorded: those open with latency.
+    std::optional<Objective> objective;
 };
 
 /// Validates a parsed project document; throws FileError naming `file` and the key.

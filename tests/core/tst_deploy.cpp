@@ -411,6 +411,25 @@ void TestDeploy::projectKeepsTheDeployment() {
     }
     doc["deploy"] = "fast-perf";
     QVERIFY_THROWS_EXCEPTION(std::exception, bpu::parseProject(doc, "bad.bpuscope"));
+
+    // Issue 62: the objective the findings rank by; absent in older projects (they open with latency).
+    QVERIFY(!bpu::parseProject(base, "old.bpuscope").objective);
+    nlohmann::json withObjective = base;
+    withObjective["objective"] = "throughput";
+    QCOMPARE(bpu::parseProject(withObjective, "p.bpuscope").objective,
+             std::optional(bpu::Objective::Throughput));
+    for (const nlohmann::json& bad : {nlohmann::json("fps"), nlohmann::json(1)}) {
+        withObjective["objective"] = bad;
+        try {
+            bpu::parseProject(withObjective, "bad.bpuscope");
+            QFAIL("a bad objective was accepted");
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("bad.bpuscope") != std::string::npos &&
+                         what.find("key 'objective'") != std::string::npos,
+                     e.what());
+        }
+    }
 }
 
 // The CLI: --deploy with a YAML picks the target from march and says the deployment; a broken config is exit

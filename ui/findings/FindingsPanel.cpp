@@ -8,10 +8,12 @@
 #include "core/target/TargetProfile.h"
 #include "ui/session/SelectionHub.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTreeWidget>
@@ -44,7 +46,17 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     , apply_(new QPushButton(tr("&Apply fix"), this))
     , whatIf_(new QPushButton(tr("Try &what-if (waste removed)"), this))
     , alternative_(new QPushButton(tr("Apply a&lternative"), this))
-    , folded_(new QLabel(this)) {
+    , folded_(new QLabel(this))
+    , objective_(new QComboBox(this)) {
+    // Issue 62: the objective the gains are counted in. Latency first: the default, one frame's time.
+    objective_->addItem(tr("Rank by latency (one frame)"), int(Objective::Latency));
+    objective_->addItem(tr("Rank by throughput (FPS, 2 threads)"), int(Objective::Throughput));
+    objective_->setToolTip(tr("What the findings and the plan rank by. Latency: the time one frame saves; a "
+                              "batch, which makes every frame wait, counts none. Throughput: images per "
+                              "second with two threads."));
+    connect(objective_, &QComboBox::activated, this, [this](int index) {
+        emit objectiveChosen(static_cast<Objective>(objective_->itemData(index).toInt()));
+    });
     tree_->setColumnCount(ColumnCount);
     // The fix's gain and the waste's cost kept apart: only the first is what a change the user can make
     // saves; the second is an upper bound (an idealized what-if). The title last, where it can stretch.
@@ -67,6 +79,7 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
     auto* top = new QWidget(split);
     auto* tl = new QVBoxLayout(top);
     tl->setContentsMargins(0, 0, 0, 0);
+    tl->addWidget(objective_);
     tl->addWidget(tree_);
     folded_->setWordWrap(true);
     folded_->hide();
@@ -129,6 +142,10 @@ FindingsPanel::FindingsPanel(SelectionHub* hub, QWidget* parent)
 
 void FindingsPanel::setSnapshot(SnapshotPtr s) {
     snap_ = std::move(s);
+    if (snap_) {
+        const QSignalBlocker quiet(objective_); // the snapshot's state, not the user's choice
+        objective_->setCurrentIndex(objective_->findData(int(snap_->objective)));
+    }
     // Rebuilding the rows is no user's choice: nothing is selected from here.
     refreshing_ = true;
     tree_->clear();

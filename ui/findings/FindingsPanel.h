@@ -6,6 +6,7 @@
 #include <QWidget>
 #include <optional>
 
+class QComboBox;
 class QTreeWidget;
 class QLabel;
 class QPushButton;
@@ -29,8 +30,11 @@ public:
     QPushButton* applyButton() const { return apply_; }
     QPushButton* whatIfButton() const { return whatIf_; }
     QPushButton* alternativeButton() const { return alternative_; }
+    QComboBox* objectiveBox() const { return objective_; }
 
 signals:
+    /// The user chose what the findings rank by (issue 62): a session setting, not an edit.
+    void objectiveChosen(bpu::Objective objective);
     /// The finding's fix (or its idealized what-if) to apply as one undo step named `title`.
     void applyFix(const bpu::EditList& fix, const QString& title);
 
@@ -45,6 +49,7 @@ private:
     QPushButton* whatIf_;
     QPushButton* alternative_; ///< shown for a finding with an alternative fix (a larger input size)
     QLabel* folded_;           ///< the findings folded below the list, in one line
+    QComboBox* objective_;     ///< "Rank by": latency (one frame) or throughput (FPS)
     int current_ = -1;
     /// The chosen finding across snapshots (its index moves as gains re-rank): rule and first node.
     std::optional<std::pair<std::string, uint32_t>> chosen_;

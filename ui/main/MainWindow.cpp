@@ -10,6 +10,7 @@
 #include "StatusText.h"
 #include "core/analysis/AnalysisResult.h"
 #include "core/analysis/ResultDiagnostics.h"
+#include "core/edit/Session.h"
 #include "core/model/Completeness.h"
 #include "ui/charts/ChartsPanel.h"
 #include "ui/findings/FindingsPanel.h"
@@ -235,6 +236,8 @@ void MainWindow::buildUi() {
     resizeDocks({dHotspots}, {300}, Qt::Vertical);
     connect(plan_, &PlanPanel::applyRequested, whatIf_,
             [this](const EditList& edits, const QString& label) { whatIf_->apply(edits, label); });
+    connect(findings_, &FindingsPanel::objectiveChosen, this,
+            [this](Objective o) { controller_->reconfigure([o](Session& s) { s.setObjective(o); }); });
     connect(findings_, &FindingsPanel::applyFix, whatIf_, [this](const EditList& fix, const QString& title) {
         whatIf_->apply(fix, tr("Fix: %1").arg(title));
     });
@@ -357,6 +360,8 @@ OpenRequest MainWindow::reloadRequest(const Snapshot& s) const {
     r.clean = s.clean;
     r.deploy = s.deploy; // the deployment chosen in Model > Deployment stays too
     r.savedDeploy = s.savedDeploy;
+    r.objective = s.objective; // and the objective the findings rank by
+    r.savedObjective = s.savedObjective;
     r.projectPath = controller_->projectPath();
     r.kept = s.kept;
     return r;

@@ -79,6 +79,7 @@ bool MainWindow::openProject(const QString& path) {
     r.path = p.modelPath;
     r.target = p.target;
     r.deploy = p.deploy;
+    r.objective = p.objective.value_or(Objective::Latency);
     if (!edits.empty())
         r.steps.push_back({tr("Edits from %1").arg(QFileInfo(path).fileName()), std::move(edits)});
     r.kept = std::move(kept);

@@ -39,6 +39,8 @@ QString saveProject(const QString& path, const Project& p, const QString& writeT
                           {"edits", p.edits}};
     if (p.deploy)
         doc["deploy"] = deployToJson(*p.deploy);
+    if (p.objective)
+        doc["objective"] = objectiveName(*p.objective);
     if (!p.kept.empty()) {
         nlohmann::json kept = nlohmann::json::array();
         for (const ProjectKeptEdit& k : p.kept)
@@ -64,6 +66,7 @@ Project loadProject(const QString& path) {
     p.edits = data.edits;
     p.deploy = data.deploy;
     p.kept = data.kept;
+    p.objective = data.objective;
     return p;
 }
 

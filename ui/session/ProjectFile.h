@@ -20,6 +20,7 @@ struct Project {
     nlohmann::json edits = nlohmann::json::array();
     std::optional<DeploySettings> deploy; ///< unset in projects saved before deployments were recorded
     std::vector<ProjectKeptEdit> kept;    ///< edits that did not apply, kept aside (`edits_not_applied`)
+    std::optional<Objective> objective;   ///< unset in projects saved before the objective was recorded
 };
 
 /// SHA-256 of a file's content (hex), empty if unreadable.

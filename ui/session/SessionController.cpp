@@ -47,6 +47,7 @@ struct SessionController::Live {
     }
     /// The deployment as last opened or saved: a change of it is unsaved work like an edit.
     DeploySettings savedDeploy;
+    Objective savedObjective = Objective::Latency; ///< as last opened or saved: a change is unsaved work
     std::map<std::string, std::vector<int64_t>> openShapes; ///< Snapshot::openShapes
     std::vector<KeptEdit> kept;                             ///< Snapshot::kept
     bool keptSaved = true; ///< `kept` is as last opened or saved (a removal is unsaved work)
@@ -139,7 +140,10 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
             snap->stepEdits.push_back(live.history.step(i).edits);
     }
     snap->historyPosition = live.history.position();
-    snap->clean = live.history.isClean() && s.options().deploy == live.savedDeploy && live.keptSaved;
+    snap->objective = s.objective();
+    snap->savedObjective = live.savedObjective;
+    snap->clean = live.history.isClean() && s.options().deploy == live.savedDeploy && live.keptSaved &&
+                  s.objective() == live.savedObjective;
     snap->edits = live.history.appliedEdits();
     snap->kept = live.kept;
     return snap;
@@ -235,6 +239,8 @@ void SessionController::open(OpenRequest request) {
             live = std::make_shared<Live>(Session(std::move(g), profile, options), modelId, request.path,
                                           request.target);
             live->savedDeploy = request.savedDeploy.value_or(live->session.options().deploy);
+            live->session.setObjective(request.objective);
+            live->savedObjective = request.savedObjective.value_or(request.objective);
             live->openShapes = explicitShapes.inputShapes;
             opt.progress.checkCancel();
             applySteps(*live, request, rejected);
@@ -478,12 +484,14 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
             p.target = l.target;
             p.edits = editListToJson(l.history.appliedEdits())["edits"];
             p.deploy = l.session.options().deploy;
+            p.objective = l.session.objective();
             for (const KeptEdit& k : l.kept)
                 p.kept.push_back({k.edit->toJson(), k.reason.toStdString(), k.origin.toStdString()});
             const QString error = bpu::ui::saveProject(path, p, target);
             if (error.isEmpty()) {
                 l.history.markClean();
                 l.savedDeploy = l.session.options().deploy;
+                l.savedObjective = l.session.objective();
                 l.keptSaved = true;
             }
             QMetaObject::invokeMethod(this, [this, path, error, done] {

@@ -61,6 +61,9 @@ struct OpenRequest {
     /// Edits kept aside before (a project's, or the open model's on a reload): tried again after `steps`
     /// as one more step; those that still do not apply stay kept.
     std::vector<KeptEdit> kept;
+    /// What the findings rank by (a project's, or a reload's); the state it had when saved, for `clean`.
+    Objective objective = Objective::Latency;
+    std::optional<Objective> savedObjective;
 };
 
 /// What a report of the current state is built from, copied off the live session on the worker.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/advice/Objective.h"
 #include "core/analysis/AnalysisFwd.h"
 #include "core/cost/CostEstimate.h"
 #include "core/deploy/DeploySettings.h"
@@ -53,6 +54,8 @@ struct Snapshot {
     std::shared_ptr<const TargetProfile> target;
     DeploySettings deploy;      ///< how the board runs the model (docs/deployment.md)
     DeploySettings savedDeploy; ///< the deployment as last opened or saved (`clean` compares with it)
+    Objective objective = Objective::Latency;      ///< what the findings rank by (Session::objective)
+    Objective savedObjective = Objective::Latency; ///< as last opened or saved (`clean` compares with it)
     /// The input shapes the model was opened with beyond its deployment's (the shape prompt's answers): a
     /// reload opens it with them again.
     std::map<std::string, std::vector<int64_t>> openShapes;
