@@ -55,8 +55,11 @@ std::string planText(const OptimizationPlan& plan) {
                       plan.fpsBefore);
         os << buf;
     }
+    const size_t split = plan.firstRetrainingStep();
     for (size_t i = 0; i < plan.steps.size(); ++i) {
         const PlanStep& st = plan.steps[i];
+        if (i == 0 || i == split)
+            os << "            " << bpu::report::planPartTitle(plan, i == split) << "\n";
         std::snprintf(buf, sizeof buf, "            %2zu. %.3f ms = %.1f FPS  (-%.3f ms) [%s] ", i + 1,
                       st.latencyMsAfter, st.fpsAfter, st.gainMs, ruleName(st.rule));
         os << buf << st.title << "\n";

@@ -32,6 +32,21 @@ const char* planSkipKindName(PlanSkipKind k) {
     return "unknown";
 }
 
+size_t OptimizationPlan::firstRetrainingStep() const {
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (steps[i].retrains)
+            return i;
+    return steps.size();
+}
+
+double OptimizationPlan::partGainMs(bool retraining) const {
+    const size_t split = firstRetrainingStep();
+    const double start = perImageMsBefore;
+    const double mid = split == 0 ? start : steps[split - 1].perImageMsAfter;
+    const double end = steps.empty() ? start : steps.back().perImageMsAfter;
+    return retraining ? mid - end : start - mid;
+}
+
 double OptimizationPlan::sumOfStandaloneGainsMs() const {
     double sum = 0;
     for (const auto& st : steps)
@@ -56,6 +71,7 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
         bool tradeOff;
         bool idealized;
         bool fewerPixels;
+        bool retrains;
     };
     std::vector<Candidate> order;
     for (const Finding& f : s.findings())
@@ -63,7 +79,11 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
             order.push_back(
                 {f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, f.evidence.contains("trade_off"),
                  std::any_of(f.fix.begin(), f.fix.end(), [](const EditPtr& e) { return e->idealized(); }),
-                 f.fixEffects && f.fixEffects->costs.has(EditCost::LowersResolution)});
+                 f.fixEffects && f.fixEffects->costs.has(EditCost::LowersResolution),
+                 f.fixEffects && f.fixEffects->costs.has(EditCost::NeedsRetraining)});
+    // Two parts: what needs no retraining first (a compile option, a placement, the I/O), each part in rank
+    // order; a retraining fix is then judged on top of everything cheaper.
+    std::stable_partition(order.begin(), order.end(), [](const Candidate& c) { return !c.retrains; });
     s.tryInPlace([&](Session& cur) {
         // The steps kept so far, as one token: they are reverted together with one re-estimate (at 100k
         // nodes a step's fix can touch every tensor, and each revert was a whole re-analysis).
@@ -128,7 +148,7 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                     continue;
                 }
                 plan.steps.push_back({f.rule, f.cause, f.title, f.fix, f.standaloneGainMs, before - after,
-                                      cur.cost().latencyMs, cur.cost().fps, after});
+                                      cur.cost().latencyMs, cur.cost().fps, after, f.retrains});
                 landed.absorb(std::move(token));
             }
         } catch (...) {

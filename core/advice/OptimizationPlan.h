@@ -24,6 +24,9 @@ struct PlanStep {
     double latencyMsAfter = 0; ///< one-thread latency per inference with this and every earlier step
     double fpsAfter = 0;
     double perImageMsAfter = 0; ///< latencyMsAfter / batch: what gainMs and combinedGainMs are measured in
+    /// The fix needs retraining or fine-tuning (EditCost::NeedsRetraining): a step of the plan's second part
+    /// (issue 62), taken after every step that needs none.
+    bool retrains = false;
 };
 
 /// Why the plan left a finding's fix out.
@@ -59,13 +62,20 @@ struct OptimizationPlan {
     std::vector<PlanStep> steps;
     std::vector<PlanSkip> skipped;
     double sumOfStandaloneGainsMs() const;
+    /// The index of the first step that needs retraining (steps.size() when none does): the steps before it
+    /// are the plan's first part (compile options, placement, I/O; no retraining), the rest its second.
+    size_t firstRetrainingStep() const;
+    /// What one part saves per image: the first from the start, the second on top of the first.
+    double partGainMs(bool retraining) const;
     /// Per image, as the step gains are (the same as per inference at batch 1).
     double combinedGainMs() const {
         return steps.empty() ? 0 : perImageMsBefore - steps.back().perImageMsAfter;
     }
 };
 
-/// Builds the plan from `s`'s findings, whose gains are estimated (Advisor::estimateGains): at most
+/// Builds the plan from `s`'s findings, whose gains are estimated (Advisor::estimateGains), in two parts
+/// (issue 62): first the fixes that need no retraining, greedily in rank order, then those that do, on top
+/// of them; `export --plan N` takes the first N steps in that order. At most
 /// `maxSteps` steps (the profile's plan_max_steps by default, when `maxSteps` is SIZE_MAX). Concrete fixes
 /// only: a fix holding an idealized edit (Edit::idealized) is skipped with the reason, and so are a fix that
 /// batches images (a throughput trade-off, not a latency gain), one that no longer applies after the

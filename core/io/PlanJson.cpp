@@ -13,7 +13,8 @@ nlohmann::json planJson(const OptimizationPlan& plan) {
                        {"standalone_gain_ms", st.standaloneGainMs},
                        {"gain_ms", st.gainMs},
                        {"latency_ms_after", st.latencyMsAfter},
-                       {"fps_after", st.fpsAfter}});
+                       {"fps_after", st.fpsAfter},
+                       {"part", st.retrains ? "retraining" : "no-retraining"}});
     return out;
 }
 
@@ -26,7 +27,10 @@ nlohmann::json planSummaryJson(const OptimizationPlan& plan) {
                            {"title", s.title},
                            {"reason", s.reason},
                            {"detail", s.detail}});
-    return {{"latency_ms_before", plan.latencyMsBefore},
+    return {{"no_retraining_steps", plan.firstRetrainingStep()},
+            {"no_retraining_gain_ms", plan.partGainMs(false)},
+            {"retraining_gain_ms", plan.partGainMs(true)},
+            {"latency_ms_before", plan.latencyMsBefore},
             {"fps_before", plan.fpsBefore},
             {"steps", plan.steps.size()},
             {"combined_gain_ms", plan.combinedGainMs()},

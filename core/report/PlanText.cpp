@@ -36,6 +36,19 @@ std::string planSummary(const OptimizationPlan& plan) {
     return out;
 }
 
+std::string planPartTitle(const OptimizationPlan& plan, bool retraining) {
+    const size_t split = plan.firstRetrainingStep();
+    const size_t n = retraining ? plan.steps.size() - split : split;
+    if (n == 0)
+        return {};
+    std::string out = retraining ? "Part 2, needs retraining or fine-tuning" : "Part 1, no retraining";
+    out += " (" + fmt::plural(int(n), "step") + "): " + fmt::gainUs(plan.partGainMs(retraining)) +
+           " us per image";
+    if (retraining && split > 0)
+        out += " on top of part 1";
+    return out;
+}
+
 std::vector<std::string> planSkippedLines(const OptimizationPlan& plan) {
     std::vector<std::string> out;
     out.reserve(plan.skipped.size());

@@ -22,8 +22,12 @@ std::vector<Block> planBlocks(const Context& c) {
             makeTable({"Step", "Rule", "Fix", "Saves (us)", "Latency after (ms)", "FPS after"},
                       {Align::Right, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right});
         t.table.widths = {0.5, 0.7, 5.2, 1, 1.2, 1};
+        // Two parts (issue 62): a heading row with its subtotal before each part's first step.
+        const size_t split = plan.firstRetrainingStep();
         for (size_t i = 0; i < plan.steps.size(); ++i) {
             const PlanStep& st = plan.steps[i];
+            if (i == 0 || i == split)
+                t.table.rows.push_back({"", "", fmt::prose(planPartTitle(plan, i == split)), "", "", ""});
             t.table.rows.push_back({std::to_string(i + 1), ruleName(st.rule), fmt::prose(st.title),
                                     fmt::gainUs(st.gainMs), fmt::ms(st.latencyMsAfter),
                                     fmt::fps(st.fpsAfter)});

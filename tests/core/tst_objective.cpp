@@ -14,6 +14,7 @@
 #include "core/target/TargetProfile.h"
 
 #include <QtTest>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -81,6 +82,32 @@ private slots:
             QCOMPARE(x.severity, bpu::severityForShare(*x.fpsGain / fps, t.severityHighShare.value,
                                                        t.severityMediumShare.value));
         }
+    }
+
+    // The plan in two parts: fasterrcnn's fixes that move Gemms and its post-processing off the CPU need no
+    // retraining (a placement, a cut); its activation and channel changes do. Every step of the first part
+    // comes before every step of the second, each part's subtotal is its own steps' latency change, and the
+    // two add up to the plan's combined gain.
+    void planInTwoParts() {
+        bpu::Session s(
+            bpu::ModelImporter::load(bpu::test::samplesDir() + "/fasterrcnn_mobilenet_v3_large_320_fpn.onnx"),
+            s100());
+        s.estimateFindingGains();
+        std::map<std::string, bool> retrains; // by finding cause
+        for (const auto& f : s.analysis().findings)
+            if (f.fixEffects)
+                retrains[f.cause] = f.fixEffects->costs.has(bpu::EditCost::NeedsRetraining);
+        const bpu::OptimizationPlan plan = bpu::buildOptimizationPlan(s);
+        QVERIFY(plan.steps.size() >= 2);
+        const size_t split = plan.firstRetrainingStep();
+        QVERIFY2(split > 0 && split < plan.steps.size(), "fasterrcnn's plan has both parts");
+        for (size_t i = 0; i < plan.steps.size(); ++i) {
+            QCOMPARE(plan.steps[i].retrains, i >= split);
+            QCOMPARE(plan.steps[i].retrains, retrains.at(plan.steps[i].cause));
+        }
+        QCOMPARE(plan.steps[0].rule, bpu::RuleId::G1_2);
+        QCOMPARE(plan.partGainMs(false), plan.perImageMsBefore - plan.steps[split - 1].perImageMsAfter);
+        QVERIFY(std::abs(plan.partGainMs(false) + plan.partGainMs(true) - plan.combinedGainMs()) < 1e-12);
     }
 
     // The command line: --objective, the JSON's `objective`, the report names it, a typo is a usage error.

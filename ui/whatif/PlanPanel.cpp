@@ -165,7 +165,8 @@ void PlanPanel::show(std::shared_ptr<const OptimizationPlan> plan) {
         tick->setCheckState(Qt::Checked);
         table_->setItem(r, Tick, tick);
         table_->setItem(r, Rule, cell(QString::fromLatin1(ruleName(st.rule))));
-        auto* fix = cell(text(st.title));
+        // Issue 62: the second part's steps need retraining; they come after every step that does not.
+        auto* fix = cell(st.retrains ? tr("needs retraining: %1").arg(text(st.title)) : text(st.title));
         fix->setToolTip(
             tr("Saves %1 us alone; %2 us on top of the steps above")
                 .arg(text(fmt::gainUs(st.standaloneGainMs)), text(fmt::gainUs(st.gainMs))));
@@ -175,7 +176,11 @@ void PlanPanel::show(std::shared_ptr<const OptimizationPlan> plan) {
         table_->setItem(r, FpsAfter, cell(text(fmt::fps(st.fpsAfter)), right));
     }
     // The report's sentence (core/report/PlanText), so the dock and the PDF never word the plan differently.
-    summary_->setText(text(planSummary(*plan_)));
+    QString summary = text(planSummary(*plan_));
+    for (const bool retraining : {false, true})
+        if (const std::string part = planPartTitle(*plan_, retraining); !part.empty())
+            summary += QLatin1Char('\n') + text(part) + QLatin1Char('.');
+    summary_->setText(summary);
     // The fixes the plan tried and left out, each with why: one line, the list in the tooltip.
     QStringList left;
     for (const std::string& line : planSkippedLines(*plan_))
