@@ -251,10 +251,13 @@ void findPaddingIssues(AnalysisContext& c) {
         if (grp.rule == RuleId::G4_3) {
             f.title = "Large C on small H/W: " + count + " " + first.shape.toString() + " pad to " +
                       dimsText(p.dims) + " (" + pct + " padding)";
+            // Issue 62: no Reshape advice. Moving channels into W changes what the next conv computes (its
+            // kernel slides over other neighbours); what is true is the waste and where it comes from.
             f.recommendation =
-                "Put large extents on the dims with the larger alignment units: avoid a very large C "
-                "with very small H and W (e.g. move channels into W with a Reshape before the "
-                "BPU-heavy part, or keep spatial size until later).";
+                "Put large extents on the dims with the larger alignment units: a very large C on a very "
+                "small H and W pads H and W to their units for every channel. Where the architecture allows, "
+                "keep the spatial size until later (downsample after the wide layers) or use fewer, wider "
+                "stages; the what-if says what this padding costs.";
         } else {
             f.title = "Padding wastes " + pct + " of " + count + " " + first.shape.toString() + " -> " +
                       dimsText(p.dims);

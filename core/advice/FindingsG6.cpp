@@ -192,6 +192,13 @@ void findLargeWeights(AnalysisContext& c) {
         // this rule's cause.
         if (a.placement != Placement::BPU || !convLike(n))
             continue;
+        // Issue 62: the guide's reason is the weight load; a layer whose compute outlasts loading its
+        // weights (the roofline's own figures: the weights' share of its DDR time) does not wait for them,
+        // and smaller weights would only mean less work on another model.
+        const double weightLoadUs =
+            a.ddrBytes > 0 ? a.memoryUs * double(a.weightBytes) / double(a.ddrBytes) : 0.0;
+        if (a.computeUs >= weightLoadUs)
+            continue;
         bool bigKernel = false;
         if (n.opType == "Conv" && n.inputs.size() > 1 && n.inputs[1].valid()) {
             const auto& w = g.tensor(n.inputs[1]).shape.dims;

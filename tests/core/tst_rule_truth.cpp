@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// Issue 62, step 3 (in part): rules say only what is true.
+// - G6.3 "large weights" is about waiting for the weights: a conv that uses each weight byte more times than
+//   the roofline's ridge (MACs per byte where a dense conv turns compute-bound) is busy computing while they
+//   load, so it gets no G6.3. DeepLab's ASPP 3x3 convs (256x960x3x3, 2.1 MiB) run on a 33x33 map: 1089 MACs
+//   per weight byte; yolov8x's large convs likewise.
+// - G4.3 "large C on small H/W" no longer advises moving channels into W with a Reshape: that changes what
+//   the next conv computes.
+#include "TestPaths.h"
+
+#include "core/advice/Finding.h"
+#include "core/analysis/AnalysisResult.h"
+#include "core/edit/Session.h"
+#include "core/model/ModelImporter.h"
+#include "core/target/TargetProfile.h"
+
+#include <QtTest>
+#include <set>
+
+namespace {
+
+std::shared_ptr<const bpu::TargetProfile> s100() {
+    static auto p = std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100"));
+    return p;
+}
+
+std::vector<const bpu::Finding*> allFindings(const bpu::AnalysisResult& r) {
+    std::vector<const bpu::Finding*> out;
+    for (const auto* list : {&r.findings, &r.foldedFindings})
+        for (const auto& f : *list)
+            out.push_back(&f);
+    return out;
+}
+
+} // namespace
+
+class TestRuleTruth : public QObject {
+    Q_OBJECT
+
+private slots:
+    void noLargeWeightsWhereComputeBound_data() {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("deeplabv3_like")
+            << QString::fromStdString(bpu::test::testDataDir() + "/baked/deeplabv3_like.onnx");
+        QTest::newRow("yolov8x") << QString::fromStdString(bpu::test::samplesDir() + "/yolov8x.onnx");
+    }
+    void noLargeWeightsWhereComputeBound() {
+        QFETCH(QString, path);
+        bpu::Session s(bpu::ModelImporter::load(path.toStdString()), s100());
+        s.estimateFindingGains();
+        const bpu::AnalysisResult& r = s.analysis();
+        const int64_t large = int64_t(s100()->largeWeightBytes.value);
+        std::set<uint32_t> computeBound;
+        for (const auto& n : s.graph().nodes) {
+            const auto& a = r.nodes[n.id.value];
+            if (n.opType != "Conv" || a.weightBytes < large)
+                continue;
+            if (double(r.metrics[n.id.value].macs) / double(a.weightBytes) >= r.ridgeIntensity)
+                computeBound.insert(n.id.value);
+        }
+        QVERIFY2(!computeBound.empty(), "the model has large-weight convs that reuse each weight many times");
+        for (const bpu::Finding* f : allFindings(r)) {
+            std::vector<bpu::NodeId> named = f->nodes;
+            for (const auto& p : f->occurrences)
+                named.insert(named.end(), p.nodes.begin(), p.nodes.end());
+            if (f->rule != bpu::RuleId::G6_3 &&
+                std::none_of(f->occurrences.begin(), f->occurrences.end(),
+                             [](const auto& p) { return p.rule == bpu::RuleId::G6_3; }))
+                continue;
+            for (bpu::NodeId id : named)
+                QVERIFY2(!computeBound.count(id.value), f->title.c_str());
+        }
+    }
+
+    void largeCOnSmallHwAdvisesNoReshape_data() {
+        QTest::addColumn<QString>("model");
+        for (const char* m : {"resnet50", "mobilenet_v2", "efficientnet_b0"})
+            QTest::newRow(m) << QString::fromLatin1(m);
+    }
+    void largeCOnSmallHwAdvisesNoReshape() {
+        QFETCH(QString, model);
+        bpu::Session s(
+            bpu::ModelImporter::load(bpu::test::samplesDir() + "/" + model.toStdString() + ".onnx"), s100());
+        s.estimateFindingGains();
+        int seen = 0;
+        for (const bpu::Finding* f : allFindings(s.analysis())) {
+            if (f->rule != bpu::RuleId::G4_3)
+                continue;
+            ++seen;
+            QVERIFY2(f->recommendation.find("Reshape") == std::string::npos, f->recommendation.c_str());
+            QVERIFY(!f->whatIf.empty()); // the waste bound stays
+        }
+        QVERIFY2(seen > 0, "each has 512+ channel maps at 7x7: a G4.3 finding");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRuleTruth)
+#include "tst_rule_truth.moc"
