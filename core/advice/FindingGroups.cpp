@@ -100,8 +100,13 @@ std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
     std::vector<Finding> merged;
     std::map<std::string, size_t> byFix;
     for (auto& f : findings) {
-        if (!f.fix.empty()) {
-            auto [it, fresh] = byFix.try_emplace(editsKey(f.fix), merged.size());
+        // Issue 62: without a fix, the same idealized change is the same waste: G6.2 and G6.4 over one
+        // tensor (both assume_resident of it) are one finding, the larger waste bound (ranked first) leading.
+        const std::string key = !f.fix.empty()      ? "fix:" + editsKey(f.fix)
+                                : !f.whatIf.empty() ? "what-if:" + editsKey(f.whatIf)
+                                                    : std::string();
+        if (!key.empty()) {
+            auto [it, fresh] = byFix.try_emplace(key, merged.size());
             if (!fresh) {
                 Finding& into = merged[it->second];
                 into.also.push_back(partOf(f));

@@ -6,6 +6,9 @@
 //   per weight byte; yolov8x's large convs likewise.
 // - G4.3 "large C on small H/W" no longer advises moving channels into W with a Reshape: that changes what
 //   the next conv computes.
+// - One tensor, one finding: yolov8x's '/model.2/m.0/Add_output_0' is a large map crossing a block boundary
+//   (G6.2) and a long shortcut (G6.4); both findings' what-if keeps that one tensor in SRAM, so they are one
+//   finding, the other listed under `also`.
 #include "TestPaths.h"
 
 #include "core/advice/Finding.h"
@@ -15,6 +18,7 @@
 #include "core/target/TargetProfile.h"
 
 #include <QtTest>
+#include <map>
 #include <set>
 
 namespace {
@@ -70,6 +74,29 @@ private slots:
             for (bpu::NodeId id : named)
                 QVERIFY2(!computeBound.count(id.value), f->title.c_str());
         }
+    }
+
+    void oneTensorOneFinding() {
+        bpu::Session s(bpu::ModelImporter::load(bpu::test::samplesDir() + "/yolov8x.onnx"), s100());
+        s.estimateFindingGains();
+        std::map<std::string, size_t> ownerOf; // "tensor 'X'" -> the top-level finding that lists it
+        const auto all = allFindings(s.analysis());
+        size_t merged = 0;
+        for (size_t i = 0; i < all.size(); ++i) {
+            std::vector<std::string> causes{all[i]->cause};
+            for (const auto& p : all[i]->occurrences)
+                causes.push_back(p.cause);
+            for (const auto& cause : causes) {
+                if (cause.rfind("tensor '", 0) != 0)
+                    continue;
+                const auto [it, fresh] = ownerOf.try_emplace(cause, i);
+                QVERIFY2(fresh || it->second == i, (cause + " in two findings").c_str());
+            }
+            for (const auto& p : all[i]->also)
+                merged += p.cause == "tensor '/model.2/m.0/Add_output_0'";
+        }
+        QVERIFY(ownerOf.count("tensor '/model.2/m.0/Add_output_0'"));
+        QCOMPARE(merged, size_t(1)); // the other rule's finding over it, under `also`
     }
 
     void largeCOnSmallHwAdvisesNoReshape_data() {
