@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ShapeEditor.h"
 
+#include "core/model/Completeness.h"
 #include "ui/charts/QCustomPlotInclude.h"
 #include "ui/session/SessionController.h"
 #include "ui/style/Palette.h"
@@ -306,6 +307,14 @@ void ShapeEditor::showCurrent(int64_t v) {
                                      .arg(snap_->cost.perImageMs, 0, 'f', 3);
     if (snaps(*d))
         text += tr(" \u00b7 the drag lands on the values the curve shows this model takes");
+    // Issue 61: on a partial result every point of the curve rests on guessed shapes: said beside it.
+    if (const Completeness c = completeness(*snap_->graph); !c.complete())
+        text +=
+            QStringLiteral("<br><span style=\"color:%1\">%2</span>")
+                .arg(style::worse().name(),
+                     tr("PARTIAL: %n node(s) without an inferred shape; the curve's points rest on guesses",
+                        nullptr, c.nodesWithoutShape)
+                         .toHtmlEscaped());
     if (!rejected_.isEmpty())
         text += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
                     .arg(style::worse().name(), rejected_.toHtmlEscaped());

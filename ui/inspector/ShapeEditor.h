@@ -34,6 +34,7 @@ public:
     /// Back to nothing selected (a new model): an unfinished drag is dropped, not applied.
     void reset();
     QSlider* slider() const { return slider_; }
+    QLabel* label() const { return label_; }
     QCustomPlot* plot() const { return plot_; }
     QSpinBox* spinBox() const { return spin_; }
     QComboBox* dimension() const { return dim_; }
