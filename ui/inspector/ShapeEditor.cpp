@@ -308,7 +308,7 @@ void ShapeEditor::showCurrent(int64_t v) {
     if (snaps(*d))
         text += tr(" \u00b7 the drag lands on the values the curve shows this model takes");
     // Issue 61: on a partial result every point of the curve rests on guessed shapes: said beside it.
-    if (const Completeness c = completeness(*snap_->graph); !c.complete())
+    if (const Completeness& c = snap_->completeness; !c.complete())
         text +=
             QStringLiteral("<br><span style=\"color:%1\">%2</span>")
                 .arg(style::worse().name(),

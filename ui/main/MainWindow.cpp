@@ -509,7 +509,7 @@ void MainWindow::updateStatus(const Snapshot& s) {
 }
 
 void MainWindow::updateDiagnostics(const Snapshot& s) {
-    const Completeness complete = completeness(*s.graph);
+    const Completeness& complete = s.completeness;
     const std::vector<Diagnostic> diagnostics = resultDiagnostics(*s.graph, &*s.analysis, &s.deploy);
     banner_->setCompleteness(complete);
     int warnings = 0;

@@ -141,6 +141,7 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     }
     snap->historyPosition = live.history.position();
     snap->objective = s.objective();
+    snap->completeness = completeness(s.graph());
     snap->savedObjective = live.savedObjective;
     snap->clean = live.history.isClean() && s.options().deploy == live.savedDeploy && live.keptSaved &&
                   s.objective() == live.savedObjective;

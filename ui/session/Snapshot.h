@@ -6,6 +6,7 @@
 #include "core/cost/CostEstimate.h"
 #include "core/deploy/DeploySettings.h"
 #include "core/edit/EditFwd.h"
+#include "core/model/Completeness.h"
 #include "core/model/Graph.h"
 #include "core/target/TargetProfile.h"
 #include "core/util/Indirect.h"
@@ -55,6 +56,9 @@ struct Snapshot {
     DeploySettings deploy;      ///< how the board runs the model (docs/deployment.md)
     DeploySettings savedDeploy; ///< the deployment as last opened or saved (`clean` compares with it)
     Objective objective = Objective::Latency;      ///< what the findings rank by (Session::objective)
+    /// Whether the figures rest on guessed shapes (Completeness.h), read off the graph on the worker: the
+    /// banner, the status label and the drag editor show it without walking the graph on the GUI thread.
+    Completeness completeness;
     Objective savedObjective = Objective::Latency; ///< as last opened or saved (`clean` compares with it)
     /// The input shapes the model was opened with beyond its deployment's (the shape prompt's answers): a
     /// reload opens it with them again.
