@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "Roofline.h"
 #include "core/analysis/AnalysisTypes.h"
+#include "core/model/Graph.h"
 
 #include <array>
 #include <iterator>
@@ -10,12 +11,12 @@ namespace bpu {
 namespace {
 
 /// Which rate applies to a node: the row of kRates bpuComputeRate() explains and bpuComputeUs() prices.
-enum class RateKind { DenseConv, GroupConv, Matmul, MatmulAct, Softmax, Transform, Vector };
+enum class RateKind { DenseConv, DepthwiseConv, Matmul, MatmulAct, Softmax, Transform, Vector };
 
-RateKind rateKind(const NodeAnalysis& a, bool grouped) {
+RateKind rateKind(const NodeAnalysis& a, bool depthwise) {
     switch (a.opClass) {
     case OpClass::Conv:
-        return grouped ? RateKind::GroupConv : RateKind::DenseConv;
+        return depthwise ? RateKind::DepthwiseConv : RateKind::DenseConv;
     case OpClass::Matmul:
         // A MatMul with no weight multiplies two activations (attention): nothing to preload, the second
         // operand is laid out on chip per inference, at its own efficiency.
@@ -111,9 +112,9 @@ double perSecond(RateKind k, bool int16, const TargetProfile& t) {
 
 } // namespace
 
-ComputeRate bpuComputeRate(const NodeAnalysis& a, bool grouped, const TargetProfile& t) {
+ComputeRate bpuComputeRate(const NodeAnalysis& a, bool depthwise, const TargetProfile& t) {
     const bool int16 = a.precision == Precision::Int16;
-    const RateKind k = rateKind(a, grouped);
+    const RateKind k = rateKind(a, depthwise);
     const RateRow& row = rowOf(k);
     ComputeRate r;
     r.work = row.work;
@@ -131,14 +132,25 @@ ComputeRate bpuComputeRate(const NodeAnalysis& a, bool grouped, const TargetProf
     return r;
 }
 
-bool isGroupedConv(const Node& n) {
-    return n.opType == "Conv" && n.attrIntOr("group", 1) > 1;
+bool isDepthwise(int64_t groups, int64_t inputChannels) {
+    return groups > 1 && groups == inputChannels;
 }
 
-double bpuComputeUs(const NodeAnalysis& a, bool grouped, int64_t movedElements, const TargetProfile& t) {
+bool isDepthwiseConv(const Graph& g, const Node& n) {
+    if (n.opType != "Conv" && n.opType != "ConvTranspose")
+        return false;
+    if (n.inputs.empty() || !n.inputs[0].valid())
+        return false;
+    const Tensor& in = g.tensor(n.inputs[0]);
+    if (in.shape.rank() < 2)
+        return false;
+    return isDepthwise(n.attrIntOr("group", 1), in.shape.dims[1]);
+}
+
+double bpuComputeUs(const NodeAnalysis& a, bool depthwise, int64_t movedElements, const TargetProfile& t) {
     if (a.placement != Placement::BPU)
         return 0;
-    const RateKind k = rateKind(a, grouped);
+    const RateKind k = rateKind(a, depthwise);
     const ComputeRate::Work w = rowOf(k).work;
     const double work = w == ComputeRate::Work::PaddedMacs      ? double(a.paddedMacs)
                         : w == ComputeRate::Work::MovedElements ? double(movedElements)

@@ -102,7 +102,8 @@ void runTraffic(AnalysisContext& c) {
         // Intensity per DDR byte: SRAM-resident feature maps cost no DDR traffic, so a conv whose
         // intensity is at or above the ridge is compute-bound by the same times the cost engine uses.
         a.intensity = double(a.paddedMacs) / double(std::max<int64_t>(a.ddrBytes, 1));
-        a.computeUs = bpuComputeUs(a, ix.groups[i] > 1, moved, c.target);
+        const bool depthwise = ix.conv[i].known && isDepthwise(ix.groups[i], ix.conv[i].inputChannels);
+        a.computeUs = bpuComputeUs(a, depthwise, moved, c.target);
         // Inside a fused group the activation/BN/Add happen in the conv's output stage as it requantizes:
         // only the head's compute counts (the Add's residual read is still memory traffic).
         if (const FusedGroup* grp = r.group(gid); grp && grp->nodes.front() != id)

@@ -35,7 +35,7 @@ void bpuTerms(std::vector<FormulaTerm>& out, const Graph& g, const AnalysisResul
     if (!head) {
         compute.formula = "0: runs in the fused group head's output stage";
     } else {
-        const ComputeRate rate = bpuComputeRate(a, isGroupedConv(g.node(id)), t);
+        const ComputeRate rate = bpuComputeRate(a, isDepthwiseConv(g, g.node(id)), t);
         compute.formula = rate.formula;
         compute.inputs = {{rate.workName, a.computeUs * rate.perSecond / 1e6}};
         for (const char* k : rate.params)

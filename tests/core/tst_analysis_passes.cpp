@@ -8,6 +8,7 @@
 #include "core/advice/FindingKinds.h"
 #include "core/analysis/Alignment.h"
 #include "core/analysis/Analyzer.h"
+#include "core/analysis/Roofline.h"
 #include "core/edit/Edit.h"
 #include "core/io/AnalysisJson.h"
 #include "core/model/ModelImporter.h"
@@ -337,6 +338,33 @@ private slots:
         Run run = analyze(b, "pad_group.onnx");
         QCOMPARE(run.node("gconv").macs, int64_t(64 * 128 * 32 * 9));
         QCOMPARE(run.node("gconv").paddedMacs, int64_t(64 * 128 * 32 * 9));
+    }
+
+    // Issue 62: a grouped conv (1 < group < C_in) is priced per padded MAC at dense_conv_efficiency, like a
+    // dense conv (no calibration row has one; the depthwise rate would lend it 2.7x the dense throughput);
+    // group_conv_efficiency prices a depthwise conv (group == C_in) alone. The expected times follow from
+    // the padded MACs above and the profile's published peak and its two efficiencies.
+    void groupedConvRate() {
+        ModelBuilder b;
+        b.input("x", {1, 64, 8, 16});
+        b.weight("wg", {64, 32, 3, 3});
+        conv(b, "gconv", "x", "wg", "g", 3, 2);
+        b.weight("wd", {64, 1, 3, 3});
+        conv(b, "dw", "g", "wd", "y", 3, 64);
+        b.output("y");
+        Run run = analyze(b, "rate_group.onnx");
+        const bpu::TargetProfile& t = s100();
+        const double peak = t.peakInt8Tops.value * 1e12 / 2;
+        const bpu::NodeAnalysis& g = run.node("gconv");
+        const bpu::NodeAnalysis& d = run.node("dw");
+        QCOMPARE(g.paddedMacs, int64_t(64 * 128 * 32 * 9));
+        QCOMPARE(d.paddedMacs, int64_t(64 * 128 * 9));
+        QVERIFY(std::abs(g.computeUs - 64.0 * 128 * 32 * 9 / (peak * t.denseConvEfficiency.value) * 1e6) <
+                1e-9);
+        QVERIFY(std::abs(d.computeUs - 64.0 * 128 * 9 / (peak * t.groupConvEfficiency.value) * 1e6) < 1e-9);
+        // The inspector explains each with the key that priced it.
+        QVERIFY(bpu::isDepthwiseConv(run.g, run.g.node(run.g.findNode("dw"))));
+        QVERIFY(!bpu::isDepthwiseConv(run.g, run.g.node(run.g.findNode("gconv"))));
     }
 
     // A MatMul-like op's padded MACs grow with its output's padding and with K aligned by the general rule
