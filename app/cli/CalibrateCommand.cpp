@@ -36,7 +36,8 @@ int runCalibrate(const CliArgs& args) {
     CalibrationResult r = args.has("fit")
                               ? set.fit(mutableProfiles, std::stoi(args.get("iterations").value_or("300")))
                               : set.evaluate(constProfiles);
-    const std::string table = calibrationMarkdown(r, constProfiles);
+    const std::vector<ParamIdentity> identity = set.identify(constProfiles);
+    const std::string table = calibrationMarkdown(r, constProfiles, identity);
     std::cout << table;
     if (auto md = args.get("markdown"))
         writeOutput(*md, table);
@@ -51,7 +52,7 @@ int runCalibrate(const CliArgs& args) {
                 "--write: with several targets give a folder (each profile is written as NAME.json)");
         for (const auto& p : profiles) {
             const std::string path = folder ? (fs::path(*out) / (p.name + ".json")).string() : *out;
-            writeFittedProfile(p.sourcePath, path, r);
+            writeFittedProfile(p.sourcePath, path, r, identity);
             std::cout << "wrote " << path << "\n";
         }
     }

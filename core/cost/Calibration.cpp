@@ -319,8 +319,73 @@ CalibrationResult CalibrationSet::fit(const std::vector<TargetProfile*>& profile
     return evaluate(constProfiles);
 }
 
-std::string calibrationMarkdown(const CalibrationResult& r,
-                                const std::vector<const TargetProfile*>& profiles) {
+std::string ParamIdentity::why() const {
+    char buf[160];
+    switch (verdict) {
+    case Verdict::AtBound:
+        std::snprintf(buf, sizeof buf, "at its %s bound (%g, in the fit's range %g..%g)",
+                      value - lo < hi - value ? "lower" : "upper", value, lo, hi);
+        return buf;
+    case Verdict::NotExercised:
+        return "no calibration row exercises it";
+    case Verdict::Identified:
+        break;
+    }
+    std::snprintf(buf, sizeof buf, "%d calibration row(s) exercise it, inside its range %g..%g",
+                  rowsExercising, lo, hi);
+    return buf;
+}
+
+std::vector<ParamIdentity> CalibrationSet::identify(const std::vector<const TargetProfile*>& profiles) const {
+    std::vector<ParamIdentity> out;
+    if (profiles.empty())
+        return out;
+    // Every prediction the fit compares, in one list: the one-thread rows, the two-thread rows, the fuse
+    // ratio.
+    auto predictions = [this](const std::vector<const TargetProfile*>& ps) {
+        const CalibrationResult r = evaluate(ps);
+        std::vector<double> v;
+        for (const auto& row : r.rows)
+            v.push_back(row.predictedMs);
+        for (const auto& row : r.threadRows)
+            v.push_back(row.predictedFps);
+        v.push_back(r.predictedFuseRatio.value_or(0));
+        return v;
+    };
+    const std::vector<double> base = predictions(profiles);
+    for (const auto& fp : freeParams()) {
+        ParamIdentity id;
+        id.key = fp.key;
+        id.lo = fp.lo;
+        id.hi = fp.hi;
+        for (const auto& p : profiles.front()->parameters())
+            if (p.key == fp.key)
+                id.value = p.param->value;
+        const double u = (id.value - fp.lo) / (fp.hi - fp.lo);
+        // Moved a quarter of its range, away from the nearer bound, on every profile (the value is shared).
+        std::vector<TargetProfile> moved;
+        moved.reserve(profiles.size());
+        for (const TargetProfile* p : profiles) {
+            moved.push_back(*p);
+            paramByKey(moved.back(), fp.key)->value = id.value + (u < 0.5 ? 0.25 : -0.25) * (fp.hi - fp.lo);
+        }
+        std::vector<const TargetProfile*> movedPtrs;
+        for (const auto& p : moved)
+            movedPtrs.push_back(&p);
+        const std::vector<double> after = predictions(movedPtrs);
+        for (size_t i = 0; i < base.size() && i < after.size(); ++i)
+            id.rowsExercising += std::abs(after[i] - base[i]) > 1e-9 * std::max(1.0, std::abs(base[i]));
+        if (id.rowsExercising == 0)
+            id.verdict = ParamIdentity::Verdict::NotExercised;
+        else if (u < ParamIdentity::kBoundMargin || u > 1 - ParamIdentity::kBoundMargin)
+            id.verdict = ParamIdentity::Verdict::AtBound;
+        out.push_back(id);
+    }
+    return out;
+}
+
+std::string calibrationMarkdown(const CalibrationResult& r, const std::vector<const TargetProfile*>& profiles,
+                                const std::vector<ParamIdentity>& identity) {
     std::ostringstream os;
     char buf[512];
     os << "| model | target | scenario | compared | measured ms | measured FPS | predicted ms | predicted "
@@ -354,14 +419,18 @@ std::string calibrationMarkdown(const CalibrationResult& r,
         r.rmsLogError, r.rmsLogErrorThreads, names.c_str());
     os << buf;
     for (const auto& [k, v] : r.fitted) {
-        std::snprintf(buf, sizeof buf, "- `%s` = %g\n", k.c_str(), v);
+        std::snprintf(buf, sizeof buf, "- `%s` = %g", k.c_str(), v);
         os << buf;
+        for (const ParamIdentity& id : identity)
+            if (id.key == k)
+                os << (id.identified() ? " (identified: " : " (**not identified**: ") << id.why() << ")";
+        os << "\n";
     }
     return os.str();
 }
 
-void writeFittedProfile(const std::string& sourceJson, const std::string& outPath,
-                        const CalibrationResult& r) {
+void writeFittedProfile(const std::string& sourceJson, const std::string& outPath, const CalibrationResult& r,
+                        const std::vector<ParamIdentity>& identity) {
     // Ordered: the profile keeps its key order and reads as before, only the fitted values change. (The
     // source was loaded and validated as a profile just before.)
     nlohmann::ordered_json doc =
@@ -372,6 +441,10 @@ void writeFittedProfile(const std::string& sourceJson, const std::string& outPat
         std::string note = p.contains("estimate") ? p["estimate"].get<std::string>() : std::string();
         if (note.find("fitted") == std::string::npos)
             p["estimate"] = note + " (fitted by bpuscope-cli calibrate; docs/calibration.md)";
+        p.erase("identified");
+        for (const ParamIdentity& id : identity)
+            if (id.key == k && !id.identified())
+                p["identified"] = false;
     }
     OutputFile::resolve(outPath).write(doc.dump(1) + "\n");
 }

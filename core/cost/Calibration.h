@@ -49,6 +49,27 @@ struct CalibrationResult {
     std::vector<std::pair<std::string, double>> fitted; ///< free parameter key -> value
 };
 
+/// Whether the calibration data pins a fitted parameter down (issue 62). A gain that rests on one it does not
+/// is marked so wherever it is shown (core/advice/RestsOn.h).
+struct ParamIdentity {
+    enum class Verdict {
+        Identified,
+        AtBound,     ///< the value ends within kBoundMargin of its range from a bound of the fit's range
+        NotExercised ///< moving it changes no calibration row's prediction
+    };
+    /// The share of the fit's range (CalibrationSet::freeParams) within which a value counts as at its
+    /// bound: the fit's logit maps that range onto the line, so a value that close to a bound is one the
+    /// data pushed out of the range rather than one it chose.
+    static constexpr double kBoundMargin = 0.01;
+    std::string key;
+    double value = 0, lo = 0, hi = 0; ///< the value, the fit's range
+    Verdict verdict = Verdict::Identified;
+    int rowsExercising = 0; ///< calibration rows (and the fuse ratio) whose prediction moves with it
+    bool identified() const { return verdict == Verdict::Identified; }
+    /// "at its upper bound (1 of 0.01..1)", "no calibration row exercises it", "11 rows exercise it"
+    std::string why() const;
+};
+
 /// Models loaded once, evaluated against many candidate profiles.
 class CalibrationSet {
 public:
@@ -66,6 +87,11 @@ public:
         return fit({&profile}, iterations);
     }
 
+    /// Which free parameters the data identifies at the values `profiles` hold (the first profile's value;
+    /// they are shared): a value at a bound of the fit's range is not; one no row's prediction moves with
+    /// (each moved a quarter of its range and every row re-predicted) is not.
+    std::vector<ParamIdentity> identify(const std::vector<const TargetProfile*>& profiles) const;
+
     /// The parameters the fit may move, each with physical bounds.
     struct FreeParam {
         const char* key;
@@ -78,13 +104,17 @@ private:
     std::vector<Graph> graphs_;
 };
 
-/// Markdown table of predicted vs measured with errors (docs/calibration.md).
-std::string calibrationMarkdown(const CalibrationResult& r,
-                                const std::vector<const TargetProfile*>& profiles);
+/// Markdown table of predicted vs measured with errors (docs/calibration.md), then the fitted values, each
+/// with whether the data identifies it (`identity`, from CalibrationSet::identify; empty: not said).
+std::string calibrationMarkdown(const CalibrationResult& r, const std::vector<const TargetProfile*>& profiles,
+                                const std::vector<ParamIdentity>& identity = {});
 inline std::string calibrationMarkdown(const CalibrationResult& r, const TargetProfile& profile) {
     return calibrationMarkdown(r, std::vector<const TargetProfile*>{&profile});
 }
-/// Writes `profile`'s fitted values into the profile JSON at `path` (notes kept, "fitted" marked).
-void writeFittedProfile(const std::string& sourceJson, const std::string& outPath, const CalibrationResult& r);
+/// Writes `profile`'s fitted values into the profile JSON at `path` (notes kept, "fitted" marked), each
+/// marked `"identified": false` where `identity` says the data does not identify it (the key dropped where
+/// it does).
+void writeFittedProfile(const std::string& sourceJson, const std::string& outPath, const CalibrationResult& r,
+                        const std::vector<ParamIdentity>& identity = {});
 
 } // namespace bpu

@@ -11,7 +11,7 @@ namespace bpu {
 ParamValue paramValue(const TargetProfile& t, const std::string& key) {
     for (const auto& p : t.parameters())
         if (p.key == key)
-            return {p.key, p.param->value, p.param->estimate, p.param->note};
+            return {p.key, p.param->value, p.param->estimate, p.param->note, p.param->identified};
     return {};
 }
 

@@ -16,8 +16,9 @@ namespace bpu {
 struct ParamValue {
     std::string key; ///< as in the profile ("dense_conv_efficiency", "alignment.conv_c")
     double value = 0;
-    bool estimate = false; ///< the profile marks it an estimate
-    std::string note;      ///< its source, or why the estimate
+    bool estimate = false;  ///< the profile marks it an estimate
+    std::string note;       ///< its source, or why the estimate
+    bool identified = true; ///< false: the calibration data does not pin it down (Param::identified)
 };
 
 /// One term of a node's latency as the cost engine computed it: its value, the formula with its inputs and

@@ -142,13 +142,18 @@ public:
                 double max) const {
         const std::string path = join(where, key);
         const json& p = member(obj, key, where);
-        onlyKeys(p, {"value", "source", "estimate"}, path);
+        onlyKeys(p, {"value", "source", "estimate", "identified"}, path);
         const json& v = member(p, "value", path);
         if (!v.is_number())
             fail(path + ".value", "expected a number");
         Param out;
         out.value = v.get<double>();
         std::tie(out.note, out.estimate) = note(p, path);
+        if (const auto id = p.find("identified"); id != p.end()) {
+            if (!id->is_boolean())
+                fail(path + ".identified", "expected true or false");
+            out.identified = id->get<bool>();
+        }
         if (!std::isfinite(out.value) || out.value < min || out.value > max) {
             std::ostringstream range;
             range << "is " << out.value << "; it must be in [" << min << ", " << max << "]";

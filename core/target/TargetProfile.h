@@ -19,6 +19,10 @@ struct Param {
     double value = 0;
     std::string note;      ///< the source, or why this estimate
     bool estimate = false; ///< true when the note is an "estimate" rather than a published "source"
+    /// False when the calibration fit could not pin it down (at a bound of its range, or no row exercises
+    /// it: the profile's `"identified": false`, written by `bpuscope-cli calibrate --fit --write`). A gain
+    /// that rests on it says so (issue 62).
+    bool identified = true;
 };
 
 /// How the BPU pads a tensor (guide G4).
