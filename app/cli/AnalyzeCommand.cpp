@@ -101,7 +101,7 @@ std::string summaryText(const Session& session) {
     os << buf;
     os << "findings (" << r.findings.size() << (r.foldedFindings.empty() ? "" : " listed") << "):\n";
     for (const auto& f : r.findings) {
-        os << "  [" << ruleName(f.rule) << "] " << severityName(f.severity) << ": " << f.title << "\n";
+        os << "  [" << ruleName(f.rule) << "] " << severityText(f) << ": " << f.title << "\n";
         os << "        " << findingOutcomeText(f) << "\n";
         // A grouped finding's occurrences, the largest first: the first few, the count of the rest.
         constexpr size_t kShown = 3;

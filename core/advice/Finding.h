@@ -2,6 +2,7 @@
 #pragma once
 
 #include "FindingKinds.h"
+#include "RestsOn.h"
 #include "core/edit/EditCost.h"
 #include "core/edit/EditFwd.h"
 #include "core/model/Ids.h"
@@ -68,6 +69,13 @@ struct Finding {
     EditList whatIf;
     /// The what-if's effect per image: the cost of this waste, an upper bound on what any fix saves.
     std::optional<double> wasteUpperBoundMs;
+    /// The assumptions (ids of the profile's `assumptions` block) the rule's gain takes for granted, set by
+    /// the rule (issue 62).
+    std::vector<std::string> assumes;
+    /// What the shown gain rests on: the profile keys pricing at least half of the time its trial changed
+    /// (the fix's; the what-if's when there is no fix), and `assumes`. Filled by the fix trials; a weak
+    /// entry caps the severity at medium.
+    std::vector<RestsOn> restsOn;
     /// Findings of other rules whose fix was this very change, merged into this one (one change, one row).
     std::vector<FindingPart> also;
     /// The findings of this rule and kind of fix grouped into this one, each as raised; its fix and what-if

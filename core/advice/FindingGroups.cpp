@@ -92,6 +92,20 @@ template <class T> void append(std::vector<T>& into, const std::vector<T>& more)
     into.insert(into.end(), more.begin(), more.end());
 }
 
+/// What `f` rests on, added to `into` (issue 62): its rule's assumptions, and what its own trial rested on
+/// (a merged finding keeps its figure: the same change), the severity capped where any of it is weak.
+void addRestsOn(Finding& into, const Finding& f) {
+    for (const std::string& a : f.assumes)
+        if (std::find(into.assumes.begin(), into.assumes.end(), a) == into.assumes.end())
+            into.assumes.push_back(a);
+    for (const RestsOn& r : f.restsOn)
+        if (std::none_of(into.restsOn.begin(), into.restsOn.end(),
+                         [&](const RestsOn& x) { return x.id == r.id; }))
+            into.restsOn.push_back(r);
+    if (anyWeak(into.restsOn) && into.severity == Severity::High)
+        into.severity = Severity::Medium;
+}
+
 } // namespace
 
 std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
@@ -111,6 +125,7 @@ std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
                 Finding& into = merged[it->second];
                 into.also.push_back(partOf(f));
                 append(into.also, f.also);
+                addRestsOn(into, f);
                 addNodes(into.nodes, f.nodes);
                 continue;
             }
@@ -141,6 +156,7 @@ std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
         append(g.whatIf, f.whatIf);
         append(g.alternativeFix, f.alternativeFix);
         append(g.also, f.also);
+        addRestsOn(g, f);
         addNodes(g.nodes, f.nodes);
     }
     std::vector<size_t> grouped;

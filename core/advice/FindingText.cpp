@@ -86,12 +86,56 @@ std::string findingOutcomeText(const Finding& f) {
     } else {
         out = "no concrete fix";
     }
+    if (const std::string weak = weakRestsOnText(f.restsOn); !weak.empty())
+        out += std::string("; ") + kUnprovenMarker + ": " + weak;
     if (f.wasteUpperBoundMs) {
         out += "; this waste costs at most " + gainText(f.wasteUpperBoundMs) + " (upper bound)";
         // A narrower conv saves its padding and real work besides: say so, or the bound reads as broken.
         if (f.estimatedGainMs && *f.estimatedGainMs > *f.wasteUpperBoundMs + kGainNoiseMs)
             out += "; the fix saves more because it also removes real work";
     }
+    return out;
+}
+
+std::string severityText(const Finding& f) {
+    std::string out = severityName(f.severity);
+    if (anyWeak(f.restsOn))
+        out += std::string(", ") + kUnprovenMarker;
+    return out;
+}
+
+std::string restsOnListText(const Finding& f) {
+    std::string out;
+    for (const RestsOn& r : f.restsOn) {
+        out += out.empty() ? "" : "; ";
+        if (r.kind == RestsOn::Kind::Assumption)
+            out += "assumption " + r.id + (r.weak ? " (no published source states it)" : "");
+        else
+            out += r.id + (r.weak ? " (not identified by the calibration)" : "");
+    }
+    return out;
+}
+
+std::string unprovenProse(const Finding& f) {
+    std::string params, assumptions;
+    int weakParams = 0;
+    for (const RestsOn& r : f.restsOn) {
+        if (!r.weak)
+            continue;
+        if (r.kind == RestsOn::Kind::Parameter)
+            ++weakParams;
+        else
+            assumptions += (assumptions.empty() ? "" : "; ") + r.note;
+    }
+    std::string out;
+    if (weakParams > 0)
+        out = "the gain rests on " +
+              std::string(weakParams > 1 ? "fitted parameters" : "a fitted parameter") +
+              " the calibration does not identify (the method section marks " +
+              (weakParams > 1 ? "them" : "it") + ")";
+    if (!assumptions.empty())
+        out += std::string(out.empty() ? "the gain rests on" : " and on") +
+               " an assumption no published source states: " + assumptions;
     return out;
 }
 

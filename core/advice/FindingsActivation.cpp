@@ -111,15 +111,19 @@ void findSeparateActivations(AnalysisContext& c) {
         f.severity =
             severityForShare(share, c.target.severityHighShare.value, c.target.severityMediumShare.value);
         f.recommendation =
-            "The BPU fuses only ReLU / ReLU6 into a conv (Conv+BN+Add+ReLU); " + kind +
-            " is a LUT / elementwise layer of its own after every conv, with its own load, store and fixed "
-            "cost. Where accuracy allows, train with ReLU or ReLU6 instead (re-train or fine-tune, then "
+            "The BPU's published fusion list names only ReLU / ReLU6 after a conv (Conv+BN+Add+ReLU); " +
+            kind +
+            " is taken to run as a LUT / elementwise layer of its own after every conv, with its own load, "
+            "store and fixed cost (an assumption no published source states). Where accuracy allows, train "
+            "with ReLU or ReLU6 instead (re-train or fine-tune, then "
             "check "
             "accuracy). The fix swaps them for ReLU" +
             std::string(kind.find("HardSwish") != std::string::npos ? "6" : "") +
             " (replace_activation); the cost of this waste (an upper bound) treats these layers as fused "
             "away.";
         f.whatIf = {std::make_shared<AssumeEdit>(AssumeEdit::Removed, names)};
+        // The fusion list names ReLU/ReLU6; that nothing else fuses is our reading of it, no source says so.
+        f.assumes = {"lut_activation_separate_layer"};
         // The change the guide asks for: the activation becomes ReLU (ReLU6 for the HardSwish family, as
         // MobileNet's), fused into its conv; its gain is that model re-estimated.
         std::vector<std::string> heads;

@@ -342,6 +342,7 @@ void findBatchMode(AnalysisContext& c) {
             continue;
         Finding f;
         f.rule = RuleId::G6_5;
+        f.assumes = {"batch_loads_weights_once"};
         f.cause = "input '" + g.tensor(in).name + "'";
         char pct[64];
         std::snprintf(pct, sizeof pct, "%.0f%%", share * 100);

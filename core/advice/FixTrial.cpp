@@ -5,6 +5,7 @@
 #include "GuessedTime.h"
 
 #include "core/analysis/AnalysisResult.h"
+#include "core/cost/PricedTime.h"
 #include "core/edit/EditList.h"
 #include "core/edit/Session.h"
 #include "core/edit/UndoToken.h"
@@ -16,8 +17,16 @@
 
 namespace bpu {
 
+namespace {
+
+PricedTime pricedNow(const Session& s) {
+    return pricedTime(s.graph(), s.analysis(), s.cost(), s.target(), s.objective() == Objective::Throughput);
+}
+
+} // namespace
+
 FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore, const GuessedTime* guessed,
-                  double fpsBefore) {
+                  double fpsBefore, const PricedTime* priced) {
     // MACs per image (a batch edit multiplies them per inference, not per image); parameters per model.
     const auto macsPerImage = [&] {
         return s.analysis().totals.macs / std::max(1, s.cost().batch);
@@ -39,6 +48,8 @@ FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore, co
     t.paramsChange = s.analysis().totals.params - paramsBefore;
     if (guessed)
         t.gainOnGuessesMs = gainOnGuessesMs(*guessed, s);
+    if (priced)
+        t.restsOnKeys = keysCarryingChange(*priced, pricedNow(s));
     token.revert(s);
     return t;
 }
@@ -48,6 +59,7 @@ std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>
     const double perImageMsBefore = s.cost().perImageMs;
     const GuessedTime guessed = guessedTime(s);
     const double fpsBefore = s.cost().fpsByThreads[1];
+    const PricedTime priced = pricedNow(s);
     std::vector<TrialOutcome> out(lists.size());
     bool stopped = false;
     s.tryInPlace([&](Session& cur) {
@@ -57,7 +69,7 @@ std::vector<TrialOutcome> tryEach(Session& s, const std::vector<const EditList*>
                 return;
             }
             try {
-                out[i] = tryEdits(cur, *lists[i], perImageMsBefore, &guessed, fpsBefore);
+                out[i] = tryEdits(cur, *lists[i], perImageMsBefore, &guessed, fpsBefore, &priced);
             } catch (const EditListError& e) {
                 out[i] =
                     TrialRefusal{lists[i]->size() == 1 ? e.reason() : std::string(e.what()), e.brokenNode()};

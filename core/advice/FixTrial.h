@@ -17,6 +17,7 @@ class Graph;
 class Session;
 struct Finding;
 struct GuessedTime;
+struct PricedTime;
 
 /// What an edit list does, tried on a session and reverted (the fix trials, the fix searches).
 struct FixTrial {
@@ -31,14 +32,19 @@ struct FixTrial {
     /// The part of gainMs on nodes whose output shape nobody knows (GuessedTime.h): a guess. Zero on a
     /// complete result.
     double gainOnGuessesMs = 0;
+    /// The profile keys pricing at least half of the time the change moved (keysCarryingChange): what its
+    /// gain rests on (issue 62). Empty when not measured.
+    std::vector<std::string> restsOnKeys;
 };
 
 /// What applying `edits` does to `s`, its gain measured against `perImageMsBefore` (the session's latency
 /// per image now); the edits are reverted before it returns. Throws EditError / EditListError (the session
 /// untouched) if they do not apply. Run it inside Session::tryInPlace, which sets the findings aside.
-/// `guessed` is the session's GuessedTime now (null: not measured).
+/// `guessed` is the session's GuessedTime now (null: not measured); `priced` its PricedTime now in the
+/// session's objective (null: restsOnKeys not measured).
 FixTrial tryEdits(Session& s, const EditList& edits, double perImageMsBefore,
-                  const GuessedTime* guessed = nullptr, double fpsBefore = 0);
+                  const GuessedTime* guessed = nullptr, double fpsBefore = 0,
+                  const PricedTime* priced = nullptr);
 
 /// Why an edit list did not apply.
 struct TrialRefusal {

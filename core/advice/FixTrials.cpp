@@ -107,9 +107,11 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
         bool tried = false, pays = false, unknown = false;
         // Any part of a gain or a waste on a node without a shape is a guess of what that node costs.
         bool guessed = namesGuessedNode(s.graph(), f);
+        const FixTrial* shown = nullptr; // the trial whose figure the finding shows
         if (fixSlot[i] != SIZE_MAX) {
             if (const FixTrial* t = std::get_if<FixTrial>(&outcome[fixSlot[i]])) {
                 tried = true;
+                shown = t;
                 guessed = guessed || std::abs(t->gainOnGuessesMs) > minGainMs;
                 const double gain = std::max(0.0, t->gainMs);
                 if (t->gainMs > minGainMs) {
@@ -162,6 +164,8 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
                 guessed = guessed || std::abs(t->gainOnGuessesMs) > minGainMs;
                 const double waste = std::max(0.0, t->gainMs);
                 f.wasteUpperBoundMs = waste;
+                if (f.fix.empty())
+                    shown = t;
                 f.evidence["waste_share_of_latency"] = shareOf(waste);
                 pays = pays || t->gainMs > minGainMs;
             } else {
@@ -181,6 +185,11 @@ Scores scoreFindings(Session& s, const std::vector<size_t>& which, const Progres
                              ? severityForShare(shareOf(*f.estimatedGainMs), target.severityHighShare.value,
                                                 target.severityMediumShare.value)
                              : Severity::Low;
+        // Issue 62: a gain that rests on a parameter the calibration cannot identify, or on an assumption no
+        // published source states, is never high.
+        f.restsOn = restsOn(target, shown ? shown->restsOnKeys : std::vector<std::string>{}, f.assumes);
+        if (anyWeak(f.restsOn) && f.severity == Severity::High)
+            f.severity = Severity::Medium;
         // Neither the fix nor the waste's removal makes the model faster: nothing to act on.
         out.drop[i] = tried && !pays && !unknown;
         out.guessed[i] = guessed && !out.drop[i];

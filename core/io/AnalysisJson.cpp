@@ -113,6 +113,21 @@ nlohmann::json partsJson(const Graph& g, const std::vector<FindingPart>& parts) 
     return out;
 }
 
+/// What a finding's gain rests on (issue 62): each profile key and assumption, and whether it is weak.
+nlohmann::json restsOnJson(const std::vector<RestsOn>& r) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const RestsOn& x : r)
+        out.push_back({{"kind", x.kind == RestsOn::Kind::Parameter ? "parameter" : "assumption"},
+                       {"id", x.id},
+                       {"weak", x.weak},
+                       {"why", x.weak ? (x.kind == RestsOn::Kind::Parameter
+                                             ? "not identified by the calibration (docs/calibration.md)"
+                                             : "no published source states it")
+                                      : ""},
+                       {"note", x.note}});
+    return out;
+}
+
 } // namespace
 
 nlohmann::json findingJson(const Graph& g, const Finding& f) {
@@ -139,6 +154,8 @@ nlohmann::json findingJson(const Graph& g, const Finding& f) {
             {"fix_effects", f.fixEffects ? fixEffectsJson(*f.fixEffects) : nlohmann::json(nullptr)},
             {"what_if", f.whatIf.empty() ? nlohmann::json(nullptr) : editListToJson(f.whatIf)},
             {"waste_upper_bound_ms", orNull(f.wasteUpperBoundMs)},
+            {"rests_on", restsOnJson(f.restsOn)},
+            {"unproven", anyWeak(f.restsOn)},
             {"also", partsJson(g, f.also)},
             {"occurrences", partsJson(g, f.occurrences)}};
 }

@@ -186,7 +186,7 @@ Section findingsSection(const Context& c) {
     ranked.table.widths = {0.45, 0.65, 0.85, 5.2, 1, 0.9, 1, 0.7};
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
-        ranked.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), severityName(f.severity),
+        ranked.table.rows.push_back({std::to_string(i + 1), ruleName(f.rule), severityText(f),
                                      fmt::prose(f.title), findingGainUs(f), gainPercent(f, perImage),
                                      findingWasteUs(f), std::to_string(f.nodes.size())});
     }
@@ -216,7 +216,7 @@ Section findingsSection(const Context& c) {
             Heading{3, "#" + std::to_string(i + 1) + " " + ruleName(f.rule) + ": " + fmt::prose(f.title)});
         KeyValues kv;
         kv.items = {{"Rule", ruleLabel(c.rules, ruleName(f.rule))},
-                    {"Severity", severityName(f.severity)},
+                    {"Severity", severityText(f)},
                     {"Recommendation", fmt::prose(f.recommendation)},
                     {"Fix", f.fix.empty()
                                 ? std::string("none: no concrete change is estimated for this finding")
@@ -227,6 +227,8 @@ Section findingsSection(const Context& c) {
                                                 " ms)"});
         else if (!f.fix.empty())
             kv.items.push_back({"Fix gain", "not estimated"});
+        if (const std::string trust = unprovenProse(f); !trust.empty())
+            kv.items.push_back({"Unproven", trust});
         if (f.fixEffects) {
             const std::string effects = fixEffectsText(*f.fixEffects);
             kv.items.push_back({"Fix costs besides time", effects.empty() ? std::string("none") : effects});

@@ -110,7 +110,8 @@ Section methodSection(const Context& c, const Progress& progress) {
     for (const auto& p : c.t.parameters()) {
         estimates += p.param->estimate ? 1 : 0;
         params.table.rows.push_back({p.key, fmt::number(p.param->value),
-                                     p.param->estimate ? "estimate" : "source",
+                                     std::string(p.param->estimate ? "estimate" : "source") +
+                                         (p.param->identified ? "" : ", not identified"),
                                      p.param->note.empty() ? "-" : p.param->note});
     }
     sec.blocks.push_back(Paragraph{std::to_string(c.t.parameters().size()) + " parameters, " +
@@ -124,6 +125,19 @@ Section methodSection(const Context& c, const Progress& progress) {
         {"Ridge intensity", fmt::number(c.t.ridgeIntensity()) +
                                 " MACs/byte (peak x dense_conv_efficiency / effective DDR bandwidth)"}};
     sec.blocks.push_back(derived);
+    // Issue 62: what the rules take for granted that no parameter states; a finding resting on one with no
+    // source is marked unproven.
+    if (!c.t.assumptions.empty()) {
+        TableBlock as;
+        as.caption = "Assumptions the rules make (a finding whose gain rests on one without a source is "
+                     "marked unproven and is at most medium)";
+        as.table = makeTable({"Assumption", "What it takes for granted", "Source"},
+                             {Align::Left, Align::Left, Align::Left});
+        as.table.widths = {2.6, 5, 3};
+        for (const Assumption& a : c.t.assumptions)
+            as.table.rows.push_back({a.id, a.text, a.sourced() ? a.source : "none: no published source"});
+        sec.blocks.push_back(as);
+    }
 
     addCalibration(c, sec, progress);
 

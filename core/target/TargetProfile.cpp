@@ -184,7 +184,7 @@ TargetProfile parseTargetProfile(const json& doc, const std::string& file) {
     Reader r(file);
     r.onlyKeys(doc,
                {"schema", "name", "display_name", "version", "march", "params", "alignment", "operators",
-                "fusion_patterns", "comment"},
+                "fusion_patterns", "assumptions", "comment"},
                "");
     if (r.str(doc, "schema", "") != "bpuscope.target/1")
         r.fail("schema", "expected \"bpuscope.target/1\"");
@@ -272,7 +272,34 @@ TargetProfile parseTargetProfile(const json& doc, const std::string& file) {
         p.note = r.str(f, "source", where);
         t.fusionPatterns.push_back(std::move(p));
     }
+
+    if (const auto as = doc.find("assumptions"); as != doc.end()) {
+        if (!as->is_array())
+            r.fail("assumptions", "expected an array");
+        std::set<std::string> ids;
+        for (size_t i = 0; i < as->size(); ++i) {
+            const std::string where = "assumptions[" + std::to_string(i) + "]";
+            const json& a = (*as)[i];
+            r.onlyKeys(a, {"id", "text", "source"}, where);
+            Assumption out;
+            out.id = r.str(a, "id", where);
+            out.text = r.str(a, "text", where);
+            out.source = r.str(a, "source", where);
+            if (out.id.empty() || out.text.empty() || out.source.empty())
+                r.fail(where, "id, text and source must be non-empty (source: a citation or \"none\")");
+            if (!ids.insert(out.id).second)
+                r.fail(where + ".id", "'" + out.id + "' is given twice");
+            t.assumptions.push_back(std::move(out));
+        }
+    }
     return t;
+}
+
+const Assumption* TargetProfile::assumption(const std::string& id) const {
+    for (const Assumption& a : assumptions)
+        if (a.id == id)
+            return &a;
+    return nullptr;
 }
 
 const OpRule* TargetProfile::rule(const std::string& opType) const {

@@ -54,6 +54,15 @@ struct FusionPattern {
     std::string note;
 };
 
+/// Something a rule's gain takes for granted that no parameter states (issue 62): "the BPU runs a SiLU as its
+/// own layers after the conv". Its source is a citation or "none".
+struct Assumption {
+    std::string id; ///< what rules name it by ("lut_activation_separate_layer")
+    std::string text;
+    std::string source; ///< the citation, or "none": no published source states it
+    bool sourced() const { return source != "none"; }
+};
+
 /// Every number the analysis and cost engine use, loaded from resources/targets/*.json.
 struct TargetProfile {
     std::string name; ///< s100, s100p
@@ -104,7 +113,10 @@ struct TargetProfile {
     AlignmentRules alignment;
     std::map<std::string, OpRule> operators;
     std::vector<FusionPattern> fusionPatterns;
+    std::vector<Assumption> assumptions; ///< the profile's `assumptions` block (optional in a user profile)
 
+    /// The assumption with id `id`; nullptr when the profile states none such.
+    const Assumption* assumption(const std::string& id) const;
     /// Rule for an op type; nullptr when the table does not know it.
     const OpRule* rule(const std::string& opType) const;
 

@@ -172,7 +172,7 @@ void FindingsPanel::setSnapshot(SnapshotPtr s) {
         item->setTextAlignment(GainColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setTextAlignment(WasteColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(RuleColumn, QString::fromLatin1(ruleName(f.rule)));
-        item->setText(SeverityColumn, QString::fromLatin1(severityName(f.severity)));
+        item->setText(SeverityColumn, QString::fromStdString(severityText(f)));
         item->setText(TitleColumn, QString::fromStdString(f.title));
         item->setData(0, Qt::UserRole, i);
         item->setToolTip(RuleColumn, ruleText(QString::fromLatin1(ruleName(f.rule))));
@@ -231,6 +231,8 @@ void FindingsPanel::showDetails(int index, bool userChoice) {
         h += QStringLiteral("<p><b>Cost of this waste (upper bound):</b> %1 ms, if it were removed outright "
                             "(an idealized what-if, not a change to the model)</p>")
                  .arg(*f.wasteUpperBoundMs, 0, 'f', 3);
+    if (const std::string rests = restsOnListText(f); !rests.empty())
+        h += QStringLiteral("<p><b>Gain rests on:</b> %1</p>").arg(esc(rests));
     h += QStringLiteral("<p><b>Evidence:</b></p><pre>%1</pre>").arg(esc(f.evidence.dump(2)));
     h += QStringLiteral("<p><b>Nodes:</b> ");
     int shown = 0;
