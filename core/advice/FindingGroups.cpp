@@ -133,7 +133,8 @@ std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
         merged.push_back(std::move(f));
     }
     // 2. One rule and one kind of fix: one finding with its occurrences, in rank order.
-    std::map<std::string, size_t> byKind; // kind -> index in `out` of the group's finding
+    std::map<std::string, size_t> byKind;   // kind -> index in `out` of the group's finding
+    std::map<std::string, size_t> byAdvice; // rule and recommendation of a finding without a fix -> the same
     std::vector<Finding> out;
     std::vector<int> members; // per finding of `out`: how many it holds
     for (auto& f : merged) {
@@ -141,17 +142,28 @@ std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
                                  editKinds(f.whatIf) +
                                  (f.fixSearch == FixSearch::InputResolution ? "|input size" : "") +
                                  (f.evidence.contains("fix_not_applicable") ? "|n/a" : "");
-        auto [it, fresh] = byKind.try_emplace(kind, out.size());
-        if (fresh) {
+        // Issue 62: findings with no fix that give the same advice under one rule are one finding too (two
+        // G6.6 transform chains on yolo12n: one with a what-if, one without), whatever their what-ifs.
+        const std::string advice =
+            f.fix.empty() ? std::string(ruleName(f.rule)) + '|' + f.recommendation : std::string();
+        size_t at = out.size();
+        if (const auto a = byAdvice.find(advice); !advice.empty() && a != byAdvice.end())
+            at = a->second;
+        else if (const auto k = byKind.find(kind); k != byKind.end())
+            at = k->second;
+        byKind.try_emplace(kind, at);
+        if (!advice.empty())
+            byAdvice.try_emplace(advice, at);
+        if (at == out.size()) {
             out.push_back(std::move(f));
             members.push_back(1);
             continue;
         }
-        Finding& g = out[it->second];
+        Finding& g = out[at];
         if (g.occurrences.empty())
             g.occurrences.push_back(partOf(g));
         g.occurrences.push_back(partOf(f));
-        ++members[it->second];
+        ++members[at];
         append(g.fix, f.fix);
         append(g.whatIf, f.whatIf);
         append(g.alternativeFix, f.alternativeFix);
