@@ -23,6 +23,9 @@ void Advisor::rankFindings(std::vector<Finding>& findings, Objective objective) 
         // A concrete fix's gain in the objective first: unknown ranks as zero, after every fix that pays (a
         // batch has none in latency). Then the cost of the waste (a what-if's upper bound), then the rule's
         // judgement.
+        // Issue 62: a waste no change removes (padding a model output's channels) after every other.
+        if (a.unavoidable != b.unavoidable)
+            return b.unavoidable;
         auto gain = [objective](const Finding& f) {
             return objective == Objective::Throughput ? (f.estimatedGainMs ? f.fpsGain.value_or(0) : 0)
                                                       : f.estimatedGainMs.value_or(0);

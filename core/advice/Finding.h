@@ -69,6 +69,9 @@ struct Finding {
     EditList whatIf;
     /// The what-if's effect per image: the cost of this waste, an upper bound on what any fix saves.
     std::optional<double> wasteUpperBoundMs;
+    /// The waste is at a model output the application reads (a class count, a 1-channel probability map):
+    /// real, but no change to the model removes it there (issue 62). Ranked after every other finding.
+    bool unavoidable = false;
     /// The assumptions (ids of the profile's `assumptions` block) the rule's gain takes for granted, set by
     /// the rule (issue 62).
     std::vector<std::string> assumes;

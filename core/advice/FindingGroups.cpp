@@ -138,10 +138,10 @@ std::vector<size_t> mergeAndGroup(std::vector<Finding>& findings) {
     std::vector<Finding> out;
     std::vector<int> members; // per finding of `out`: how many it holds
     for (auto& f : merged) {
-        const std::string kind = std::string(ruleName(f.rule)) + '|' + editKinds(f.fix) + '|' +
-                                 editKinds(f.whatIf) +
-                                 (f.fixSearch == FixSearch::InputResolution ? "|input size" : "") +
-                                 (f.evidence.contains("fix_not_applicable") ? "|n/a" : "");
+        const std::string kind =
+            std::string(ruleName(f.rule)) + '|' + editKinds(f.fix) + '|' + editKinds(f.whatIf) +
+            (f.fixSearch == FixSearch::InputResolution ? "|input size" : "") +
+            (f.evidence.contains("fix_not_applicable") ? "|n/a" : "") + (f.unavoidable ? "|unavoidable" : "");
         // Issue 62: findings with no fix that give the same advice under one rule are one finding too (two
         // G6.6 transform chains on yolo12n: one with a what-if, one without), whatever their what-ifs.
         const std::string advice =

@@ -231,6 +231,13 @@ void findPaddingIssues(AnalysisContext& c) {
                 t.shape.dims[1] % unitC != 0 && !depthwise(g, g.node(owner)) && !channelsReachOutput(g, t.id))
                 convsToWiden.push_back(g.node(owner).name);
         }
+        // Issue 62: channels the application reads at a model output (21 class logits, a 1-channel
+        // probability map) are its contract with the model: their C padding is unavoidable there.
+        const bool atOutput =
+            grp.rule == RuleId::G4_2 && std::all_of(grp.items.begin(), grp.items.end(), [&](const Item& it) {
+                const Tensor& t = g.tensor(it.t);
+                return t.shape.rank() == 4 && t.shape.dims[1] % unitC != 0 && channelsReachOutput(g, it.t);
+            });
         const std::string count =
             std::to_string(grp.items.size()) + " tensor" + (grp.items.size() > 1 ? "s" : "");
         f.evidence = {{"shape", first.shape.toString()},
@@ -258,6 +265,22 @@ void findPaddingIssues(AnalysisContext& c) {
                 "small H and W pads H and W to their units for every channel. Where the architecture allows, "
                 "keep the spatial size until later (downsample after the wide layers) or use fewer, wider "
                 "stages; the what-if says what this padding costs.";
+        } else if (atOutput) {
+            const int64_t ch = first.shape.dims[1];
+            f.unavoidable = true;
+            f.severity = Severity::Low;
+            f.title = "Padding wastes " + pct + " of " + count + " " + first.shape.toString() + " -> " +
+                      dimsText(p.dims) + " at a model output: its " + std::to_string(ch) + " channel" +
+                      (ch > 1 ? "s are" : " is") + " what the application reads (unavoidable)";
+            f.recommendation =
+                "These " + std::to_string(ch) + " channel" + (ch > 1 ? "s reach" : " reaches") +
+                " a model output unchanged: the application reads them (a class count, a probability map), "
+                "so "
+                "their padding to a multiple of " +
+                std::to_string(unitC) +
+                " is unavoidable there (any H/W padding follows the input size). Listed for what it costs, "
+                "after every finding with a change to make.";
+            f.evidence["unavoidable"] = "the channels reach a model output";
         } else {
             f.title = "Padding wastes " + pct + " of " + count + " " + first.shape.toString() + " -> " +
                       dimsText(p.dims);

@@ -156,6 +156,7 @@ nlohmann::json findingJson(const Graph& g, const Finding& f) {
             {"waste_upper_bound_ms", orNull(f.wasteUpperBoundMs)},
             {"rests_on", restsOnJson(f.restsOn)},
             {"unproven", anyWeak(f.restsOn)},
+            {"unavoidable", f.unavoidable},
             {"also", partsJson(g, f.also)},
             {"occurrences", partsJson(g, f.occurrences)}};
 }

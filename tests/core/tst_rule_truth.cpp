@@ -9,6 +9,9 @@
 // - One tensor, one finding: yolov8x's '/model.2/m.0/Add_output_0' is a large map crossing a block boundary
 //   (G6.2) and a long shortcut (G6.4); both findings' what-if keeps that one tensor in SRAM, so they are one
 //   finding, the other listed under `also`.
+// - Padding of channels the application reads at a model output (21 class logits, a 1-channel probability
+//   map) is unavoidable there: said so, low, no channel advice, ranked after every other finding.
+#include "OnnxFixtures.h"
 #include "TestPaths.h"
 
 #include "core/advice/Finding.h"
@@ -130,6 +133,64 @@ private slots:
         for (const auto& p : g66->occurrences)
             kt = kt || p.title.find("4x2x400x400") != std::string::npos;
         QVERIFY(kt);
+    }
+
+    // x [1,64,256,256] -> 3x3 conv to 40 channels (pads to 64: 37.5%, a width the designer chose) -> ReLU ->
+    // a 1x1 conv to 21 class logits (a model output; pads to 32: 34%) and a 1x1 conv to 1 channel -> Sigmoid
+    // (a probability map, a model output; pads to 32: 97%). H and W (256) are aligned to 8 and 16. The two
+    // outputs' findings are one kind (no fix, the same what-if kind): one group, both among its parts.
+    void outputPaddingIsUnavoidable() {
+        fixtures::ModelBuilder b;
+        b.input("x", {1, 64, 256, 256});
+        auto conv = [&b](const std::string& name, const std::string& in, int64_t cin, int64_t cout,
+                         const std::string& out, int64_t k) {
+            b.weight(name + "_w", {cout, cin, k, k});
+            auto& n = b.node("Conv", {in, name + "_w"}, {out}, name);
+            fixtures::setInts(n, "kernel_shape", {k, k});
+            fixtures::setInts(n, "pads", {k / 2, k / 2, k / 2, k / 2});
+        };
+        conv("wide", "x", 64, 40, "h", 3);
+        b.node("Relu", {"h"}, {"hr"}, "relu");
+        conv("cls", "hr", 40, 21, "logits", 1);
+        conv("map", "hr", 40, 1, "m", 1);
+        b.node("Sigmoid", {"m"}, {"prob"}, "sig");
+        b.output("logits");
+        b.output("prob");
+        bpu::Session s(bpu::ModelImporter::load(b.save("output_padding.onnx")), s100());
+        s.estimateFindingGains();
+        const auto all = allFindings(s.analysis());
+        std::vector<std::string> unavoidable;
+        bool wide = false, sawUnavoidable = false;
+        for (const bpu::Finding* f : all) {
+            if (f->rule != bpu::RuleId::G4_2)
+                continue;
+            const std::string shape = f->evidence.value("shape", "");
+            if (f->unavoidable) {
+                sawUnavoidable = true;
+                for (const auto& p :
+                     f->occurrences.empty()
+                         ? std::vector<bpu::FindingPart>{{f->rule, f->cause, f->title, {}, {}, {}}}
+                         : f->occurrences)
+                    unavoidable.push_back(p.cause);
+                QCOMPARE(f->severity, bpu::Severity::Low);
+                QVERIFY(f->fix.empty());
+                QVERIFY2(f->recommendation.find("multiples of") == std::string::npos,
+                         f->recommendation.c_str());
+                QVERIFY(!f->whatIf.empty()); // what it costs stays
+            } else if (shape == "1x40x256x256") {
+                wide = true;
+                QVERIFY2(!sawUnavoidable, "an unavoidable finding ranked before the designer's width");
+            }
+        }
+        QVERIFY(wide);
+        std::sort(unavoidable.begin(), unavoidable.end());
+        QCOMPARE(unavoidable,
+                 (std::vector<std::string>{"1x1x256x256 -> 1x32x256x256", "1x21x256x256 -> 1x32x256x256"}));
+        // Every unavoidable finding after every other one in the list.
+        const auto& list = s.analysis().findings;
+        const auto first =
+            std::find_if(list.begin(), list.end(), [](const auto& f) { return f.unavoidable; });
+        QVERIFY(std::all_of(first, list.end(), [](const auto& f) { return f.unavoidable; }));
     }
 
     void largeCOnSmallHwAdvisesNoReshape_data() {
