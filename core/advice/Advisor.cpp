@@ -12,9 +12,9 @@ namespace bpu {
 namespace {
 
 using Rule = void (*)(AnalysisContext&);
-const Rule kRules[] = {findPlacementIssues, findQdqIssues,   findFusionIssues,       findPaddingIssues,
-                       findGroupConv,       findFeatureMaps, findLargeWeights,       findShortcuts,
-                       findBatchMode,       findTransforms,  findSeparateActivations};
+const Rule kRules[] = {findPlacementIssues, findQdqIssues,   findFusionIssues, findPaddingIssues,
+                       findGroupConv,       findFeatureMaps, findOutputTail,   findLargeWeights,
+                       findShortcuts,       findBatchMode,   findTransforms,   findSeparateActivations};
 
 } // namespace
 

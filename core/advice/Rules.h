@@ -15,6 +15,7 @@ void findFusionIssues(AnalysisContext& c);        ///< G3 findings
 void findPaddingIssues(AnalysisContext& c);       ///< G4.1 / G4.2 / G4.3 findings
 void findGroupConv(AnalysisContext& c);           ///< G6.1
 void findFeatureMaps(AnalysisContext& c);         ///< G6.2
+void findOutputTail(AnalysisContext& c);          ///< G6.2: a full-resolution output tail (a cut)
 void findLargeWeights(AnalysisContext& c);        ///< G6.3
 void findShortcuts(AnalysisContext& c);           ///< G6.4
 void findBatchMode(AnalysisContext& c);           ///< G6.5

@@ -11,11 +11,15 @@
 //   finding, the other listed under `also`.
 // - Padding of channels the application reads at a model output (21 class logits, a 1-channel probability
 //   map) is unavoidable there: said so, low, no channel advice, ranked after every other finding.
+// - A full-resolution output tail (class logits resized to the input size, an ArgMax) that is a top layer
+//   gets the cut at the map before it (cut_at), the application doing the resize/argmax; an upsample inside
+//   the model or to less than the input size does not.
 #include "OnnxFixtures.h"
 #include "TestPaths.h"
 
 #include "core/advice/Finding.h"
 #include "core/analysis/AnalysisResult.h"
+#include "core/edit/Edit.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -191,6 +195,56 @@ private slots:
         const auto first =
             std::find_if(list.begin(), list.end(), [](const auto& f) { return f.unavoidable; });
         QVERIFY(std::all_of(first, list.end(), [](const auto& f) { return f.unavoidable; }));
+    }
+
+    // x [1,3,256,256] -> a 4x4 stride-4 conv to 32 channels [1,32,64,64] -> ReLU -> a 1x1 conv to 21 class
+    // logits [1,21,64,64] -> Resize to `size` -> ArgMax over the classes when `argmax`. At 256 (the input
+    // size) the Resize writes 21 x 65536 values, 16x the logits: most of the model's time.
+    static std::string segmenter(int64_t size, bool argmax, const std::string& file) {
+        fixtures::ModelBuilder b;
+        b.input("x", {1, 3, 256, 256});
+        b.weight("w1", {32, 3, 4, 4});
+        auto& c1 = b.node("Conv", {"x", "w1"}, {"f"}, "stem");
+        fixtures::setInts(c1, "kernel_shape", {4, 4});
+        fixtures::setInts(c1, "strides", {4, 4});
+        b.node("Relu", {"f"}, {"fr"}, "relu");
+        b.weight("w2", {21, 32, 1, 1});
+        fixtures::setInts(b.node("Conv", {"fr", "w2"}, {"logits"}, "cls"), "kernel_shape", {1, 1});
+        b.ints("sizes", {1, 21, size, size});
+        b.node("Resize", {"logits", "", "", "sizes"}, {argmax ? "up" : "out"}, "resize");
+        if (argmax)
+            fixtures::setInt(b.node("ArgMax", {"up"}, {"out"}, "argmax"), "axis", 1);
+        b.output("out", argmax ? onnx::TensorProto::INT64 : onnx::TensorProto::FLOAT);
+        return b.save(file);
+    }
+
+    void fullResolutionTailIsCut() {
+        for (bool argmax : {false, true}) {
+            bpu::Session s(bpu::ModelImporter::load(segmenter(256, argmax, "tail_full.onnx")), s100());
+            s.estimateFindingGains();
+            const bpu::Finding* tail = nullptr;
+            for (const bpu::Finding* f : allFindings(s.analysis()))
+                if (f->cause == "output tail 'out'")
+                    tail = f;
+            QVERIFY(tail);
+            QCOMPARE(tail->rule, bpu::RuleId::G6_2);
+            QCOMPARE(tail->fix.size(), size_t(1));
+            QCOMPARE(tail->fix.front()->toJson(),
+                     (nlohmann::json{{"op", "cut_at"}, {"tensors", {"logits"}}}));
+            QVERIFY(tail->estimatedGainMs && *tail->estimatedGainMs > 0);
+            QCOMPARE(tail->nodes.size(), size_t(argmax ? 2 : 1));
+            QVERIFY(tail->recommendation.find("application") != std::string::npos);
+        }
+        // Resized to half the input size, no ArgMax: not full resolution, no cut.
+        bpu::Session half(bpu::ModelImporter::load(segmenter(128, false, "tail_half.onnx")), s100());
+        half.estimateFindingGains();
+        for (const bpu::Finding* f : allFindings(half.analysis()))
+            QVERIFY2(f->cause.rfind("output tail", 0) != 0, f->title.c_str());
+        // YOLOv8n upsamples inside the model (its FPN): no output tail.
+        bpu::Session yolo(bpu::ModelImporter::load(bpu::test::samplesDir() + "/yolov8n.onnx"), s100());
+        yolo.estimateFindingGains();
+        for (const bpu::Finding* f : allFindings(yolo.analysis()))
+            QVERIFY2(f->cause.rfind("output tail", 0) != 0, f->title.c_str());
     }
 
     void largeCOnSmallHwAdvisesNoReshape_data() {
