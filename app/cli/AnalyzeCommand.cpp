@@ -62,7 +62,7 @@ std::string planText(const OptimizationPlan& plan) {
             os << "            " << bpu::report::planPartTitle(plan, i == split) << "\n";
         std::snprintf(buf, sizeof buf, "            %2zu. %.3f ms = %.1f FPS  (-%.3f ms) [%s] ", i + 1,
                       st.latencyMsAfter, st.fpsAfter, st.gainMs, ruleName(st.rule));
-        os << buf << st.title << "\n";
+        os << buf << st.title << (st.unproven ? " (unproven)" : "") << "\n";
     }
     for (const std::string& line : bpu::report::planSkippedLines(plan))
         os << "            left out: " << line << "\n";

@@ -72,6 +72,7 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
         bool idealized;
         bool fewerPixels;
         bool retrains;
+        bool unproven;
     };
     std::vector<Candidate> order;
     for (const Finding& f : s.findings())
@@ -80,7 +81,7 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                 {f.rule, f.cause, f.title, f.fix, *f.estimatedGainMs, f.evidence.contains("trade_off"),
                  std::any_of(f.fix.begin(), f.fix.end(), [](const EditPtr& e) { return e->idealized(); }),
                  f.fixEffects && f.fixEffects->costs.has(EditCost::LowersResolution),
-                 f.fixEffects && f.fixEffects->costs.has(EditCost::NeedsRetraining)});
+                 f.fixEffects && f.fixEffects->costs.has(EditCost::NeedsRetraining), anyWeak(f.restsOn)});
     // Two parts: what needs no retraining first (a compile option, a placement, the I/O), each part in rank
     // order; a retraining fix is then judged on top of everything cheaper.
     std::stable_partition(order.begin(), order.end(), [](const Candidate& c) { return !c.retrains; });
@@ -148,7 +149,7 @@ OptimizationPlan buildOptimizationPlan(Session& s, size_t maxSteps, const Progre
                     continue;
                 }
                 plan.steps.push_back({f.rule, f.cause, f.title, f.fix, f.standaloneGainMs, before - after,
-                                      cur.cost().latencyMs, cur.cost().fps, after, f.retrains});
+                                      cur.cost().latencyMs, cur.cost().fps, after, f.retrains, f.unproven});
                 landed.absorb(std::move(token));
             }
         } catch (...) {

@@ -27,6 +27,9 @@ struct PlanStep {
     /// The fix needs retraining or fine-tuning (EditCost::NeedsRetraining): a step of the plan's second part
     /// (issue 62), taken after every step that needs none.
     bool retrains = false;
+    /// The finding's gain rests on a parameter the calibration does not identify or an unsourced assumption
+    /// (issue 62, Finding::restsOn): the step is kept, marked.
+    bool unproven = false;
 };
 
 /// Why the plan left a finding's fix out.

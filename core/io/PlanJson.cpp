@@ -14,7 +14,8 @@ nlohmann::json planJson(const OptimizationPlan& plan) {
                        {"gain_ms", st.gainMs},
                        {"latency_ms_after", st.latencyMsAfter},
                        {"fps_after", st.fpsAfter},
-                       {"part", st.retrains ? "retraining" : "no-retraining"}});
+                       {"part", st.retrains ? "retraining" : "no-retraining"},
+                       {"unproven", st.unproven}});
     return out;
 }
 

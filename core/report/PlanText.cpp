@@ -16,6 +16,20 @@ std::string planSummary(const OptimizationPlan& plan) {
                       " takes the board latency (1 thread) from " + fmt::ms(plan.latencyMsBefore) + " ms (" +
                       fmt::fps(plan.fpsBefore) + " FPS) to " + fmt::ms(last.latencyMsAfter) + " ms (" +
                       fmt::fps(last.fpsAfter) + " FPS).";
+    // Issue 62: how much of it rests on a parameter the calibration does not identify or an unsourced
+    // assumption.
+    double unproven = 0;
+    int unprovenSteps = 0;
+    for (const PlanStep& st : plan.steps)
+        if (st.unproven) {
+            unproven += st.gainMs;
+            ++unprovenSteps;
+        }
+    if (unprovenSteps > 0)
+        out += " " + fmt::gainUs(unproven) + " us per image of it comes from " +
+               (unprovenSteps == 1 ? std::string("a step") : fmt::plural(unprovenSteps, "step")) +
+               " marked unproven (its gain rests on a parameter the calibration does not identify or an "
+               "assumption no published source states).";
     if (plan.steps.size() == 1)
         return out;
     // Compared as printed, so the sentence never calls two equal-looking numbers "less".

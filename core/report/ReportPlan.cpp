@@ -28,7 +28,8 @@ std::vector<Block> planBlocks(const Context& c) {
             const PlanStep& st = plan.steps[i];
             if (i == 0 || i == split)
                 t.table.rows.push_back({"", "", fmt::prose(planPartTitle(plan, i == split)), "", "", ""});
-            t.table.rows.push_back({std::to_string(i + 1), ruleName(st.rule), fmt::prose(st.title),
+            t.table.rows.push_back({std::to_string(i + 1), ruleName(st.rule),
+                                    fmt::prose(st.title) + (st.unproven ? " (unproven)" : ""),
                                     fmt::gainUs(st.gainMs), fmt::ms(st.latencyMsAfter),
                                     fmt::fps(st.fpsAfter)});
         }

@@ -9,6 +9,7 @@
 
 #include "core/advice/Finding.h"
 #include "core/advice/FindingText.h"
+#include "core/advice/OptimizationPlan.h"
 #include "core/advice/RestsOn.h"
 #include "core/analysis/AnalysisResult.h"
 #include "core/cost/PricedTime.h"
@@ -127,6 +128,13 @@ private slots:
         QVERIFY(bpu::severityText(*f).find("unproven") != std::string::npos);
         QVERIFY(bpu::findingOutcomeText(*f).find("lut_activation_separate_layer") != std::string::npos);
         QVERIFY(bpu::unprovenProse(*f).find("no published source") != std::string::npos);
+        // Its plan step is kept and marked.
+        const bpu::OptimizationPlan plan = bpu::buildOptimizationPlanOnCopy(s);
+        bool marked = false;
+        for (const auto& st : plan.steps)
+            if (st.rule == bpu::RuleId::G3)
+                marked = st.unproven;
+        QVERIFY(marked);
     }
 
     // The same model and gain with the assumption given a source: nothing weak, the severity by share.
@@ -189,6 +197,10 @@ private slots:
             QVERIFY(assumption);
         }
         QVERIFY(seen);
+        bool step = false;
+        for (const auto& st : j.at("plan"))
+            step = step || (st.at("finding").at("rule") == "G3" && st.at("unproven") == true);
+        QVERIFY(step);
     }
 
     // A profile's assumptions block is checked like the rest of it.

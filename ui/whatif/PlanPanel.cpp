@@ -166,7 +166,10 @@ void PlanPanel::show(std::shared_ptr<const OptimizationPlan> plan) {
         table_->setItem(r, Tick, tick);
         table_->setItem(r, Rule, cell(QString::fromLatin1(ruleName(st.rule))));
         // Issue 62: the second part's steps need retraining; they come after every step that does not.
-        auto* fix = cell(st.retrains ? tr("needs retraining: %1").arg(text(st.title)) : text(st.title));
+        QString title = st.retrains ? tr("needs retraining: %1").arg(text(st.title)) : text(st.title);
+        if (st.unproven) // issue 62: its gain rests on an unidentified parameter or an unsourced assumption
+            title += tr(" (unproven)");
+        auto* fix = cell(title);
         fix->setToolTip(
             tr("Saves %1 us alone; %2 us on top of the steps above")
                 .arg(text(fmt::gainUs(st.standaloneGainMs)), text(fmt::gainUs(st.gainMs))));
