@@ -172,8 +172,15 @@ void FindingsPanel::setSnapshot(SnapshotPtr s) {
         item->setTextAlignment(GainColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setTextAlignment(WasteColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(RuleColumn, QString::fromLatin1(ruleName(f.rule)));
-        item->setText(SeverityColumn, QString::fromStdString(severityText(f)));
-        item->setText(TitleColumn, QString::fromStdString(f.title));
+        item->setText(SeverityColumn, QString::fromLatin1(severityName(f.severity)));
+        // Issue 62: the marker leads the title, where the narrow severity column cannot hide it.
+        const std::string weak = weakRestsOnText(f.restsOn);
+        item->setText(TitleColumn,
+                      QString::fromStdString(
+                          (weak.empty() ? std::string() : std::string(kUnprovenMarker) + ": ") + f.title));
+        if (!weak.empty())
+            item->setToolTip(SeverityColumn,
+                             tr("At most medium: its gain %1").arg(QString::fromStdString(weak)));
         item->setData(0, Qt::UserRole, i);
         item->setToolTip(RuleColumn, ruleText(QString::fromLatin1(ruleName(f.rule))));
         item->setToolTip(TitleColumn, QString::fromStdString(f.title + "\n" + findingOutcomeText(f)));

@@ -168,11 +168,11 @@ void PlanPanel::show(std::shared_ptr<const OptimizationPlan> plan) {
         // Issue 62: the second part's steps need retraining; they come after every step that does not.
         QString title = st.retrains ? tr("needs retraining: %1").arg(text(st.title)) : text(st.title);
         if (st.unproven) // issue 62: its gain rests on an unidentified parameter or an unsourced assumption
-            title += tr(" (unproven)");
+            title = tr("unproven: %1").arg(title);
         auto* fix = cell(title);
         fix->setToolTip(
-            tr("Saves %1 us alone; %2 us on top of the steps above")
-                .arg(text(fmt::gainUs(st.standaloneGainMs)), text(fmt::gainUs(st.gainMs))));
+            tr("%1\nSaves %2 us alone; %3 us on top of the steps above")
+                .arg(title, text(fmt::gainUs(st.standaloneGainMs)), text(fmt::gainUs(st.gainMs))));
         table_->setItem(r, Fix, fix);
         table_->setItem(r, Saves, cell(text(fmt::gainUs(st.gainMs)), right));
         table_->setItem(r, LatencyAfter, cell(text(fmt::ms(st.latencyMsAfter)), right));
