@@ -42,15 +42,23 @@ void addCalibration(const Context& c, Section& sec, const Progress& progress) {
         "with the "
         "profile above, against published latencies. Error = (predicted - measured) / measured latency. Read "
         "the kind column: a board measurement is stronger evidence than a toolchain estimate or a ratio."});
-    int fitted = 0;
-    for (const auto& p : c.t.parameters())
+    int fitted = 0, unidentified = 0;
+    for (const auto& p : c.t.parameters()) {
         fitted += p.param->note.find("fitted") != std::string::npos ? 1 : 0;
+        unidentified += p.param->identified ? 0 : 1;
+    }
     if (fitted > 0)
         sec.blocks.push_back(Note{
             std::to_string(fitted) +
             " of the profile's parameters were fitted to these measurements (see their notes above), so the "
             "errors are in-sample: they show the cost model can match this set, not how well it predicts a "
-            "model outside it."});
+            "model outside it." +
+            (unidentified > 0
+                 ? " " + std::to_string(unidentified) +
+                       " of them the data does not identify (marked \"not identified\" above: at a "
+                       "bound of the fit's range, or exercised by no row); a finding whose gain "
+                       "rests on one is marked unproven."
+                 : std::string())});
     TableBlock tb;
     tb.caption = "Predicted vs measured (" + c.t.name + " " + c.t.version + ")";
     tb.table = makeTable(
