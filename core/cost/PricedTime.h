@@ -20,7 +20,7 @@ namespace bpu {
 struct PricedTime {
     struct Part {
         std::vector<std::string> keys; ///< the profile keys the term reads
-        double us = 0;                 ///< its total over the model, microseconds
+        double us = 0;                 ///< its total over the model per image, microseconds
     };
     std::map<std::string, Part> parts; ///< by kind of term ("compute: padded MACs / (...)", "DDR", ...)
 };
