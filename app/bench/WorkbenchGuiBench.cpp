@@ -51,8 +51,7 @@ std::pair<bpu::ui::SnapshotPtr, bpu::ui::SnapshotPtr> snapshotsOf(const bpu::Gra
         s->cost = session.cost();
         s->baseline = s->cost;
         *s->baselineSummary = s->analysis->summary;
-        for (const auto& n : s->cost.nodes)
-            s->baselineNodeUs.push_back(n.latencyUs);
+        s->deltas = std::make_shared<const bpu::NodeDeltas>(*s->graph, s->cost, *s->graph, s->cost);
         s->findingsReady = true;
         return s;
     };
@@ -65,7 +64,7 @@ std::pair<bpu::ui::SnapshotPtr, bpu::ui::SnapshotPtr> snapshotsOf(const bpu::Gra
     }
     auto b = snap();
     b->baseline = a->cost;
-    b->baselineNodeUs = a->baselineNodeUs;
+    b->deltas = std::make_shared<const bpu::NodeDeltas>(*b->graph, b->cost, *a->graph, a->cost);
     return {a, b};
 }
 

@@ -6,6 +6,7 @@
 #include "core/model/Completeness.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 namespace bpu {
@@ -84,7 +85,8 @@ std::vector<FindingChange> findingsOnlyIn(const Session& from, const Session& to
 } // namespace
 
 std::vector<double> Comparison::latencyDeltaByNodeOfA(size_t nodeCount) const {
-    std::vector<double> d(nodeCount, 0.0);
+    // A node of A with no counterpart in B has no delta: NaN (issue 63: drawn as unmatched, not unchanged).
+    std::vector<double> d(nodeCount, std::numeric_limits<double>::quiet_NaN());
     for (const NodeDelta& n : nodes)
         if (n.a.value < nodeCount)
             d[n.a.value] = n.latencyDeltaUs();

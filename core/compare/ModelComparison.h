@@ -78,7 +78,7 @@ struct Comparison {
     double latencyMsDelta() const { return b.figures.latencyMs - a.figures.latencyMs; }
     double bpuMsDelta() const { return b.figures.bpuMs - a.figures.bpuMs; }
     double fpsDelta() const { return b.figures.fps - a.figures.fps; }
-    /// B's latency minus A's for every node of A (0 for an unmatched one), indexed by A's NodeId.
+    /// B's latency minus A's for every node of A (NaN for an unmatched one: no delta), indexed by A's NodeId.
     std::vector<double> latencyDeltaByNodeOfA(size_t nodeCount) const;
 };
 

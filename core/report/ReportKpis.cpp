@@ -14,9 +14,15 @@ std::vector<KpiCard> kpiCards(const Context& c) {
     const std::string per =
         f.batch > 1 ? " per inference of batch " + std::to_string(f.batch) : std::string();
     std::string boardDetail = fmt::fps(f.fps) + " FPS; as hrt_model_exec perf" + per;
-    if (c.in.baseline)
-        boardDetail =
-            fmt::fps(f.fps) + " FPS; " + fmt::ms(c.in.baseline->cost().latencyMs) + " ms before the edits";
+    if (c.in.baseline) {
+        const CostEstimate& b = c.in.baseline->cost();
+        // Issue 63: at another batch the per-inference figures are not comparable: per image.
+        boardDetail = b.batch != c.c.batch
+                          ? fmt::fps(f.fps) + " FPS; " + fmt::ms(c.c.perImageMs) + " ms per image, " +
+                                fmt::ms(b.perImageMs) + " before the edits (batch " +
+                                std::to_string(b.batch) + ")"
+                          : fmt::fps(f.fps) + " FPS; " + fmt::ms(b.latencyMs) + " ms before the edits";
+    }
     std::vector<KpiCard> cards{
         {"Board, 1 thread", fmt::ms(f.latencyMs) + " ms", boardDetail},
         {"2 threads", fmt::fps(f.fps2.value_or(0)) + " FPS", "one BPU core shared by two threads"},

@@ -4,6 +4,7 @@
 #include "ReportFormat.h"
 #include "ReportSections.h"
 #include "core/analysis/AnalysisResult.h"
+#include "core/cost/NodeDeltas.h"
 #include "core/edit/EditList.h"
 
 #include <algorithm>
@@ -87,21 +88,22 @@ Section whatIfSection(const Context& c) {
                                     editJson(c.in.edits[i]->toJson())});
     sec.blocks.push_back(edits);
 
-    // With a batch edit a node's latency covers a different number of images before and after: compare per
-    // image, or every node would look slower.
-    const bool perImage = bc.batch != c.c.batch;
-    const double divBefore = perImage ? double(std::max(1, bc.batch)) : 1.0;
-    const double divAfter = perImage ? double(std::max(1, c.c.batch)) : 1.0;
+    // One delta table for every front end (issue 63, NodeDeltas): paired by node name, per image (with a
+    // batch edit a node's latency covers a different number of images before and after, and per inference
+    // every node would look slower).
+    const NodeDeltas deltas(c.g, c.c, bg, bc);
+    const bool perImage = deltas.perImage();
+    const double divBefore = double(deltas.batchBaseline());
+    const double divAfter = double(deltas.batchNow());
     std::vector<Change> changes;
     int added = 0;
     for (NodeId id : c.g.topoOrder) {
-        const NodeId b = bg.findNode(c.g.node(id).name);
-        if (!b.valid()) {
+        if (deltas.kind(id) == NodeChangeKind::New) {
             ++added;
             continue;
         }
-        const double delta =
-            c.c.nodes[id.value].latencyUs / divAfter - bc.nodes[b.value].latencyUs / divBefore;
+        const NodeId b = deltas.baselineNode(id);
+        const double delta = deltas.deltaUs(id);
         const bool changed =
             std::fabs(delta) >= 0.05 || c.r.nodes[id.value].placement != br.nodes[b.value].placement ||
             nodeWasteBytes(c.g, c.r, id) != nodeWasteBytes(bg, br, b) || outShape(c.g, id) != outShape(bg, b);
@@ -130,10 +132,8 @@ Section whatIfSection(const Context& c) {
         const Change& ch = changes[i];
         const double wb = nodeWasteRatio(bg, br, ch.before), wa = nodeWasteRatio(c.g, c.r, ch.now);
         nodes.table.rows.push_back(
-            {c.g.node(ch.now).name, c.g.node(ch.now).opType,
-             fmt::us(bc.nodes[ch.before.value].latencyUs / divBefore),
-             fmt::us(c.c.nodes[ch.now.value].latencyUs / divAfter),
-             (ch.deltaUs > 0 ? "+" : "") + fmt::us(ch.deltaUs),
+            {c.g.node(ch.now).name, c.g.node(ch.now).opType, fmt::us(deltas.baselineUs(ch.now)),
+             fmt::us(deltas.nowUs(ch.now)), (ch.deltaUs > 0 ? "+" : "") + fmt::us(ch.deltaUs),
              pair(placementName(br.nodes[ch.before.value].placement),
                   placementName(c.r.nodes[ch.now.value].placement)),
              pair(outShape(bg, ch.before), outShape(c.g, ch.now)),
@@ -156,8 +156,16 @@ Section whatIfSection(const Context& c) {
                                  fmt::us(levelAfter / divAfter) + " us per image"
                            : std::string()) +
                  "."});
-    if (added > 0)
-        sec.blocks.push_back(Note{std::to_string(added) + " node(s) exist only after the edits."});
+    if (added > 0 || !deltas.removed().empty())
+        sec.blocks.push_back(
+            Note{(added > 0 ? std::to_string(added) + " node(s) exist only after the edits (new: no delta)"
+                            : std::string()) +
+                 (added > 0 && !deltas.removed().empty() ? "; " : "") +
+                 (!deltas.removed().empty()
+                      ? std::to_string(deltas.removed().size()) + " node(s) of the baseline are gone (" +
+                            fmt::us(deltas.removedUs()) + " us per image before)"
+                      : std::string()) +
+                 "."});
     return sec;
 }
 

@@ -122,23 +122,29 @@ QVariant HotspotModel::headerData(int section, Qt::Orientation o, int role) cons
                    ? tr("Time of this node in one inference (%1 per inference); the status bar "
                         "gives the model's latency per image.")
                          .arg(images)
-                   : tr("This node's time now minus in the baseline, both per inference (now "
-                        "%1 per inference).")
+                   : tr("This node's time per image now minus in the baseline, paired by node name "
+                        "(\"new\": the baseline has no node of this name; now %1 per inference).")
                          .arg(images);
     }
     if (role != Qt::DisplayRole)
         return {};
-    if (perTime && batch > 1)
-        return section == Latency ? tr("Latency (us, batch %1)").arg(batch)
-                                  : tr("Delta (us, batch %1)").arg(batch);
+    // The delta is per image (NodeDeltas): at another batch than the baseline's, per inference would make
+    // every node look slower.
+    if (section == Delta && snap_ && snap_->deltas && snap_->deltas->perImage())
+        return tr("Delta (us/image)");
+    if (perTime && batch > 1 && section == Latency)
+        return tr("Latency (us, batch %1)").arg(batch);
     static const char* names[] = {"Node",  "Op",        "Latency (us)", "Share", "Delta (us)", "Placement",
                                   "Waste", "Intensity", "Bound",        "MACs",  "DDR bytes"};
     return tr(names[section]);
 }
 
 double HotspotModel::deltaUs(NodeId id) const {
-    const double now = snap_->cost.nodes[id.value].latencyUs;
-    return id.value < snap_->baselineNodeUs.size() ? now - snap_->baselineNodeUs[id.value] : 0.0;
+    return snap_->deltas ? snap_->deltas->deltaUs(id) : 0.0;
+}
+
+bool HotspotModel::isNew(NodeId id) const {
+    return snap_->deltas && snap_->deltas->kind(id) == NodeChangeKind::New;
 }
 
 bool HotspotModel::numericSortKey(int row, int column, double& key) const {
@@ -250,6 +256,8 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         case Share:
             return QString::number(c.share * 100, 'f', 1) + QLatin1Char('%');
         case Delta:
+            if (isNew(id))
+                return tr("new");
             return std::abs(delta()) < 0.005 ? QString() : QString::number(delta(), 'f', 2);
         case Placement:
             return QString::fromLatin1(placementName(a.placement));
@@ -270,6 +278,8 @@ QVariant HotspotModel::data(const QModelIndex& index, int role) const {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == Placement && a.placement == bpu::Placement::CPU)
         return QBrush(style::cpu());
+    if (role == Qt::ForegroundRole && index.column() == Delta && isNew(id))
+        return QBrush(style::added());
     if (role == Qt::ForegroundRole && index.column() == Delta && std::abs(delta()) >= 0.005)
         return QBrush(delta() > 0 ? style::worse() : style::better());
     if (role == Qt::ToolTipRole && index.column() == Op) {

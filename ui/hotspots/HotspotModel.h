@@ -56,7 +56,10 @@ private:
     SnapshotPtr snap_;
     QVariant costRowData(const HotspotItem& item, int column, int role) const;
     /// A node's latency against the baseline, in us (0 where the baseline has no such node).
+    /// Now minus the baseline per image, paired by name (NodeDeltas); 0 for a new node.
     double deltaUs(NodeId id) const;
+    /// The baseline has no node of this name: no delta, "new".
+    bool isNew(NodeId id) const;
     /// numericSortKey's definition, uncached.
     bool computeSortKey(int row, int column, double& key) const;
     /// Drops the sort-key cache: called when snap_ changes, before the views hear of it (a change in the

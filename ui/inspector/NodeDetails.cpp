@@ -7,6 +7,8 @@
 
 #include <QLocale>
 
+#include <cmath>
+
 namespace bpu::ui {
 
 namespace {
@@ -105,6 +107,19 @@ QString nodeDetailsHtml(const Snapshot& s, NodeId id) {
                                 .arg(grp->id.value)
                                 .arg(grp->nodes.size())
                           : QString());
+    }
+    // Against the baseline, paired by name and per image (issue 63, NodeDeltas).
+    if (s.deltas && id.value < s.deltas->size()) {
+        if (s.deltas->kind(id) == NodeChangeKind::New)
+            h += QStringLiteral("<p><b>Vs baseline:</b> new &mdash; the baseline has no node of this name "
+                                "(an edit added it): no delta.</p>");
+        else if (std::abs(s.deltas->deltaUs(id)) >= 0.005)
+            h += QStringLiteral("<p><b>Vs baseline:</b> %1 us per image (%2 &rarr; %3 us per image)</p>")
+                     .arg(s.deltas->deltaUs(id) > 0
+                              ? QStringLiteral("+%1").arg(s.deltas->deltaUs(id), 0, 'f', 2)
+                              : QString::number(s.deltas->deltaUs(id), 'f', 2))
+                     .arg(s.deltas->baselineUs(id), 0, 'f', 2)
+                     .arg(s.deltas->nowUs(id), 0, 'f', 2);
     }
     // What the layer moves through DDR and the residency rule that sends it there (LifetimePass): the
     // profile's sram_budget_bytes and stream_window_steps, named with their values.

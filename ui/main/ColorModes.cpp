@@ -58,28 +58,40 @@ private:
     std::vector<double> intensity_;
 };
 
-/// Latency change against the baseline: green faster, red slower, grey unchanged.
+/// Latency change against a reference: green faster, red slower, grey unchanged, and a colour of its own for
+/// a node the reference has no counterpart for (issue 63: a new node is never a delta).
 class DeltaColoring : public NodeColoring {
 public:
-    /// `delta` per node in microseconds (current - reference); `against` names the reference in the legend.
-    DeltaColoring(std::vector<double> delta, QString title)
+    /// `delta` per node in microseconds (current - reference), NaN where the reference has no counterpart;
+    /// `title` names the reference in the legend, `unpairedLabel` and `unpairedColor` the NaN nodes.
+    DeltaColoring(std::vector<double> delta, QString title, QString unpairedLabel, QColor unpairedColor)
         : delta_(std::move(delta))
-        , title_(std::move(title)) {
+        , title_(std::move(title))
+        , unpairedLabel_(std::move(unpairedLabel))
+        , unpairedColor_(unpairedColor) {
         double maxAbs = 0;
         for (double d : delta_)
-            maxAbs = std::max(maxAbs, std::fabs(d));
+            if (!std::isnan(d))
+                maxAbs = std::max(maxAbs, std::fabs(d));
         scale_ = maxAbs > 0 ? maxAbs : 1;
     }
+    /// Per node, paired by name and per image (NodeDeltas); NaN for a new node.
     static std::vector<double> againstBaseline(const Snapshot& s) {
-        std::vector<double> d;
-        for (size_t i = 0; i < s.cost.nodes.size(); ++i)
-            d.push_back(i < s.baselineNodeUs.size() ? s.cost.nodes[i].latencyUs - s.baselineNodeUs[i] : 0);
+        std::vector<double> d(s.cost.nodes.size(), 0.0);
+        if (!s.deltas)
+            return d;
+        for (size_t i = 0; i < d.size(); ++i) {
+            const NodeId id{static_cast<uint32_t>(i)};
+            d[i] = s.deltas->kind(id) == NodeChangeKind::New ? std::numeric_limits<double>::quiet_NaN()
+                                                             : s.deltas->deltaUs(id);
+        }
         return d;
     }
     QColor color(NodeId id) const override {
         return colorOf(id.value < delta_.size() ? delta_[id.value] : 0);
     }
-    /// A fused group runs as one layer: its colour is the change of the whole group.
+    /// A fused group runs as one layer: its colour is the change of the whole group (new if any member is:
+    /// the group has no counterpart to be compared with).
     QColor groupColor(const std::vector<NodeId>& members) const override {
         double sum = 0;
         for (NodeId m : members)
@@ -87,6 +99,8 @@ public:
         return colorOf(sum);
     }
     QColor colorOf(double d) const {
+        if (std::isnan(d))
+            return unpairedColor_;
         if (std::fabs(d) < 1e-3)
             return style::unchanged();
         // sqrt spreads the small changes (one edited layer) that a large one elsewhere (a removed Q/DQ pass)
@@ -104,12 +118,15 @@ public:
     QVector<QPair<QString, QColor>> legend() const override {
         return {{QObject::tr("faster"), style::better()},
                 {QObject::tr("slower"), style::worse()},
-                {QObject::tr("unchanged"), style::unchanged()}};
+                {QObject::tr("unchanged"), style::unchanged()},
+                {unpairedLabel_, unpairedColor_}};
     }
 
 private:
     std::vector<double> delta_;
     QString title_;
+    QString unpairedLabel_;
+    QColor unpairedColor_;
     double scale_ = 1;
 };
 
@@ -186,7 +203,10 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
     }
     case ColorMode::Delta:
         return std::make_shared<DeltaColoring>(DeltaColoring::againstBaseline(s),
-                                               QObject::tr("Latency vs baseline"));
+                                               s.deltas && s.deltas->perImage()
+                                                   ? QObject::tr("Latency per image vs baseline")
+                                                   : QObject::tr("Latency vs baseline"),
+                                               QObject::tr("new (not in the baseline)"), style::added());
     }
     return nullptr;
 }
@@ -195,7 +215,8 @@ std::shared_ptr<const NodeColoring> makeComparisonColoring(const Comparison& c, 
                                                            const QString& otherName) {
     // The other model against this one (B - A, A being the open model): slower there is red.
     return std::make_shared<DeltaColoring>(c.latencyDeltaByNodeOfA(s.graph->nodes.size()),
-                                           QObject::tr("Latency in %1 vs here").arg(otherName));
+                                           QObject::tr("Latency in %1 vs here").arg(otherName),
+                                           QObject::tr("no match in %1").arg(otherName), style::unmatched());
 }
 
 } // namespace bpu::ui

@@ -129,9 +129,7 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     const Session& base = live.baselineNow();
     snap->baseline = base.cost();
     snap->setAnalysis(s.analysis(), base.analysis());
-    snap->baselineNodeUs.reserve(base.cost().nodes.size());
-    for (const auto& n : base.cost().nodes)
-        snap->baselineNodeUs.push_back(n.latencyUs);
+    snap->deltas = std::make_shared<const NodeDeltas>(s.graph(), s.cost(), base.graph(), base.cost());
     snap->baselineRowUs = matchingRowUs(snap->cost, snap->baseline);
     snap->baselineStep = live.baseline ? live.baselineStep : 0;
     for (size_t i = 0; i < live.history.size(); ++i) {

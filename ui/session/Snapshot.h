@@ -4,6 +4,7 @@
 #include "core/advice/Objective.h"
 #include "core/analysis/AnalysisFwd.h"
 #include "core/cost/CostEstimate.h"
+#include "core/cost/NodeDeltas.h"
 #include "core/deploy/DeploySettings.h"
 #include "core/edit/EditFwd.h"
 #include "core/model/Completeness.h"
@@ -72,7 +73,9 @@ struct Snapshot {
     // baseline", estimated on the same target as the current state.
     CostEstimate baseline;
     Indirect<AnalysisSummary> baselineSummary;
-    std::vector<double> baselineNodeUs; ///< per node, for per-node deltas
+    /// The nodes against the baseline's, paired by name and per image (issue 63): what every per-node delta
+    /// reads (hotspots, graph colouring, inspector).
+    std::shared_ptr<const NodeDeltas> deltas;
     std::vector<double> baselineRowUs;  ///< per cost row of `cost` (matchingRowUs), for per-row deltas
     size_t baselineStep = 0;            ///< history steps in the baseline (0: as loaded)
 

@@ -73,6 +73,12 @@ QColor worse() {
 QColor unchanged() {
     return QColor::fromRgb(0xE0E0E0);
 }
+QColor added() {
+    return hue(ReddishPurple);
+}
+QColor unmatched() {
+    return hue(SkyBlue);
+}
 QColor searchMatch() {
     // A deeper yellow than Okabe-Ito's (the unknown-op fill): a search halo must stand out on that fill too.
     return QColor::fromRgb(0xFFD400);

@@ -27,6 +27,8 @@ QColor memoryBound();  ///< memory-bound (vermillion)
 QColor better();       ///< a delta that helps (bluish green)
 QColor worse();        ///< a delta that hurts (vermillion)
 QColor unchanged();    ///< no change (light grey)
+QColor added();        ///< a node the baseline has none of (reddish purple): no delta, new
+QColor unmatched();    ///< a node the other side of a comparison has no match for (sky blue)
 QColor searchMatch();  ///< search hits and the minimap's view frame (yellow)
 QColor qdqMark();      ///< Q/DQ boundary markers on edges (vermillion)
 QColor latencyCurve(); ///< the drag editor's latency curve (blue)
