@@ -70,10 +70,16 @@ private slots:
         const std::vector<double> delta = ref.latencyDeltaByNodeOfA(s->graph->nodes.size());
         int slower = 0, faster = 0, same = 0;
         for (NodeItem* item : w.graphView()->graphScene()->nodeItems()) {
-            // A fused group's box shows the change of the whole layer.
+            // A fused group's box shows the change of its matched members (unmatched only if none is).
             double d = 0;
+            bool matched = false;
             for (NodeId m : item->data().members)
-                d += delta[m.value];
+                if (!std::isnan(delta[m.value])) {
+                    d += delta[m.value];
+                    matched = true;
+                }
+            if (!matched)
+                d = std::numeric_limits<double>::quiet_NaN();
             const QColor f = item->fill();
             if (std::isnan(d)) {
                 // Issue 63: a node with no match in B is no delta: its own colour, not unchanged grey.

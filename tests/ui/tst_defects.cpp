@@ -1120,6 +1120,11 @@ private slots:
                 relu = n.name;
         QVERIFY(!relu.empty());
         QCOMPARE(deltaText(relu), QStringLiteral("new"));
+        // The status bar says what the colouring cannot draw: the Sigmoids and Muls the fix removed.
+        QLabel* status = statusLabel(*w_, QStringLiteral("vs baseline"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("114 node(s) removed")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral("57 new")), qPrintable(status->text()));
     }
 
     void cleanupTestCase() {

@@ -90,13 +90,19 @@ public:
     QColor color(NodeId id) const override {
         return colorOf(id.value < delta_.size() ? delta_[id.value] : 0);
     }
-    /// A fused group runs as one layer: its colour is the change of the whole group (new if any member is:
-    /// the group has no counterpart to be compared with).
+    /// A fused group runs as one layer: its colour is the change of its members that have a counterpart (a
+    /// new Relu fused after a kept conv carries no time of its own); new only when none has one.
     QColor groupColor(const std::vector<NodeId>& members) const override {
         double sum = 0;
-        for (NodeId m : members)
-            sum += m.value < delta_.size() ? delta_[m.value] : 0;
-        return colorOf(sum);
+        bool paired = false;
+        for (NodeId m : members) {
+            const double d = m.value < delta_.size() ? delta_[m.value] : 0;
+            if (std::isnan(d))
+                continue;
+            sum += d;
+            paired = true;
+        }
+        return colorOf(paired ? sum : std::numeric_limits<double>::quiet_NaN());
     }
     QColor colorOf(double d) const {
         if (std::isnan(d))

@@ -95,6 +95,15 @@ QString deltaText(const Snapshot& s) {
                              .arg(was.paddingWasteRatio * 100, 0, 'f', 1)
                              .arg(now.paddingWasteRatio * 100, 0, 'f', 1),
                          now.paddingWasteRatio < was.paddingWasteRatio);
+    // Issue 63: nodes an edit added or removed have no delta of their own; say how many, and what the
+    // removed ones cost per image (the time a graph colouring cannot draw).
+    if (s.deltas && !s.deltas->removed().empty())
+        parts << colored(tr("%1 node(s) removed (%2 us/image)")
+                             .arg(s.deltas->removed().size())
+                             .arg(s.deltas->removedUs(), 0, 'f', 1),
+                         true);
+    if (s.deltas && s.deltas->newCount() > 0)
+        parts << tr("%1 new").arg(s.deltas->newCount());
     if (parts.isEmpty())
         return {};
     return tr("vs baseline: ") + parts.join(QStringLiteral(", "));
