@@ -19,7 +19,7 @@ std::vector<KpiCard> kpiCards(const Context& c) {
         // Issue 63: at another batch the per-inference figures are not comparable: per image.
         boardDetail = b.batch != c.c.batch
                           ? fmt::fps(f.fps) + " FPS; " + fmt::ms(c.c.perImageMs) + " ms per image, " +
-                                fmt::ms(b.perImageMs) + " before the edits (batch " +
+                                fmt::ms(b.perImageMs) + " ms before the edits (batch " +
                                 std::to_string(b.batch) + ")"
                           : fmt::fps(f.fps) + " FPS; " + fmt::ms(b.latencyMs) + " ms before the edits";
     }
