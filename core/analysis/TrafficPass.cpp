@@ -120,6 +120,31 @@ void runTraffic(AnalysisContext& c) {
         else
             a.bound = a.computeUs >= a.memoryUs ? Bound::Compute : Bound::Memory;
     }
+    // Issue 63: a fused group is one BPU layer, costed as one (CostModel: its members' compute and DDR
+    // pipelined together on the head). Its bound is the larger of what the layer computes and what it moves
+    // through DDR, the members' spills included (resnet50's layer1.1 conv3 computes 31.66 us while its Add
+    // and Relu move 156.68 us each), and every member shows it; the head's intensity is the layer's MACs per
+    // DDR byte of the whole layer, as the roofline plots it against the layer's time.
+    for (const FusedGroup& grp : r.groups) {
+        if (grp.nodes.empty())
+            continue;
+        double compute = 0, memory = 0;
+        int64_t ddr = 0;
+        for (NodeId m : grp.nodes) {
+            compute += r.nodes[m.value].computeUs;
+            memory += r.nodes[m.value].memoryUs;
+            ddr = satAdd(ddr, r.nodes[m.value].ddrBytes);
+        }
+        NodeAnalysis& head = r.nodes[grp.nodes.front().value];
+        if (head.placement != Placement::BPU)
+            continue;
+        head.intensity = double(head.paddedMacs) / double(std::max<int64_t>(ddr, 1));
+        const Bound b = compute == 0 && memory == 0 ? Bound::None
+                        : compute >= memory         ? Bound::Compute
+                                                    : Bound::Memory;
+        for (NodeId m : grp.nodes)
+            r.nodes[m.value].bound = b;
+    }
 }
 
 } // namespace bpu

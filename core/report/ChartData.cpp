@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ChartData.h"
 #include "core/analysis/AnalysisResult.h"
+#include "core/analysis/Roofline.h"
 
 #include "ReportFormat.h"
 
@@ -85,6 +86,28 @@ BarSeries topLayerLatency(const Graph& g, const AnalysisResult& r, const CostEst
     return s;
 }
 
+namespace {
+
+/// "depthwise conv", "MatMul, int16": the rate kind a roof stands for, from the key its rate reads.
+std::string roofName(const ComputeRate& rate) {
+    static const std::pair<const char*, const char*> names[] = {
+        {"dense_conv_efficiency", "dense conv"},
+        {"group_conv_efficiency", "depthwise conv"},
+        {"matmul_efficiency", "MatMul"},
+        {"matmul_act_efficiency", "MatMul of two activations"}};
+    std::string out = "compute";
+    bool int16 = false;
+    for (const char* key : rate.params) {
+        for (const auto& [k, name] : names)
+            if (std::string(key) == k)
+                out = name;
+        int16 = int16 || std::string(key) == "int16_throughput_factor";
+    }
+    return int16 ? out + ", int16" : out;
+}
+
+} // namespace
+
 RooflineData roofline(const Graph& g, const AnalysisResult& r, const CostEstimate& c,
                       const TargetProfile& t) {
     RooflineData d;
@@ -105,6 +128,13 @@ RooflineData roofline(const Graph& g, const AnalysisResult& r, const CostEstimat
         p.macsPerSecond = double(a.macs) / (us * 1e-6);
         p.bound = a.bound;
         p.latencyUs = c.nodes[id.value].latencyUs;
+        const ComputeRate rate = bpuComputeRate(a, isDepthwiseConv(g, g.node(id)), t);
+        p.roofMacsPerSecond = rate.perSecond;
+        if (std::abs(rate.perSecond - d.roofMacsPerSecond) > 1e-6 * d.roofMacsPerSecond &&
+            std::none_of(d.otherRoofs.begin(), d.otherRoofs.end(), [&](const RooflineRoof& r) {
+                return std::abs(r.macsPerSecond - rate.perSecond) <= 1e-6 * rate.perSecond;
+            }))
+            d.otherRoofs.push_back({roofName(rate), rate.perSecond});
         if (a.bound == Bound::Compute)
             ++d.computeBound;
         else if (a.bound == Bound::Memory)

@@ -40,6 +40,15 @@ struct RooflinePoint {
     double macsPerSecond = 0; ///< achieved: real MACs / estimated node latency without its Q/DQ passes
     Bound bound{};            ///< Bound::None
     double latencyUs = 0;
+    /// Its own flat roof (issue 63): the rate the cost model prices its work at (dense conv, depthwise conv,
+    /// MatMul, int16 slowed), real MACs never faster than that.
+    double roofMacsPerSecond = 0;
+};
+
+/// A flat roof of one rate kind other than the dense conv's (issue 63): where the points priced at it sit.
+struct RooflineRoof {
+    std::string name;         ///< "depthwise conv", "MatMul of two activations, int16"
+    double macsPerSecond = 0; ///< peak x its efficiency (x int16_throughput_factor)
 };
 
 /// Roofline of the BPU from the profile and every MAC-bearing BPU node that moves DDR bytes.
@@ -50,6 +59,7 @@ struct RooflineData {
     double ddrBytesPerSecond = 0; ///< effective DDR bandwidth: the slanted roof
     double ridgeIntensity = 0;    ///< where they meet (MACs per byte)
     int computeBound = 0, memoryBound = 0;
+    std::vector<RooflineRoof> otherRoofs; ///< the other rate kinds the points are priced at, by rate
     /// The roof at intensity x: min(roof, x * bandwidth).
     double roofAt(double x) const;
 };

@@ -119,6 +119,8 @@ std::string rooflineSvg(const RooflineData& d) {
     const double width = left + plotW + right, height = top + plotH + bottom;
     double xmin = d.ridgeIntensity, xmax = d.ridgeIntensity, ymin = d.roofMacsPerSecond,
            ymax = d.peakMacsPerSecond;
+    for (const auto& r : d.otherRoofs)
+        ymin = std::min(ymin, r.macsPerSecond);
     for (const auto& p : d.points) {
         xmin = std::min(xmin, p.intensity);
         xmax = std::max(xmax, p.intensity);
@@ -168,6 +170,14 @@ std::string rooflineSvg(const RooflineData& d) {
     os << "<polyline fill=\"none\" stroke=\"#000\" stroke-width=\"2\" points=\""
        << num(X(std::max(x0, xStart))) << "," << num(Y(yStart)) << " " << num(X(d.ridgeIntensity)) << ","
        << num(Y(d.roofMacsPerSecond)) << " " << num(X(x1)) << "," << num(Y(d.roofMacsPerSecond)) << "\"/>\n";
+    // Issue 63: the flat roof of every other rate kind the points are priced at, dashed, from its ridge on.
+    for (const auto& other : d.otherRoofs) {
+        const double rx = std::max(x0, other.macsPerSecond / d.ddrBytesPerSecond);
+        os << "<line x1=\"" << num(X(rx)) << "\" y1=\"" << num(Y(other.macsPerSecond)) << "\" x2=\""
+           << num(X(x1)) << "\" y2=\"" << num(Y(other.macsPerSecond))
+           << "\" stroke=\"#000\" stroke-dasharray=\"6 3\"/><text x=\"" << num(X(x1) - 4) << "\" y=\""
+           << num(Y(other.macsPerSecond) - 3) << "\" text-anchor=\"end\">" << esc(other.name) << "</text>\n";
+    }
     os << "<line x1=\"" << num(X(d.ridgeIntensity)) << "\" y1=\"" << num(top) << "\" x2=\""
        << num(X(d.ridgeIntensity)) << "\" y2=\"" << num(top + plotH)
        << "\" stroke=\"#666\" stroke-dasharray=\"4 3\"/>";

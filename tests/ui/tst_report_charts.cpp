@@ -83,8 +83,12 @@ private slots:
         chart.setSession(*session_);
         const auto& d = chart.data();
         QVERIFY(d.points.size() > 40);
-        QCOMPARE(chart.graphCount(), 4); // roof, peak, compute-bound, memory-bound
-        QCOMPARE(dataPoints(chart.graph(2)) + dataPoints(chart.graph(3)), int(d.points.size()));
+        // roof, peak, one roof per other rate kind (issue 63), compute-bound, memory-bound
+        const int roofs = 2 + int(d.otherRoofs.size());
+        QCOMPARE(chart.graphCount(), roofs + 2);
+        QCOMPARE(dataPoints(chart.graph(roofs)) + dataPoints(chart.graph(roofs + 1)), int(d.points.size()));
+        for (int i = 2; i < roofs; ++i) // a flat roof at its rate
+            QVERIFY(chart.graph(i)->name().startsWith(QStringLiteral("roof: ")));
         QCOMPARE(chart.xAxis->scaleType(), QCPAxis::stLogarithmic);
         QCOMPARE(chart.yAxis->scaleType(), QCPAxis::stLogarithmic);
         QVERIFY(chart.xAxis->range().contains(d.ridgeIntensity));

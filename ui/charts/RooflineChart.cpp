@@ -58,6 +58,8 @@ void RooflineChart::rebuild() {
         return;
     double xmin = d.ridgeIntensity, xmax = d.ridgeIntensity;
     double ymin = d.roofMacsPerSecond, ymax = d.peakMacsPerSecond;
+    for (const auto& r : d.otherRoofs)
+        ymin = std::min(ymin, r.macsPerSecond);
     for (const auto& p : d.points) {
         xmin = std::min(xmin, p.intensity);
         xmax = std::max(xmax, p.intensity);
@@ -97,6 +99,19 @@ void RooflineChart::rebuild() {
     peak->setPen(QPen(grey, 1, Qt::DotLine));
     peak->setData(QVector<double>{x0, x1},
                   QVector<double>{d.peakMacsPerSecond / kGiga, d.peakMacsPerSecond / kGiga}, true);
+    // Issue 63: the flat roof of every other rate kind the points are priced at (a depthwise conv, a MatMul
+    // of two activations, int16): each point sits under its own, from its ridge on.
+    for (const auto& other : d.otherRoofs) {
+        auto* r = addGraph(xAxis, yAxis);
+        r->setName(
+            tr("roof: %1 (%2% of peak)")
+                .arg(QString::fromStdString(other.name))
+                .arg(d.peakMacsPerSecond > 0 ? qRound(100 * other.macsPerSecond / d.peakMacsPerSecond) : 0));
+        r->setPen(QPen(text, 1, Qt::DashLine));
+        const double ridgeX = std::max(x0, other.macsPerSecond / d.ddrBytesPerSecond);
+        r->setData(QVector<double>{ridgeX, x1},
+                   QVector<double>{other.macsPerSecond / kGiga, other.macsPerSecond / kGiga}, true);
+    }
 
     auto* ridge = new QCPItemStraightLine(this);
     ridge->point1->setCoords(d.ridgeIntensity, y0);
