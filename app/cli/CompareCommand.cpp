@@ -2,11 +2,13 @@
 // `bpuscope-cli compare A B`: two exports of one network, node by node (core/compare).
 #include "Commands.h"
 #include "DocumentOutput.h"
+#include "ModelSetup.h"
 #include "ResultNotice.h"
 #include "core/analysis/ResultDiagnostics.h"
 #include "core/util/PrintableText.h"
 
 #include "core/compare/CompareOutput.h"
+#include "core/deploy/DeployImport.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/report/ReportFormat.h"
@@ -102,12 +104,16 @@ int runCompare(const CliArgs& args, int argc, char** argv) {
     for (const std::string& file : {args.get("json").value_or(""), args.get("csv").value_or(""), output})
         if (!file.empty())
             checkWritable(file);
-    auto target =
-        std::make_shared<const TargetProfile>(loadTargetProfile(args.get("target").value_or("s100")));
-    const ImportOptions options = args.importOptions();
-    // The two imports and analyses are independent: B runs beside A.
-    auto load = [&options, &target](const std::string& path) {
-        return Session(ModelImporter::load(path, options), target);
+    // Issue 63: one target and one deployment for both sides (a config's input shapes, types and removed
+    // boundary ops applied to each), so a delta is the models' and never the deployments'.
+    const ModelSetup setup = loadModelSetup(args);
+    const ImportOptions options = importOptions(args, setup);
+    AnalysisOptions analysis;
+    analysis.deploy = setup.deploy;
+    auto load = [&options, &setup, &analysis](const std::string& path) {
+        Graph g = ModelImporter::load(path, options);
+        checkDeployNames(setup.deploy, g);
+        return Session(std::move(g), setup.target, analysis);
     };
     auto futureB = std::async(std::launch::async, load, args.positional[1]);
     Session a = load(args.positional[0]);

@@ -56,7 +56,9 @@ Commands:
       type, neighbours, shapes), so a re-export with renumbered names still matches; model-level deltas
       (latency, BPU time, FPS, CPU nodes, segments, padding waste, findings added/removed), per-node
       deltas (placement, shape, padding, latency) and the nodes only one side has. Options: --target T,
-      --batch N, --input-shape ..., --json FILE|-, --csv FILE|-, --format md|html|pdf|json|csv -o FILE
+      --deploy fast-perf|keep-io-qdq|CONFIG.yaml (one deployment for both sides; a config's input shapes
+      apply to each), --batch N, --input-shape ..., --json FILE|-, --csv FILE|-, --format
+      md|html|pdf|json|csv -o FILE
   sweep DIR|MODEL... [options]
       one row per model x target (latency, BPU time, FPS, CPU nodes, segments, padding waste, top
       finding) over every *.onnx under each DIR, with progress on stderr; a file that fails gets an
@@ -128,8 +130,9 @@ int main(int argc, char** argv) {
                                        {}));
             if (cmd == "compare")
                 return runCompare(
-                    parse({"batch", "input-shape", "json", "csv", "target", "format", "output"}, {}), argc,
-                    argv);
+                    parse({"batch", "input-shape", "json", "csv", "target", "format", "output", "deploy"},
+                          {}),
+                    argc, argv);
             if (cmd == "sweep")
                 return runSweep(parse({"target", "jobs", "csv", "html", "batch", "input-shape"}, {}));
             if (cmd == "calibrate")

@@ -96,6 +96,12 @@ std::vector<double> Comparison::latencyDeltaByNodeOfA(size_t nodeCount) const {
 Comparison compareSessions(Session& a, Session& b) {
     a.findings();
     b.findings();
+    // Issue 63: both sides' findings counted the same way - the grouped list on both when either shows it
+    // (the GUI's open model), else the rules' raw list on both (6 grouped against 11 raw was a false delta).
+    if (a.gainsEstimated() && !b.gainsEstimated())
+        b.estimateFindingGains();
+    else if (b.gainsEstimated() && !a.gainsEstimated())
+        a.estimateFindingGains();
     Comparison c;
     c.a = sideOf(a);
     c.b = sideOf(b);

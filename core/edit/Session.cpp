@@ -66,6 +66,7 @@ void Session::runAnalysis(bool withFindings) {
         Advisor::addFindings(*graph_, *target_, options_, *analysis_);
     cost_ = CostModel::estimate(*graph_, *analysis_, *target_, options_.deploy);
     findingsStale_ = !withFindings;
+    gainsEstimated_ = false;
 }
 
 void Session::fullReestimate() {
@@ -81,12 +82,14 @@ void Session::reestimate(const std::vector<NodeId>& dirty) {
     Analyzer::reanalyze(*graph_, *target_, options_, index_, dirty, *analysis_, {{}, cancel_});
     cost_ = CostModel::estimate(*graph_, *analysis_, *target_, options_.deploy);
     findingsStale_ = true;
+    gainsEstimated_ = false;
 }
 
 const std::vector<Finding>& Session::findings() {
     if (findingsStale_) {
         Advisor::addFindings(*graph_, *target_, options_, *analysis_);
         findingsStale_ = false;
+        gainsEstimated_ = false;
     }
     return analysis_->findings;
 }
@@ -112,6 +115,7 @@ void Session::tryInPlace(const std::function<void(Session&)>& trials) {
     std::vector<Finding> folded = std::move(analysis_->foldedFindings);
     std::vector<Finding> guessed = std::move(analysis_->guessedFindings);
     const double perImageMs = cost_.perImageMs;
+    const bool gains = gainsEstimated_;
     auto restore = [&] {
         // Every revert is exact (tst_edits: each edit and its revert equal a fresh analysis); should one not
         // be, the estimate is made again rather than left off.
@@ -121,6 +125,7 @@ void Session::tryInPlace(const std::function<void(Session&)>& trials) {
         analysis_->foldedFindings = std::move(folded);
         analysis_->guessedFindings = std::move(guessed);
         findingsStale_ = false;
+        gainsEstimated_ = gains;
     };
     try {
         trials(*this);
@@ -139,6 +144,7 @@ void Session::setObjective(Objective o) {
 
 void Session::estimateFindingGains(const Progress& progress) {
     Advisor::estimateGains(*this, progress);
+    gainsEstimated_ = true;
 }
 
 } // namespace bpu

@@ -80,6 +80,9 @@ public:
     /// says how); the front ends call it here until a workbench owns the findings.
     void estimateFindingGains(const Progress& progress = {});
     bool findingsStale() const { return findingsStale_; }
+    /// The findings are the tried, merged and grouped list (estimateFindingGains ran on them since they were
+    /// last raised), not the rules' raw one: what a comparison counts alike on both sides (issue 63).
+    bool gainsEstimated() const { return gainsEstimated_ && !findingsStale_; }
     /// What the findings and the plan rank by (issue 62); changing it makes the findings stale (their gains
     /// are estimated again, in the new objective).
     Objective objective() const { return objective_; }
@@ -111,6 +114,7 @@ private:
     Indirect<AnalysisResult> analysis_;
     CostEstimate cost_;
     bool findingsStale_ = true;
+    bool gainsEstimated_ = false;
     Objective objective_ = Objective::Latency;
     const std::atomic<bool>* cancel_ = nullptr;
 };

@@ -155,6 +155,36 @@ private slots:
         QCOMPARE(c.shapeChanges, 46);
     }
 
+    // Issue 63: --deploy applies one deployment to both sides. yolov8n against itself under a featuremap
+    // config that keeps the I/O quantize/dequantize on the CPU (for nash-m, the S100P): both sides are the
+    // model `analyze --deploy` estimates with that config - the same latency - and the delta is zero.
+    void deployAppliesToBothSides() {
+        const QString model = QString::fromStdString(samples::samplePath("yolov8n.onnx"));
+        const QString yaml =
+            QString::fromStdString(bpu::test::testDataDir() + "/deploy/featuremap_keep_qdq.yaml");
+        const Proc analyzed = runCli({QStringLiteral("analyze"), model, QStringLiteral("--deploy"), yaml,
+                                      QStringLiteral("--json"), QStringLiteral("-")});
+        QVERIFY2(analyzed.exitCode == 0, analyzed.err.constData());
+        const double ms =
+            nlohmann::json::parse(analyzed.out.toStdString())["summary"]["latency_ms"].get<double>();
+        const Proc p = runCli({QStringLiteral("compare"), model, model, QStringLiteral("--deploy"), yaml,
+                               QStringLiteral("--json"), QStringLiteral("-")});
+        QVERIFY2(p.exitCode == 0, p.err.constData());
+        const auto j = nlohmann::json::parse(p.out.toStdString());
+        QCOMPARE(j["a"]["latency_ms"].get<double>(), ms);
+        QCOMPARE(j["b"]["latency_ms"].get<double>(), ms);
+        QCOMPARE(j["summary"]["latency_ms_delta"].get<double>(), 0.0);
+        // The default deployment (fast-perf) estimates something else: the config was applied.
+        const Proc plain =
+            runCli({QStringLiteral("compare"), model, model, QStringLiteral("--json"), QStringLiteral("-")});
+        QVERIFY(nlohmann::json::parse(plain.out.toStdString())["a"]["latency_ms"].get<double>() != ms);
+        // A broken config is refused before anything is compared.
+        QCOMPARE(runCli({QStringLiteral("compare"), model, model, QStringLiteral("--deploy"),
+                         QString::fromStdString(bpu::test::testDataDir() + "/deploy/bad_syntax.yaml")})
+                     .exitCode,
+                 3);
+    }
+
     // The CLI's contract: JSON keys the issue names, the CSV's rows, md/html/pdf documents, exit codes.
     void cliOutputs() {
         const QString a = QString::fromStdString(kPlain), b = QString::fromStdString(kSoftmax256);

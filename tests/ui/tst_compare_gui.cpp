@@ -15,6 +15,7 @@
 #include "ui/graph/NodeColoring.h"
 #include "ui/graph/NodeItem.h"
 #include "ui/whatif/ComparePanel.h"
+#include "ui/whatif/DeploymentActions.h"
 #include "ui/whatif/ModelComparer.h"
 
 #include <QSignalSpy>
@@ -133,6 +134,34 @@ private slots:
         QCOMPARE(t->horizontalHeaderItem(2)->text(), QStringLiteral("Current"));
         QCOMPARE(w.graphView()->legend()->title(), QStringLiteral("Latency vs baseline"));
         QVERIFY(!w.compare()->comparisonLabel()->isVisible());
+    }
+
+    // Issue 63, point 4: with a YAML deployment loaded, the other model is analysed under it too. yolov8n
+    // against itself under a featuremap config that keeps the I/O Q/DQ on the CPU: the same latency on both
+    // sides (the open model's, as the config estimates it), no delta, and the findings counted alike (the
+    // open model's grouped list against the other's raw one read 6 against 11).
+    void otherModelUnderTheOpenDeployment() {
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::loaded);
+        const QString model = QString::fromStdString(bpu::test::samplesDir() + "/yolov8n.onnx");
+        w.openModel(model);
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(w));
+        const uint64_t before = w.snapshot()->generation;
+        w.deployment()->loadConfig(
+            QString::fromStdString(bpu::test::testDataDir() + "/deploy/featuremap_keep_qdq.yaml"));
+        QVERIFY(fixture::waitSettled(
+            w, [before](const Snapshot& s) { return s.generation != before && s.findingsReady; }));
+        const double openMs = w.snapshot()->cost.latencyMs;
+        QSignalSpy updated(w.comparer(), &ModelComparer::updated);
+        w.compareWith(model);
+        QVERIFY(updated.wait(120000));
+        const auto c = w.comparer()->comparison();
+        QVERIFY(c);
+        QCOMPARE(c->a.figures.latencyMs, openMs);
+        QCOMPARE(c->b.figures.latencyMs, openMs);
+        QCOMPARE(c->latencyMsDelta(), 0.0);
+        QCOMPARE(c->a.findings, c->b.findings);
     }
 
     void unreadableOtherFileIsNamed() {

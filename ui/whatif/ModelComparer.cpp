@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ModelComparer.h"
 
+#include "core/deploy/DeployImport.h"
+
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "ui/session/JobTracker.h"
@@ -105,14 +107,28 @@ void ModelComparer::run(bool reload) {
             try {
                 // A run works on its own copy of the other model (cheap: the graph is shared until edited),
                 // so an older run still finishing never races this one.
-                ImportOptions opt;
+                // Issue 63: the other model under the open one's target and deployment (a config's input
+                // shapes applied to it, refused naming them where its inputs differ), so the delta is the
+                // models', never the deployments'.
+                const DeploySettings& deploy = current->options().deploy;
+                std::vector<std::string> notes;
+                ImportOptions opt = importOptionsWithDeploy({}, false, deploy, notes);
                 opt.progress = ticket.progress();
-                auto mine = other ? std::make_shared<Session>(*other)
-                                  : std::make_shared<Session>(ModelImporter::load(path.toStdString(), opt),
-                                                              current->targetPtr());
+                std::shared_ptr<Session> mine;
+                if (other) {
+                    mine = std::make_shared<Session>(*other);
+                } else {
+                    Graph g = ModelImporter::load(path.toStdString(), opt);
+                    checkDeployNames(deploy, g);
+                    AnalysisOptions analysis;
+                    analysis.deploy = deploy;
+                    mine = std::make_shared<Session>(std::move(g), current->targetPtr(), analysis);
+                }
                 ticket.progress().checkCancel();
                 if (mine->targetPtr() != current->targetPtr())
                     mine->setTarget(current->targetPtr());
+                if (!(mine->options().deploy == deploy))
+                    mine->setDeploy(deploy);
                 o.comparison = std::make_shared<const Comparison>(compareSessions(*current, *mine));
                 o.other = std::move(mine);
             } catch (const Cancelled&) {
