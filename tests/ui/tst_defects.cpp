@@ -756,9 +756,17 @@ private slots:
         w_->whatIf()->fuseAll->trigger();
         QVERIFY(fixture::waitSettled(*w_));
         const int steps = int(w_->snapshot()->history.size());
+        const size_t shown = w_->snapshot()->analysis->findings.size();
+        QVERIFY(w_->snapshot()->findingsReady);
         w_->whatIf()->fuseAll->trigger(); // everything is fused now
         QVERIFY(fixture::waitSettled(*w_));
         QCOMPARE(int(w_->snapshot()->history.size()), steps);
+        // Issue 63, point 5: the no-op leaves the Findings dock as it was - the tried, grouped list with
+        // its gains - not the rules' raw list (yolov8n: 4 rows became 11 until F5).
+        QVERIFY(w_->snapshot()->findingsReady);
+        QCOMPARE(w_->snapshot()->analysis->findings.size(), shown);
+        for (const auto& f : w_->snapshot()->analysis->findings)
+            QVERIFY2(f.estimatedGainMs || f.wasteUpperBoundMs || f.fix.empty(), f.title.c_str());
 
         w_->resize(1100, 750);
         QTest::qWait(100);

@@ -301,7 +301,10 @@ void SessionController::publish(const std::shared_ptr<Live>& live, const JobTick
         return;
     }
     Session& s = live->session;
-    if (gains == Gains::Estimate && !live->gainsFresh) {
+    // Issue 63: an edit that changed nothing (Fuse all with nothing to fuse) records no step, so the state
+    // is the one whose gains were estimated, yet the re-estimate it took raised the rules' raw findings
+    // again: the session says so, and the gains are estimated again rather than the raw list shown.
+    if (gains == Gains::Estimate && (!live->gainsFresh || !s.gainsEstimated())) {
         try {
             s.estimateFindingGains(t.progress());
             live->gainsFresh = true;
