@@ -62,6 +62,13 @@ ProjectData parseProject(const nlohmann::json& doc, const std::string& file) {
             throw FileError(file, "key 'objective': expected \"latency\" or \"throughput\"");
         p.objective = *parsed;
     }
+    if (doc.contains("baseline_edits")) {
+        const auto& b = doc["baseline_edits"];
+        if (!b.is_number_integer() || b.get<int64_t>() < 0 || uint64_t(b.get<int64_t>()) > p.edits.size())
+            throw FileError(file, "key 'baseline_edits': expected a whole number from 0 to the " +
+                                      std::to_string(p.edits.size()) + " edits the project holds");
+        p.baselineEdits = size_t(b.get<int64_t>());
+    }
     if (doc.contains("edits_not_applied")) {
         const auto& kept = doc["edits_not_applied"];
         if (!kept.is_array())
@@ -84,7 +91,7 @@ ProjectData parseProject(const nlohmann::json& doc, const std::string& file) {
     for (auto it = doc.begin(); it != doc.end(); ++it)
         if (it.key() != "schema" && it.key() != "model" && it.key() != "model_sha256" &&
             it.key() != "target" && it.key() != "edits" && it.key() != "deploy" &&
-            it.key() != "edits_not_applied" && it.key() != "objective")
+            it.key() != "edits_not_applied" && it.key() != "objective" && it.key() != "baseline_edits")
             throw FileError(file, "key '" + it.key() + "': unknown key");
     return p;
 }

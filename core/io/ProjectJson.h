@@ -35,6 +35,9 @@ struct ProjectData {
     /// What the findings rank by (`objective`: "latency" or "throughput"); absent in projects saved before
     /// it was recorded: those open with latency.
     std::optional<Objective> objective;
+    /// `baseline_edits` (issue 63): the deltas' baseline is the model with the first N of `edits` applied;
+    /// absent or 0: the model as loaded.
+    size_t baselineEdits = 0;
 };
 
 /// Validates a parsed project document; throws FileError naming `file` and the key.

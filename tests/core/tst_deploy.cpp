@@ -430,6 +430,27 @@ void TestDeploy::projectKeepsTheDeployment() {
                      e.what());
         }
     }
+
+    // Issue 63: the deltas' baseline, as the number of leading edits it holds; absent: as loaded. More than
+    // the project holds, negative or not a number: refused naming the key.
+    QCOMPARE(bpu::parseProject(base, "old.bpuscope").baselineEdits, size_t(0));
+    nlohmann::json withBaseline = base;
+    withBaseline["edits"] = {{{"op", "set_batch"}, {"batch", 2}}, {{"op", "remove_boundary_qdq"}}};
+    withBaseline["baseline_edits"] = 1;
+    QCOMPARE(bpu::parseProject(withBaseline, "p.bpuscope").baselineEdits, size_t(1));
+    for (const nlohmann::json& bad :
+         {nlohmann::json(3), nlohmann::json(-1), nlohmann::json("1"), nlohmann::json(1.5)}) {
+        withBaseline["baseline_edits"] = bad;
+        try {
+            bpu::parseProject(withBaseline, "bad.bpuscope");
+            QFAIL("a bad baseline was accepted");
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("bad.bpuscope") != std::string::npos &&
+                         what.find("key 'baseline_edits'") != std::string::npos,
+                     e.what());
+        }
+    }
 }
 
 // The CLI: --deploy with a YAML picks the target from march and says the deployment; a broken config is exit

@@ -1100,6 +1100,45 @@ private slots:
         QCOMPARE(header(HotspotModel::Delta), QStringLiteral("Delta (us)"));
     }
 
+    // Issue 63, point 6: Set baseline is project state. A baseline set after the first of two edits (batch
+    // 2, then batch 4) is unsaved work, saved as `baseline_edits: 1`, and restored on open (the deltas
+    // measured against batch 2, not the model as loaded); what is unsaved is named.
+    void baselineIsSavedInTheProject() {
+        fresh("yolov8n.onnx");
+        apply({{"op", "set_batch"}, {"batch", 2}});
+        w_->controller()->setBaseline();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.baselineStep == 1; }));
+        QVERIFY(w_->snapshot()->unsaved.contains(QStringLiteral("the baseline")));
+        apply({{"op", "set_batch"}, {"batch", 4}});
+        const QString project = dir_.filePath(QStringLiteral("baseline.bpuscope"));
+        QString error = QStringLiteral("pending");
+        w_->controller()->saveProject(project, [&error](const QString& e) { error = e; });
+        QTRY_VERIFY(error != QStringLiteral("pending"));
+        QVERIFY(error.isEmpty());
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.clean; }));
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto doc = nlohmann::json::parse(f.readAll().toStdString());
+        QCOMPARE(doc["baseline_edits"].get<int>(), 1);
+        QCOMPARE(doc["edits"].size(), size_t(2));
+
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openProject(project));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        const SnapshotPtr s = w_->snapshot();
+        QCOMPARE(s->baselineStep, size_t(1));
+        QCOMPARE(s->baseline.batch, 2); // the baseline holds the first batch edit
+        QCOMPARE(s->cost.batch, 4);
+        QVERIFY2(s->clean, qPrintable(s->unsaved.join(QStringLiteral(", "))));
+        // Moving the baseline is unsaved work, named as such.
+        w_->controller()->setBaseline();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& x) { return x.baselineStep == 2; }));
+        QVERIFY(!w_->snapshot()->clean);
+        QCOMPARE(w_->snapshot()->unsaved, QStringList{QStringLiteral("the baseline")});
+        QVERIFY(w_->isWindowModified());
+    }
+
     // Issue 63, point 1: after the SiLU -> ReLU fix the hotspots pair the nodes by name: the neck's Concat,
     // which the fix does not touch, shows no delta (by index it showed +10.07 us), a new Relu says "new",
     // and the graph's delta colouring draws the Relu in the "new" colour, not as slower.

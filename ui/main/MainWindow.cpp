@@ -362,6 +362,7 @@ OpenRequest MainWindow::reloadRequest(const Snapshot& s) const {
     r.savedDeploy = s.savedDeploy;
     r.objective = s.objective; // and the objective the findings rank by
     r.savedObjective = s.savedObjective;
+    r.savedBaselineEdits = s.savedBaselineEdits;
     r.projectPath = controller_->projectPath();
     r.kept = s.kept;
     return r;

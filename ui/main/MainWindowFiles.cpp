@@ -80,6 +80,15 @@ bool MainWindow::openProject(const QString& path) {
     r.target = p.target;
     r.deploy = p.deploy;
     r.objective = p.objective.value_or(Objective::Latency);
+    // The baseline the project saved (issue 63): its leading edits are a step of their own, the baseline set
+    // after it.
+    const size_t base = std::min(p.baselineEdits, edits.size());
+    if (base > 0) {
+        r.steps.push_back({tr("Baseline from %1").arg(QFileInfo(path).fileName()),
+                           EditList(edits.begin(), edits.begin() + long(base))});
+        edits.erase(edits.begin(), edits.begin() + long(base));
+        r.baselineStep = 1;
+    }
     if (!edits.empty())
         r.steps.push_back({tr("Edits from %1").arg(QFileInfo(path).fileName()), std::move(edits)});
     r.kept = std::move(kept);
@@ -127,10 +136,13 @@ bool MainWindow::maybeSave(const QString& what) {
     if (!hasUnsavedEdits())
         return true;
     const auto s = snapshot();
-    QMessageBox box(QMessageBox::Question, tr("Unsaved edits"),
-                    tr("%1 has %n edit step(s) not saved in a project. Save them before %2?", nullptr,
-                       int(s->historyPosition))
-                        .arg(QFileInfo(s->modelPath).fileName(), what),
+    // Issue 63: what is unsaved, each named (a deployment or a baseline is work too, and "0 edit steps" was
+    // what an undo to the loaded state said).
+    QMessageBox box(QMessageBox::Question, tr("Unsaved work"),
+                    tr("%1 has work not saved in a project: %2. Save it before %3?")
+                        .arg(QFileInfo(s->modelPath).fileName(),
+                             s->unsaved.isEmpty() ? tr("the edits") : s->unsaved.join(QStringLiteral(", ")),
+                             what),
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
     box.setObjectName(QStringLiteral("unsavedPrompt"));
     box.setDefaultButton(QMessageBox::Save);

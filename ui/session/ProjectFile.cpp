@@ -41,6 +41,8 @@ QString saveProject(const QString& path, const Project& p, const QString& writeT
         doc["deploy"] = deployToJson(*p.deploy);
     if (p.objective)
         doc["objective"] = objectiveName(*p.objective);
+    if (p.baselineEdits > 0)
+        doc["baseline_edits"] = p.baselineEdits;
     if (!p.kept.empty()) {
         nlohmann::json kept = nlohmann::json::array();
         for (const ProjectKeptEdit& k : p.kept)
@@ -67,6 +69,7 @@ Project loadProject(const QString& path) {
     p.deploy = data.deploy;
     p.kept = data.kept;
     p.objective = data.objective;
+    p.baselineEdits = data.baselineEdits;
     return p;
 }
 

@@ -21,6 +21,7 @@ struct Project {
     std::optional<DeploySettings> deploy; ///< unset in projects saved before deployments were recorded
     std::vector<ProjectKeptEdit> kept;    ///< edits that did not apply, kept aside (`edits_not_applied`)
     std::optional<Objective> objective;   ///< unset in projects saved before the objective was recorded
+    size_t baselineEdits = 0; ///< the baseline holds the first N edits (0: as loaded); `baseline_edits`
 };
 
 /// SHA-256 of a file's content (hex), empty if unreadable.

@@ -70,6 +70,21 @@ struct SessionController::Live {
         baselineStep = history.position();
         baselineEdits = history.appliedEdits();
     }
+    /// The baseline as a project saves it (issue 63): how many leading applied edits it holds (0: the model
+    /// as loaded); SIZE_MAX when it holds edits the history no longer starts with (an undo below it and
+    /// other edits since), which a project cannot say.
+    size_t baselinePrefix() const {
+        if (!baseline)
+            return 0;
+        const EditList now = history.appliedEdits();
+        if (baselineEdits.size() > now.size())
+            return SIZE_MAX;
+        for (size_t i = 0; i < baselineEdits.size(); ++i)
+            if (baselineEdits[i]->toJson() != now[i]->toJson())
+                return SIZE_MAX;
+        return baselineEdits.size();
+    }
+    size_t savedBaseline = 0; ///< baselinePrefix() as last opened or saved: a change is unsaved work
 };
 
 namespace {
@@ -141,8 +156,19 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->objective = s.objective();
     snap->completeness = completeness(s.graph());
     snap->savedObjective = live.savedObjective;
-    snap->clean = live.history.isClean() && s.options().deploy == live.savedDeploy && live.keptSaved &&
-                  s.objective() == live.savedObjective;
+    // What is not saved, each named (the unsaved prompt lists them; issue 63).
+    if (!live.history.isClean())
+        snap->unsaved << tr("the edits (%1 step(s) applied)").arg(live.history.position());
+    if (!(s.options().deploy == live.savedDeploy))
+        snap->unsaved << tr("the deployment");
+    if (s.objective() != live.savedObjective)
+        snap->unsaved << tr("the objective");
+    if (live.baselinePrefix() != live.savedBaseline)
+        snap->unsaved << tr("the baseline");
+    if (!live.keptSaved)
+        snap->unsaved << tr("the edits kept aside");
+    snap->savedBaselineEdits = live.savedBaseline;
+    snap->clean = snap->unsaved.isEmpty();
     snap->edits = live.history.appliedEdits();
     snap->kept = live.kept;
     return snap;
@@ -243,6 +269,7 @@ void SessionController::open(OpenRequest request) {
             live->openShapes = explicitShapes.inputShapes;
             opt.progress.checkCancel();
             applySteps(*live, request, rejected);
+            live->savedBaseline = request.savedBaselineEdits.value_or(live->baselinePrefix());
             for (const KeptEdit& k : live->kept)
                 notApplied << QStringLiteral("%1: %2 (%3)").arg(k.origin, qs(k.edit->describe()), k.reason);
             emit loadProgress(0.95, QStringLiteral("finding gains"));
@@ -487,6 +514,10 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
             p.edits = editListToJson(l.history.appliedEdits())["edits"];
             p.deploy = l.session.options().deploy;
             p.objective = l.session.objective();
+            // A baseline the project cannot say (not a prefix of the edits) is saved as loaded and stays
+            // unsaved work.
+            const size_t prefix = l.baselinePrefix();
+            p.baselineEdits = prefix == SIZE_MAX ? 0 : prefix;
             for (const KeptEdit& k : l.kept)
                 p.kept.push_back({k.edit->toJson(), k.reason.toStdString(), k.origin.toStdString()});
             const QString error = bpu::ui::saveProject(path, p, target);
@@ -495,6 +526,7 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
                 l.savedDeploy = l.session.options().deploy;
                 l.savedObjective = l.session.objective();
                 l.keptSaved = true;
+                l.savedBaseline = p.baselineEdits;
             }
             QMetaObject::invokeMethod(this, [this, path, error, done] {
                 if (error.isEmpty())

@@ -64,6 +64,9 @@ struct OpenRequest {
     /// What the findings rank by (a project's, or a reload's); the state it had when saved, for `clean`.
     Objective objective = Objective::Latency;
     std::optional<Objective> savedObjective;
+    /// The baseline the saved state has (Live::baselinePrefix, a reload's); unset: the one `steps` and
+    /// `baselineStep` make is the saved one.
+    std::optional<size_t> savedBaselineEdits;
 };
 
 /// What a report of the current state is built from, copied off the live session on the worker.

@@ -82,7 +82,9 @@ struct Snapshot {
     // The undo history.
     QStringList history;             ///< one label per step, oldest first
     size_t historyPosition = 0;      ///< steps applied (the rest can be redone)
-    bool clean = true;               ///< the state is what was last saved (or loaded)
+    bool clean = true;               ///< the state is what was last saved (or loaded): `unsaved` is empty
+    QStringList unsaved;             ///< what is not saved: "the edits (2 step(s) applied)", "the baseline"
+    size_t savedBaselineEdits = 0;   ///< the baseline as last saved (leading edits it holds)
     std::vector<EditList> stepEdits; ///< the applied steps' edits (a reload re-applies them step by step)
     EditList edits;             ///< the applied edits in order, each drag as its last value (project files)
     std::vector<KeptEdit> kept; ///< edits kept aside: they did not apply (KeptEdit)
