@@ -1100,6 +1100,35 @@ private slots:
         QCOMPARE(header(HotspotModel::Delta), QStringLiteral("Delta (us)"));
     }
 
+    // Issue 63, point 7: typing in the Hotspots filter selects no other node: the selected node stays
+    // selected while the filter hides its row, and its row is selected again when the filter is cleared.
+    void hotspotFilterKeepsTheSelection() {
+        fresh("yolov8n.onnx");
+        const NodeId conv = w_->snapshot()->graph->findNode("/model.0/conv/Conv");
+        QVERIFY(conv.valid());
+        w_->selection()->select(conv, nullptr);
+        QTRY_COMPARE(w_->selection()->current(), conv);
+        QLineEdit* filter = w_->hotspots()->filter();
+        QTest::keyClicks(filter, QStringLiteral("Sigmoid"));
+        QTest::qWait(50);
+        QCOMPARE(w_->selection()->current(), conv);
+        filter->clear();
+        QTest::qWait(50);
+        QCOMPARE(w_->selection()->current(), conv);
+        const QModelIndex cur = w_->hotspots()->view()->currentIndex();
+        QVERIFY(cur.isValid());
+        QCOMPARE(cur.data(Qt::DisplayRole).toString(), QStringLiteral("/model.0/conv/Conv"));
+    }
+
+    // Issue 63, point 7: a file dialog starts in the open model's folder (or the last one used), never in
+    // the process's working folder.
+    void fileDialogsStartBesideTheModel() {
+        fresh("yolov8n.onnx");
+        const QString modelDir = QFileInfo(w_->snapshot()->modelPath).absolutePath();
+        QVERIFY(modelDir != QDir::currentPath());
+        QCOMPARE(w_->dialogDir(QStringLiteral("never-used-kind")), modelDir);
+    }
+
     // Issue 63, point 6: Set baseline is project state. A baseline set after the first of two edits (batch
     // 2, then batch 4) is unsaved work, saved as `baseline_edits: 1`, and restored on open (the deltas
     // measured against batch 2, not the model as loaded); what is unsaved is named.

@@ -23,7 +23,14 @@ HotspotPanel::HotspotPanel(SelectionHub* hub, QWidget* parent)
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     filter_->setPlaceholderText(tr("Filter by name, op, placement, bound..."));
     filter_->setClearButtonEnabled(true);
-    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    // Filtering is no choice of a node (issue 63): the proxy moves the current row off a row it hides, which
+    // must not select another node; the selection stays, shown again when the filter lets its row back.
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        following_ = true;
+        proxy_->setFilterFixedString(text);
+        following_ = false;
+        follow(hub_->current(), nullptr);
+    });
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
     view_->sortByColumn(HotspotModel::Latency, Qt::DescendingOrder);

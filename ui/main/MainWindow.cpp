@@ -573,7 +573,9 @@ void MainWindow::exportReport() {
         return;
     }
     QSettings settings;
-    const QString dir = settings.value(QStringLiteral("reportDir")).toString();
+    QString dir = settings.value(QStringLiteral("reportDir")).toString();
+    if (dir.isEmpty()) // the model's folder, never the process's (issue 63)
+        dir = QFileInfo(s->modelPath).absolutePath();
     const QString name =
         QFileInfo(s->modelPath).completeBaseName() +
         (s->edits.empty() ? QStringLiteral("-report.pdf") : QStringLiteral("-whatif-report.pdf"));

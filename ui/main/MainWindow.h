@@ -110,6 +110,10 @@ public:
     QAction* darkModeAction() const { return darkMode_; }
     SnapshotPtr snapshot() const;
 
+    /// Where a file dialog of kind `key` starts (issue 63): the folder last used for it, else the open
+    /// model's, else the home folder - never the process's working folder.
+    QString dialogDir(const QString& key) const;
+
 signals:
     void loaded();
     void loadFailed(const QString& message);
@@ -161,6 +165,8 @@ private:
     /// Asks what to do with unsaved edits before they would be lost (`what`: "quitting", ...); true to go
     /// on (saved or discarded), false to stay.
     bool maybeSave(const QString& what);
+    /// Remembers the folder of `path` for dialogs of kind `key`.
+    void rememberDir(const QString& key, const QString& path);
     void open(OpenRequest request);
     /// What opens the model of `s` again as it is: its file, target, shape answers, edit steps (re-applied
     /// where they fit), baseline, deployment and project.

@@ -115,8 +115,14 @@ bool MainWindow::saveProject() {
 bool MainWindow::saveProjectAs() {
     if (!snapshot())
         return false;
-    QString path = QFileDialog::getSaveFileName(this, tr("Save what-if project"), controller_->projectPath(),
-                                                tr("BpuScope projects (*.bpuscope)"));
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save what-if project"),
+                                     !controller_->projectPath().isEmpty()
+                                         ? controller_->projectPath()
+                                         : QDir(dialogDir(QStringLiteral("project")))
+                                               .filePath(QFileInfo(snapshot()->modelPath).completeBaseName() +
+                                                         QStringLiteral(".bpuscope")),
+                                     tr("BpuScope projects (*.bpuscope)"));
     if (path.isEmpty())
         return false;
     if (QFileInfo(path).suffix().isEmpty())
@@ -130,6 +136,19 @@ bool MainWindow::saveProjectAs() {
         statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     });
     return true;
+}
+
+QString MainWindow::dialogDir(const QString& key) const {
+    const QString last = QSettings().value(QStringLiteral("dialogDir/") + key).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        return last;
+    if (const auto s = snapshot(); s && !s->modelPath.isEmpty())
+        return QFileInfo(s->modelPath).absolutePath();
+    return QDir::homePath();
+}
+
+void MainWindow::rememberDir(const QString& key, const QString& path) {
+    QSettings().setValue(QStringLiteral("dialogDir/") + key, QFileInfo(path).absolutePath());
 }
 
 bool MainWindow::maybeSave(const QString& what) {
@@ -150,8 +169,11 @@ bool MainWindow::maybeSave(const QString& what) {
     case QMessageBox::Save: {
         QString path = controller_->projectPath();
         if (path.isEmpty()) {
-            path = QFileDialog::getSaveFileName(this, tr("Save what-if project"), QString(),
-                                                tr("BpuScope projects (*.bpuscope)"));
+            path = QFileDialog::getSaveFileName(
+                this, tr("Save what-if project"),
+                QDir(dialogDir(QStringLiteral("project")))
+                    .filePath(QFileInfo(s->modelPath).completeBaseName() + QStringLiteral(".bpuscope")),
+                tr("BpuScope projects (*.bpuscope)"));
             if (path.isEmpty())
                 return false;
             if (QFileInfo(path).suffix().isEmpty())

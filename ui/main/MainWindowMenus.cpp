@@ -37,19 +37,25 @@ QList<QKeySequence> unique(QList<QKeySequence> keys) {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open Model..."), this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, tr("Open ONNX model"), QString(),
-                                                       tr("ONNX models (*.onnx);;All files (*)"));
-        if (!p.isEmpty())
+        const QString p =
+            QFileDialog::getOpenFileName(this, tr("Open ONNX model"), dialogDir(QStringLiteral("model")),
+                                         tr("ONNX models (*.onnx);;All files (*)"));
+        if (!p.isEmpty()) {
+            rememberDir(QStringLiteral("model"), p);
             openModel(p);
+        }
     });
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("Open &Project..."), this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, tr("Open what-if project"), QString(),
+        const QString p = QFileDialog::getOpenFileName(this, tr("Open what-if project"),
+                                                       dialogDir(QStringLiteral("project")),
                                                        tr("BpuScope projects (*.bpuscope)"));
-        if (!p.isEmpty())
+        if (!p.isEmpty()) {
+            rememberDir(QStringLiteral("project"), p);
             openProject(p);
+        }
     });
     reloadAction_ = file->addAction(tr("Re&load Model"), this, [this] { reload(); });
     reloadAction_->setShortcut(QKeySequence::Refresh);
@@ -175,7 +181,10 @@ void MainWindow::buildMenus() {
     connect(targetBox_, &QComboBox::activated, this, [this](int i) {
         QString t = targetBox_->itemData(i).toString();
         if (t.isEmpty()) {
-            t = QFileDialog::getOpenFileName(this, tr("Target profile"), QString(), tr("Profiles (*.json)"));
+            t = QFileDialog::getOpenFileName(this, tr("Target profile"), dialogDir(QStringLiteral("profile")),
+                                             tr("Profiles (*.json)"));
+            if (!t.isEmpty())
+                rememberDir(QStringLiteral("profile"), t);
             if (t.isEmpty()) {
                 const int was = targetBox_->findData(controller_->targetName());
                 targetBox_->setCurrentIndex(was >= 0 ? was : 0);
