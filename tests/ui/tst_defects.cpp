@@ -1120,6 +1120,27 @@ private slots:
         QCOMPARE(cur.data(Qt::DisplayRole).toString(), QStringLiteral("/model.0/conv/Conv"));
     }
 
+    // Issue 63, point 7: the drag editor's reason not to move belongs to its own dim. yolov8n's
+    // '/model.2/cv1/conv/Conv' feeds a Split that fixes its channels: its channel editor says it cannot
+    // change. Switched to the input's H, the editor is not disabled with the conv's reason, and the conv's
+    // chart is not left behind it.
+    void dragEditorReasonIsPerDim() {
+        fresh("yolov8n.onnx");
+        const NodeId conv = w_->snapshot()->graph->findNode("/model.2/cv1/conv/Conv");
+        QVERIFY(conv.valid());
+        w_->selection()->select(conv, nullptr);
+        ShapeEditor* editor = w_->inspector()->shapeEditor();
+        QTRY_COMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
+        QTRY_VERIFY_WITH_TIMEOUT(editor->label()->text().contains(QStringLiteral("cannot change")), 60000);
+        const int input = editor->dimension()->findText(QStringLiteral("Input H"));
+        QVERIFY(input >= 0);
+        editor->dimension()->setCurrentIndex(input);
+        QVERIFY2(!editor->label()->text().contains(QStringLiteral("cannot change")),
+                 qPrintable(editor->label()->text()));
+        QVERIFY(editor->slider()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(editor->label()->text().contains(QStringLiteral("Input H")), 60000);
+    }
+
     // Issue 63, point 7: a file dialog starts in the open model's folder (or the last one used), never in
     // the process's working folder.
     void fileDialogsStartBesideTheModel() {

@@ -207,11 +207,25 @@ void ShapeEditor::rebuild() {
         spin_->setRange(0, 0);
         spin_->setSpecialValueText(QStringLiteral("\u2013"));
         label_->setText(tr("Select a Conv to drag its output channels, or drag the model input's H/W."));
+        clearCurve(); // issue 63: no stale chart behind a disabled editor
         return;
     }
+    // Another dim than the curve's: its chart and its reason not to move are not this one's (issue 63: the
+    // input H/W editor showed a shared-weight conv's reason).
+    if (curveDim_ != controlKey(*d))
+        clearCurve();
     setRange(*d);
     requestSweep();
     showCurrent(d->current);
+}
+
+void ShapeEditor::clearCurve() {
+    curve_ = {};
+    curveDim_.clear();
+    sweptKey_.clear(); // the dim's curve is asked for again when it is shown again
+    plot_->graph(0)->data()->clear();
+    plot_->graph(1)->data()->clear();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ShapeEditor::requestSweep() {
@@ -286,7 +300,8 @@ void ShapeEditor::showCurrent(int64_t v) {
     const EditableDim* d = dragging_ ? &dragging_->dim : currentDim();
     if (!d || !snap_)
         return;
-    const bool blocked = !curve_.points.empty() && !curve_.movable && !dragging_;
+    const bool blocked =
+        curveDim_ == controlKey(*d) && !curve_.points.empty() && !curve_.movable && !dragging_;
     slider_->setEnabled(!blocked);
     spin_->setEnabled(!blocked);
     const QString name = QString::fromStdString(d->label());

@@ -49,6 +49,8 @@ private:
     void rebuild();
     void requestSweep();
     void showCurve(const SweepResult& r, const EditableDim& dim);
+    /// Forgets the curve and empties the chart (another dim, or nothing to drag).
+    void clearCurve();
     void showCurrent(int64_t v);
     void valueChosen(int64_t v, bool final);
     void onRejected(const EditRejection& r);
