@@ -14,8 +14,8 @@ class Graph;
 
 /// Time the BPU's compute units need for one node, in microseconds, from padded work and the profile:
 ///   conv:   padded MACs / (peak MAC/s x dense_conv_efficiency), group_conv_efficiency for a depthwise conv
-///           (issue 62: a grouped conv with 1 < group < C_in is priced per MAC like a dense one; no
-///           calibration row has one, and the depthwise figure is too weak a rate to lend it)
+///           (issue 62: a grouped conv with 1 < group < C_in is priced per MAC like a dense one; the
+///           depthwise figure sits at its bound, unidentified, and is too weak a rate to lend it)
 ///   matmul: padded MACs / (peak MAC/s x matmul_efficiency), or matmul_act_efficiency for two activations
 ///   softmax: padded elements x softmax_vector_passes / (vector_elements_per_cycle x clock)
 ///   vector work (elementwise, LUT, pool, reduce, norm, softmax): padded ops / (vector_elements_per_cycle x
