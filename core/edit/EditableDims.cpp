@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "EditableDims.h"
 
+#include "ReexportEdit.h"
 #include "Session.h"
 #include "ShapeEdits.h"
 #include "core/analysis/Alignment.h"
 #include "core/analysis/AnalysisResult.h"
+#include "core/model/BakedSizes.h"
 
 #include <algorithm>
 
@@ -37,6 +39,8 @@ EditPtr EditableDim::at(int64_t value) const {
         return std::make_shared<SetChannelsEdit>(target, value);
     std::vector<int64_t> dims = shape;
     dims[axis] = value;
+    if (reexport)
+        return std::make_shared<ReexportEdit>(target, std::move(dims));
     return std::make_shared<SetInputShapeEdit>(target, std::move(dims));
 }
 
@@ -88,6 +92,12 @@ std::vector<EditableDim> editableDims(const Graph& g, const AnalysisResult& r, c
         const Tensor& input = g.tensor(in);
         if (input.shape.rank() != 4 || !input.shape.fullyKnown())
             continue;
+        // Sizes the export fixed, read at this input's size as ReexportEdit reads them (NCHW: H, W at 2, 3);
+        // only when every one is held by one constant can a re-export be estimated.
+        const std::vector<BakedSize> baked =
+            bakedSizes(g, TracedInput{input.shape.dims[2], input.shape.dims[3]});
+        const bool reexport = !baked.empty() && std::all_of(baked.begin(), baked.end(),
+                                                            [](const BakedSize& b) { return b.rewritable; });
         for (size_t axis : {size_t(2), size_t(3)}) {
             EditableDim d;
             d.kind = axis == 2 ? DimKind::InputHeight : DimKind::InputWidth;
@@ -96,6 +106,11 @@ std::vector<EditableDim> editableDims(const Graph& g, const AnalysisResult& r, c
             d.axis = axis;
             d.current = input.shape.dims[axis];
             d.shape = input.shape.dims;
+            if (reexport) {
+                d.reexport = true;
+                d.bakedExample = bakedSizeText(g, baked.front());
+                d.bakedCount = baked.size();
+            }
             setAlignment(d, g, r, t);
             setRange(d);
             out.push_back(std::move(d));

@@ -37,8 +37,18 @@ struct EditableDim {
     bool powerOfTwo = false;    ///< below `unit` it pads to a power of two (G4.1)
     int64_t lo = 1, hi = 1;     ///< the range a drag offers around `current`
     std::vector<int64_t> shape; ///< the input's whole shape (input dims), to build the edit
+    /// An input dim of a model whose export fixed sizes that follow the input in constants (a traced
+    /// Reshape to 1x192x1600, BakedSizes.h): set_input_shape applies at almost no other value (yolo12n:
+    /// 636..640 of 160..1280), so the dim is moved as `assume_reexported` (ReexportEdit): the model as
+    /// its exporter would write it at that size. Idealized: an estimate of a re-export, never exported.
+    bool reexport = false;
+    /// With `reexport`: the first constant the export fixed, "'/model.6/.../Reshape' (Reshape shape
+    /// 1x192x1600)", and how many there are.
+    std::string bakedExample;
+    size_t bakedCount = 0;
 
-    /// The edit that sets this dim to `value` (absolute: a later one supersedes it, same mergeKey).
+    /// The edit that sets this dim to `value` (absolute: a later one supersedes it, same mergeKey): an
+    /// `assume_reexported` one when `reexport`.
     EditPtr at(int64_t value) const;
     /// What the BPU pads `value` to.
     int64_t padded(int64_t value) const;

@@ -197,6 +197,16 @@ std::optional<BakedSize> bakedAt(const Graph& g, NodeId id, const std::optional<
         if (spatial) {
             const bool wFirst = i + 1 == r; // the last is W, the others H
             const int64_t sh = followStride(val, traced->h), sw = followStride(val, traced->w);
+            // Two neighbours at one stage's stride are that stage's H then W wherever they sit (yolo12's
+            // NHWC [1, 40, 40, 64]): read as H and H, a re-export at another H than W scaled both (issue 63:
+            // the drag editor's curve on yolo12n broke at every size).
+            if (sh && !wFirst && b.fixed[i + 1] && followStride(b.value[i + 1], traced->w) == sh) {
+                f = {SizeFollow::H, sh};
+                b.follows[i + 1] = {SizeFollow::W, sh};
+                baked = true;
+                ++i;
+                continue;
+            }
             if (wFirst && sw)
                 f = {SizeFollow::W, sw};
             else if (sh)

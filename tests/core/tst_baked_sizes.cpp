@@ -78,6 +78,29 @@ private slots:
         QCOMPARE(behind[0].node, sizes[0].node);
     }
 
+    // yolo12n's area attention reshapes to NHWC [1, 40, 40, 64] at 640x640: the two 40s are the stage's H
+    // then W (not H twice), so a re-export at 320x640 sets [1, 20, 40, 64] and every shape infers; read as H
+    // and H it set [1, 20, 20, 64] and broke there (issue 63: the drag editor's input-H curve on yolo12n was
+    // three points at 636..640).
+    void nhwcReshapeReadsHThenW() {
+        const bpu::Graph g = bpu::ModelImporter::load(bpu::test::samplesDir() + "/yolo12n.onnx");
+        const auto sizes = bpu::bakedSizes(g, {640, 640});
+        const auto at = std::find_if(sizes.begin(), sizes.end(), [&](const bpu::BakedSize& b) {
+            return g.node(b.node).name == "/model.6/m.0/m.0.0/attn/Reshape_5";
+        });
+        QVERIFY(at != sizes.end());
+        QCOMPARE(at->value, (std::vector<int64_t>{1, 40, 40, 64}));
+        QCOMPARE(at->follows[1].axis, bpu::SizeFollow::H);
+        QCOMPARE(at->follows[2].axis, bpu::SizeFollow::W);
+        // 640 / 16 = 40: the stage at stride 16; at 320 x 640 it is 20 x 40.
+        QCOMPARE(bpu::reexportedValue(*at, 320, 640), (std::vector<int64_t>{1, 20, 40, 64}));
+        bpu::Session s(bpu::ModelImporter::load(bpu::test::samplesDir() + "/yolo12n.onnx"), s100());
+        bpu::applyEditList(s, reexportAt("images", {1, 3, 320, 640}));
+        QVERIFY(bpu::completeness(s.graph()).complete());
+        QCOMPARE(shapeOf(s.graph(), "/model.6/m.0/m.0.0/attn/Reshape_5_output_0"),
+                 (std::vector<int64_t>{1, 20, 40, 64}));
+    }
+
     // assume_reexported sets the input and the traced constants together: where set_input_shape breaks the
     // Concat, it infers every shape; its revert restores the constant.
     void reexportEditRewritesTheConstants() {

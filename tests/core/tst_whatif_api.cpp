@@ -232,6 +232,40 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(bpu::EditError, d->at(239)->apply(refused));
     }
 
+    // yolo12n's export fixed its attention's sizes in Reshape constants: set_input_shape applies at 636..640
+    // only (the maps at stride 32 stay 20 x 20), so its curve was one vertical line and a drag from 640
+    // landed on 636 (issue 63). Its input dims move as a re-export (assume_reexported, idealized), and the
+    // curve then covers the range as yolov8n's does: every value whose stride-32 map a Concat partner
+    // meets, i.e. one applying value per 32. yolov8n fixes no size and moves as set_input_shape.
+    void bakedInputSizesMoveAsAReexport() {
+        bpu::Session s = sessionOf("yolo12n.onnx");
+        const auto dims = bpu::editableDims(s, bpu::NodeId{});
+        const bpu::EditableDim* d = find(dims, bpu::DimKind::InputHeight);
+        QVERIFY(d);
+        QVERIFY(d->reexport);
+        QVERIFY(d->bakedCount > 0);
+        QVERIFY2(d->bakedExample.find("Reshape") != std::string::npos, d->bakedExample.c_str());
+        QCOMPARE(d->at(320)->toJson().at("op").get<std::string>(), std::string("assume_reexported"));
+        QVERIFY(d->at(320)->idealized());
+        const auto values = bpu::limitSweepValues(bpu::sweepValues(*d, d->lo, d->hi), d->current,
+                                                  bpu::sweepPointLimit(s.target(), s.graph()));
+        const bpu::SweepResult r = bpu::sweep(s, *d, values);
+        QVERIFY(r.movable);
+        int64_t lowest = d->hi, highest = d->lo;
+        for (const auto& p : r.points)
+            if (p.applies) {
+                lowest = std::min(lowest, p.value);
+                highest = std::max(highest, p.value);
+            }
+        QVERIFY2(lowest <= 2 * 160 && highest >= 1248, std::to_string(lowest).c_str());
+        // A drag to 600 lands within one stride-32 step of it, not back at 636.
+        QVERIFY(std::llabs(bpu::dragValue(r, 600) - 600) <= 32);
+
+        const bpu::Session v8 = sessionOf("yolov8n.onnx");
+        const auto v8dims = bpu::editableDims(v8, bpu::NodeId{});
+        QVERIFY(!find(v8dims, bpu::DimKind::InputHeight)->reexport);
+    }
+
     // yolov8n's /model.2/cv1/conv/Conv feeds a Split with fixed sizes: no other value of its channels
     // applies, and the sweep says why.
     void sweepSaysWhyADimIsFixed() {

@@ -126,7 +126,6 @@ void GraphView::setModel(std::shared_ptr<const Graph> graph, std::vector<int> gr
     matches_.clear();
     matchIndex_ = -1;
     selected_ = NodeId{};
-    hottest_ = NodeId{};
     fresh_ = true;
     scopes_->reset(nullptr);
     // The scope tree is built by the layout job (off the GUI thread), which collapses with it.
@@ -160,7 +159,6 @@ void GraphView::clearModel() {
     expanded_.clear();
     scopes_->reset(nullptr);
     scopesPending_ = false;
-    hottest_ = NodeId{};
     matches_.clear();
     selected_ = NodeId{};
     scene_->clearGraph();
@@ -263,18 +261,21 @@ void GraphView::adopt(SceneItems& items, NodeId anchor, QPointF anchorViewPos) {
 
 void GraphView::initialView() {
     const QRectF r = sceneRect();
-    // Whole when every box shows its op type at that scale; else a readable zoom on the top hotspot (a
-    // model's start is as arbitrary a patch as any).
+    // Whole when every box shows its op type at that scale; else a readable zoom on the model's start, its
+    // first layers in view (as Netron opens): where a reader expects a graph to begin, with the hotspots one
+    // click away in their dock. (Framing the top hotspot landed mid-graph with no input in sight: issue 63.)
     if (fitScale() >= NodeItem::kTitleLod) {
         fitToView();
     } else {
         setZoom(std::clamp(viewport()->width() / r.width(), NodeItem::kDetailLod, kReadableZoom));
-        if (NodeItem* hot = scene_->itemForNode(hottest_)) {
-            centerOn(hot);
-            keepClearOfOverlays(hot);
-        } else {
-            centerOn(r.center().x(), r.top() + viewport()->height() / zoom() / 2);
-        }
+        const NodeItem* first = nullptr;
+        for (NodeItem* item : scene_->nodeItems())
+            if (!first || item->sceneBoundingRect().top() < first->sceneBoundingRect().top())
+                first = item;
+        const double x = first ? first->sceneBoundingRect().center().x() : r.center().x();
+        centerOn(x, r.top() + viewport()->height() / zoom() / 2);
+        if (first)
+            keepClearOfOverlays(first);
     }
     // Selected while the layout ran (a selection hub, a command line): show it.
     if (NodeItem* item = scene_->itemForNode(selected_)) {
@@ -284,13 +285,6 @@ void GraphView::initialView() {
 }
 
 void GraphView::setNodeFigures(const std::vector<NodeFigures>& figures) {
-    hottest_ = NodeId{};
-    double hottestUs = 0;
-    for (size_t n = 0; n < figures.size(); ++n)
-        if (figures[n].latencyUs > hottestUs) {
-            hottestUs = figures[n].latencyUs;
-            hottest_ = NodeId(static_cast<uint32_t>(n));
-        }
     scopes_->setFigures(figures);
     applyScopeNotes();
 }

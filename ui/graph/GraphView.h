@@ -69,7 +69,6 @@ public:
     /// sums (latency, share, CPU nodes, padding waste), and a new model's first view frames the top hotspot.
     void setNodeFigures(const std::vector<NodeFigures>& figures);
     /// The node with the most latency in the figures last set (invalid without figures).
-    NodeId hottestNode() const { return hottest_; }
 
     /// Expands a collapsed group into its members inside a frame (or collapses it again); re-lays out and
     /// keeps the group where it was on screen.
@@ -181,7 +180,6 @@ private:
     std::vector<int> groupOf_;
     std::set<int> expanded_;
     std::unique_ptr<ScopeCollapse> scopes_; ///< name scopes drawn collapsed (big models)
-    NodeId hottest_;                        ///< of the last figures: the first view frames it
     bool scopesPending_ = false; ///< a big new model: the next layout job builds its scope tree first
     std::shared_ptr<const NodeColoring> coloring_;
     bool defaultColoring_ = true;

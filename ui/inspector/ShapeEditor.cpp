@@ -322,6 +322,15 @@ void ShapeEditor::showCurrent(int64_t v) {
                                      .arg(snap_->cost.perImageMs, 0, 'f', 3);
     if (snaps(*d))
         text += tr(" \u00b7 the drag lands on the values the curve shows this model takes");
+    // Issue 63: the export fixed sizes in constants (yolo12n's attention Reshape): the curve and the drag are
+    // the model as re-exported at each size, an idealized estimate, said so beside the number.
+    if (d->reexport)
+        text += QStringLiteral("<br>%1").arg(tr("Estimated as re-exported at each size (assume_reexported; "
+                                                "idealized, not exported): the export "
+                                                "fixed %n size(s) in constants, e.g. %1",
+                                                nullptr, int(d->bakedCount))
+                                                 .arg(QString::fromStdString(d->bakedExample))
+                                                 .toHtmlEscaped());
     // Issue 61: on a partial result every point of the curve rests on guessed shapes: said beside it.
     if (const Completeness& c = snap_->completeness; !c.complete())
         text +=
