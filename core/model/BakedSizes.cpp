@@ -154,6 +154,55 @@ std::pair<TensorId, const char*> sizeInput(const Node& n) {
     return {TensorId{}, ""};
 }
 
+/// Sets `b.follows` for the elements of a size that follow the input at `traced`; false when none does.
+/// Where H and W can be: the last two of a Resize/Expand/ConstantOfShape; anywhere after N in a Reshape
+/// target (NCHW, NHWC and token layouts alike: yolo12's attention reshapes to [1, 40, 40, 64]). A size holds
+/// one map at most, so the first reading that fits wins and no other element is read as H or W:
+///  1. two fixed neighbours at one stage's stride are its H then W, wherever they sit ([1, 40, 40, 64] is
+///     not H and H: read so, a re-export at another H than W scaled both; issue 63);
+///  2. else, in a Reshape target, a fixed element that is a stage's area is a flattened map ([B, H*W, C] or
+///     [B, C, H*W]; [1, 192, 1280] at 512 x 640 is 32 x 40, not W twice);
+///  3. else each lone element that is a stage's extent or a multiple of the input's (the last is W, the
+///     others H).
+/// Numbers still coincide (a channel count equal to a stage's extent): the re-export trial then breaks at
+/// the next conv and says so, rather than estimating anything. Without 1 and 2, at 512 x 640 yolo12n's 64
+/// channels passed for H / 8 beside a flattened 1280, and 128 for H / 4 beside its 16 x 20 map.
+bool matchFollows(BakedSize& b, bool reshape, const TracedInput& traced) {
+    const size_t r = b.value.size();
+    auto spatial = [&](size_t i) {
+        return b.fixed[i] && (reshape ? i >= 1 : i + 2 >= r);
+    };
+    for (size_t i = 0; i + 1 < r; ++i)
+        if (spatial(i) && spatial(i + 1))
+            if (const int64_t sh = followStride(b.value[i], traced.h);
+                sh && followStride(b.value[i + 1], traced.w) == sh) {
+                b.follows[i] = {SizeFollow::H, sh};
+                b.follows[i + 1] = {SizeFollow::W, sh};
+                return true;
+            }
+    if (reshape)
+        for (size_t i = 1; i < r; ++i)
+            if (const int64_t s = b.fixed[i] ? areaStride(b.value[i], traced) : 0) {
+                b.follows[i] = {SizeFollow::Area, s};
+                return true;
+            }
+    bool any = false;
+    for (size_t i = 0; i < r; ++i) {
+        if (!spatial(i))
+            continue;
+        const int64_t sh = followStride(b.value[i], traced.h), sw = followStride(b.value[i], traced.w);
+        SizeFollow& f = b.follows[i];
+        if (i + 1 == r && sw)
+            f = {SizeFollow::W, sw};
+        else if (sh)
+            f = {SizeFollow::H, sh};
+        else if (sw)
+            f = {SizeFollow::W, sw};
+        any = any || f.axis != SizeFollow::None;
+    }
+    return any;
+}
+
 /// `node` as a baked size, or nullopt when its size is computed (or it applies none).
 std::optional<BakedSize> bakedAt(const Graph& g, NodeId id, const std::optional<TracedInput>& traced) {
     const Node& n = g.node(id);
@@ -179,49 +228,13 @@ std::optional<BakedSize> bakedAt(const Graph& g, NodeId id, const std::optional<
     const bool reshape = n.opType == "Reshape";
     if (!reshape && r < 3)
         return std::nullopt; // a Resize/Expand of rank < 3 has no H/W to bake
-    bool baked = false;
-    for (size_t i = 0; i < r; ++i) {
-        if (!b.fixed[i])
-            continue;
-        // Where H and W can be: the last two of a Resize/Expand/ConstantOfShape; anywhere after N in a
-        // Reshape target (NCHW, NHWC and token layouts alike: yolo12's attention reshapes to [1, 40, 40,
-        // 64]). A channel count that happens to equal a stage's extent is rewritten too; the re-export trial
-        // then breaks at the next conv and says so, rather than estimating anything.
-        const bool spatial = reshape ? i >= 1 : i + 2 >= r;
-        if (!traced) {
-            baked = baked || (spatial && !reshape);
-            continue;
-        }
-        const int64_t val = b.value[i];
-        SizeFollow& f = b.follows[i];
-        if (spatial) {
-            const bool wFirst = i + 1 == r; // the last is W, the others H
-            const int64_t sh = followStride(val, traced->h), sw = followStride(val, traced->w);
-            // Two neighbours at one stage's stride are that stage's H then W wherever they sit (yolo12's
-            // NHWC [1, 40, 40, 64]): read as H and H, a re-export at another H than W scaled both (issue 63:
-            // the drag editor's curve on yolo12n broke at every size).
-            if (sh && !wFirst && b.fixed[i + 1] && followStride(b.value[i + 1], traced->w) == sh) {
-                f = {SizeFollow::H, sh};
-                b.follows[i + 1] = {SizeFollow::W, sh};
-                baked = true;
-                ++i;
-                continue;
-            }
-            if (wFirst && sw)
-                f = {SizeFollow::W, sw};
-            else if (sh)
-                f = {SizeFollow::H, sh};
-            else if (sw)
-                f = {SizeFollow::W, sw};
-        }
-        // A flattened map sits after N (tokens x channels, [B, H*W, C]) or after N and C ([B, C, H*W]).
-        if (f.axis == SizeFollow::None && reshape && i >= 1)
-            if (const int64_t s = areaStride(val, *traced))
-                f = {SizeFollow::Area, s};
-        baked = baked || f.axis != SizeFollow::None;
-    }
-    if (!baked)
+    if (!traced) {
+        // Nothing to match against: a Resize/Expand/ConstantOfShape whose H or W (its last two) is fixed.
+        if (reshape || !(b.fixed[r - 2] || b.fixed[r - 1]))
+            return std::nullopt;
+    } else if (!matchFollows(b, reshape, *traced)) {
         return std::nullopt;
+    }
     b.rewritable = true;
     for (size_t i = 0; i < r; ++i)
         if (b.follows[i].axis != SizeFollow::None && !b.source[i].first.valid())

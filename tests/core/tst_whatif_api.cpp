@@ -261,6 +261,23 @@ private slots:
         // A drag to 600 lands within one stride-32 step of it, not back at 636.
         QVERIFY(std::llabs(bpu::dragValue(r, 600) - 600) <= 32);
 
+        // A drag applies each value on top of the last (EditHistory::applyDragStep) and records its last
+        // value alone: 640 -> 512 -> 415 -> 352 must be the state the edit at 352 gives on the loaded model,
+        // as a project or a redo replays it. Each step reads the constants at the size before it, 512 x 640
+        // among them, where yolo12n's 64 channels equal H / 8 and its 128 equal H / 4.
+        bpu::EditHistory h;
+        bpu::Session dragged = sessionOf("yolo12n.onnx");
+        for (int64_t v : {512, 415, 352}) {
+            const auto now = bpu::editableDims(dragged, bpu::NodeId{});
+            QVERIFY(h.applyDragStep(dragged, find(now, bpu::DimKind::InputHeight)->at(v), v == 352));
+        }
+        bpu::Session replay = sessionOf("yolo12n.onnx");
+        bpu::applyEditList(replay, h.appliedEdits());
+        QCOMPARE(h.appliedEdits().size(), size_t(1));
+        QVERIFY(dump(replay) == dump(dragged));
+        QCOMPARE(dragged.graph().tensor(dragged.graph().inputs[0]).shape.dims,
+                 (std::vector<int64_t>{1, 3, 352, 640}));
+
         const bpu::Session v8 = sessionOf("yolov8n.onnx");
         const auto v8dims = bpu::editableDims(v8, bpu::NodeId{});
         QVERIFY(!find(v8dims, bpu::DimKind::InputHeight)->reexport);
