@@ -4,6 +4,7 @@
 #include "ReportFormat.h"
 #include "ReportSections.h"
 #include "core/analysis/AnalysisResult.h"
+#include "core/analysis/DrawnGroups.h"
 #include "core/analysis/ResultDiagnostics.h"
 #include "core/edit/EditList.h"
 #include "core/model/Completeness.h"
@@ -152,14 +153,14 @@ GraphOverview makeOverview(const Context& c) {
     o.wasteRatio.resize(n);
     o.latencyShare.resize(n);
     o.groupOf.assign(n, -1);
+    const std::vector<int> drawn = drawnGroupOf(c.g, c.r);
     for (size_t i = 0; i < n; ++i) {
         const NodeId id = o.sourceNode[i];
         const NodeAnalysis& a = c.r.nodes[id.value];
         o.placement[i] = placementIndex(a.placement);
         o.wasteRatio[i] = nodeWasteRatio(c.g, c.r, id);
         o.latencyShare[i] = c.c.nodes[id.value].share;
-        if (a.fusionGroup.valid() && c.r.groups[a.fusionGroup.value].fused)
-            o.groupOf[i] = static_cast<int>(a.fusionGroup.value);
+        o.groupOf[i] = drawn[id.value];
         if (id == top)
             o.focus = NodeId(static_cast<uint32_t>(i));
     }

@@ -8,6 +8,7 @@
 // acceptance figures.
 #include "TestPaths.h"
 #include "core/analysis/Analyzer.h"
+#include "core/analysis/DrawnGroups.h"
 #include "core/analysis/InputNormalization.h"
 #include "core/edit/Edit.h"
 #include "core/edit/EditError.h"
@@ -304,6 +305,31 @@ private slots:
             if (bpu::isPaddingRule(f.rule) || f.rule == bpu::RuleId::G6_2)
                 QVERIFY2(!contains(f.evidence.dump(), ".w_0") && !contains(f.evidence.dump(), ".b_0"),
                          f.title.c_str());
+    }
+
+    // PP-OCR's FPN step as paddle2onnx writes it (make_fixtures.py draws it): conv1+bn1+relu1 is a fused
+    // layer; convt+add another, and bn2, relu2 after it are in no group (BN fuses only straight after a
+    // conv) yet folded, costing nothing of their own (s100-facts.md). A drawing frames them in the layer
+    // whose output they change (issue 63: they were lone grey boxes beside it); the head conv and the lateral
+    // conv stay apart, and a folded node whose tensor has another reader would not join.
+    void foldedFollowersAreDrawnInTheirLayer() {
+        Model m(fixture("ppocr_det_fpn_like"));
+        const bpu::Graph& g = m.g();
+        auto id = [&](const char* name) {
+            return g.findNode(name).value;
+        };
+        QCOMPARE(m.r().nodes[id("bn2")].placement, bpu::Placement::Folded);
+        QVERIFY(!m.r().nodes[id("bn2")].fusionGroup.valid());
+        const std::vector<int> drawn = bpu::drawnGroupOf(g, m.r());
+        QVERIFY(drawn[id("conv1")] >= 0);
+        QCOMPARE(drawn[id("bn1")], drawn[id("conv1")]);
+        QCOMPARE(drawn[id("relu1")], drawn[id("conv1")]);
+        QVERIFY(drawn[id("convt")] >= 0 && drawn[id("convt")] != drawn[id("conv1")]);
+        QCOMPARE(drawn[id("add")], drawn[id("convt")]);
+        QCOMPARE(drawn[id("bn2")], drawn[id("convt")]);
+        QCOMPARE(drawn[id("relu2")], drawn[id("convt")]);
+        QCOMPARE(drawn[id("head")], -1);
+        QCOMPARE(drawn[id("lat")], -1);
     }
 
     // ---- Detectors with post-processing inside ----

@@ -26,6 +26,7 @@
 #include "ui/main/DiagnosticsDialog.h"
 #include "ui/main/ResultBanner.h"
 #include "ui/session/SelectionHub.h"
+#include "ui/style/Palette.h"
 #include "ui/whatif/ComparePanel.h"
 #include "ui/whatif/DeploymentActions.h"
 #include "ui/whatif/WhatIfActions.h"
@@ -1118,6 +1119,30 @@ private slots:
         const QModelIndex cur = w_->hotspots()->view()->currentIndex();
         QVERIFY(cur.isValid());
         QCOMPARE(cur.data(Qt::DisplayRole).toString(), QStringLiteral("/model.0/conv/Conv"));
+    }
+
+    // Issue 63, point 7 (PP-OCR): in the placement colouring a Conv+BN+Relu layer whose conv runs on the BPU
+    // is BPU blue, not the grey of its two folded members; the BN and Relu folded after a ConvTranspose+Add
+    // are drawn inside that layer's box, not beside it. tests/data/families/ppocr_det_fpn_like.onnx.
+    void foldedMembersDrawnWithTheirLayer() {
+        if (w_->hasUnsavedEdits())
+            answerNextBox(QMessageBox::Discard, watchers_);
+        QVERIFY(fixture::openAndSettle(
+            *w_, QString::fromStdString(bpu::test::testDataDir() + "/families/ppocr_det_fpn_like.onnx")));
+        GraphView* view = w_->graphView();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isLayoutPending() && view->graphScene()->nodeItems().size() > 0,
+                                 60000);
+        const Graph& g = *w_->snapshot()->graph;
+        GraphScene* scene = view->graphScene();
+        NodeItem* conv1 = scene->itemForNode(g.findNode("conv1"));
+        QVERIFY(conv1);
+        QCOMPARE(conv1->data().members.size(), size_t(3));
+        QCOMPARE(conv1->fill(), style::bpu());
+        NodeItem* convt = scene->itemForNode(g.findNode("convt"));
+        QCOMPARE(scene->itemForNode(g.findNode("bn2")), convt);
+        QCOMPARE(scene->itemForNode(g.findNode("relu2")), convt);
+        QCOMPARE(convt->fill(), style::bpu());
+        QVERIFY(scene->itemForNode(g.findNode("head")) != convt);
     }
 
     // Issue 63, point 7: the drag editor's reason not to move belongs to its own dim. yolov8n's

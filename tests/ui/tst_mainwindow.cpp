@@ -120,11 +120,18 @@ private slots:
                 ++seen[item->fill().rgb()];
                 continue;
             }
-            // A collapsed fused group takes the colour most of its members have.
+            // A collapsed fused group (or scope) takes the colour most of its members that run have: its
+            // folded members (a Conv+BN+Relu's BN and Relu) have no placement of their own (issue 63); all
+            // folded, it is folded.
             ++groups;
             std::map<QRgb, int> votes;
+            auto runs = [&](NodeId m) {
+                return expectedPlacementColor(s->analysis->nodes[m.value]) != kFolded;
+            };
+            const bool anyRuns = std::any_of(members.begin(), members.end(), runs);
             for (NodeId m : members)
-                ++votes[expectedPlacementColor(s->analysis->nodes[m.value]).rgb()];
+                if (!anyRuns || runs(m))
+                    ++votes[expectedPlacementColor(s->analysis->nodes[m.value]).rgb()];
             int best = 0;
             for (const auto& [rgb, n] : votes)
                 best = std::max(best, n);

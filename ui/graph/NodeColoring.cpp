@@ -28,6 +28,19 @@ QColor textOn(const QColor& fill) {
 
 } // namespace palette
 
+PlacementColoring::PlacementColoring(std::vector<int> categoryOfNode, QVector<QPair<QString, QColor>> legend,
+                                     QString title)
+    : CategoryColoring(categoryOfNode, std::move(legend), std::move(title))
+    , category_(std::move(categoryOfNode)) {}
+
+QColor PlacementColoring::groupColor(const std::vector<NodeId>& members) const {
+    std::vector<NodeId> running;
+    for (NodeId m : members)
+        if (m.value < category_.size() && category_[m.value] != kFolded)
+            running.push_back(m);
+    return NodeColoring::groupColor(running.empty() ? members : running);
+}
+
 QColor NodeColoring::groupColor(const std::vector<NodeId>& members) const {
     QHash<QRgb, int> votes;
     QRgb best = palette::unknown().rgb();

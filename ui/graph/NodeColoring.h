@@ -51,6 +51,20 @@ private:
     QString title_;
 };
 
+/// Placement categories (0 BPU, 1 CPU, 2 folded, any other: e.g. unknown op). A fused layer runs where its
+/// members that run do: its folded members (a Conv+BN+Relu's BN and Relu) have no placement of their own,
+/// and a vote among all members drew PP-OCR's Conv+BN+Relu grey as "folded" while its conv ran on the BPU
+/// (issue 63). The graph view and the report's overview both colour by it.
+class PlacementColoring : public CategoryColoring {
+public:
+    static constexpr int kFolded = 2;
+    PlacementColoring(std::vector<int> categoryOfNode, QVector<QPair<QString, QColor>> legend, QString title);
+    QColor groupColor(const std::vector<NodeId>& members) const override;
+
+private:
+    std::vector<int> category_;
+};
+
 /// Colours by a value in [0, 1] per node (padding waste ratio, latency share) on the viridis ramp; NaN or a
 /// missing node is palette::unknown(). The legend shows five steps labelled with `format(value)`.
 class HeatColoring : public NodeColoring {

@@ -173,8 +173,8 @@ std::shared_ptr<const NodeColoring> makeColoring(ColorMode mode, const Snapshot&
             cat.push_back(a.opClass == OpClass::Unknown && !a.placementOverridden ? 3
                           : a.placement == Placement::BPU                         ? 0
                           : a.placement == Placement::CPU                         ? 1
-                                                                                  : 2);
-        return std::make_shared<CategoryColoring>(
+                                                          : PlacementColoring::kFolded);
+        return std::make_shared<PlacementColoring>(
             cat,
             QVector<QPair<QString, QColor>>{{QObject::tr("BPU"), kBpu},
                                             {QObject::tr("CPU"), kCpu},

@@ -9,6 +9,7 @@
 #include "ResultBanner.h"
 #include "StatusText.h"
 #include "core/analysis/AnalysisResult.h"
+#include "core/analysis/DrawnGroups.h"
 #include "core/analysis/ResultDiagnostics.h"
 #include "core/edit/Session.h"
 #include "core/model/Completeness.h"
@@ -441,11 +442,7 @@ void MainWindow::showSnapshot(SnapshotPtr s) {
     if (!s)
         return;
     // Re-lay out only when the structure or the fused groups changed, not on every shape edit.
-    std::vector<int> groupOf(s->graph->nodes.size(), -1);
-    for (const auto& g : s->analysis->groups)
-        if (g.fused)
-            for (NodeId n : g.nodes)
-                groupOf[n.value] = int(g.id.value);
+    const std::vector<int> groupOf = drawnGroupOf(*s->graph, *s->analysis);
     const bool newModel = s->modelId != shownModel_;
     if (newModel && comparer_->isActive())
         comparer_->clear(); // a comparison belongs to the model it was made for

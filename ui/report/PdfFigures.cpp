@@ -20,7 +20,7 @@ std::shared_ptr<const NodeColoring> placementColoring(const report::GraphOvervie
     const auto& names = report::placementCategories();
     for (size_t i = 0; i < names.size(); ++i)
         legend.append({qs(names[i]), charts::placementColor(int(i))});
-    return std::make_shared<CategoryColoring>(o.placement, legend, QStringLiteral("Placement"));
+    return std::make_shared<PlacementColoring>(o.placement, legend, QStringLiteral("Placement"));
 }
 
 std::shared_ptr<const NodeColoring> paddingColoring(const report::GraphOverview& o) {

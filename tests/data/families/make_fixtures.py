@@ -425,6 +425,42 @@ def segmentation_os16():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="bpuscope-fixtures")
 
 
+def ppocr_det_fpn_like():
+    """PP-OCR's detector in outline (issue 63), as paddle2onnx writes it: BatchNormalization kept as a node of
+    its own after each conv, and an FPN step whose ConvTranspose output is added to a lateral conv and then
+    normalised: BN is fusable only straight after a conv, so the ConvTranspose+Add layer leaves the BN and the
+    Relu after it out of its group, folded (no cost of their own).
+
+        x[1,16,32,32] -> conv1(16, 3x3) -> bn1 -> relu1 -> convt(16, k2 s2) -+-> add -> bn2 -> relu2 -> head(8)
+        lateral[1,16,64,64] -> lat(16, 1x1) -----------------------------------+
+    """
+    n = helper.make_node
+    r = np.random.default_rng(63)
+
+    def bn(name, c):
+        return [init(name + "_g", np.ones([c], np.float32)), init(name + "_b", np.zeros([c], np.float32)),
+                init(name + "_m", np.zeros([c], np.float32)), init(name + "_v", np.ones([c], np.float32))]
+
+    inits = [init("conv1_w", r.standard_normal([16, 16, 3, 3]).astype(np.float32) * 0.1),
+             init("convt_w", r.standard_normal([16, 16, 2, 2]).astype(np.float32) * 0.1),
+             init("lat_w", r.standard_normal([16, 16, 1, 1]).astype(np.float32) * 0.1),
+             init("head_w", r.standard_normal([8, 16, 1, 1]).astype(np.float32) * 0.1)] + bn("bn1", 16) + bn("bn2", 16)
+    nodes = [n("Conv", ["x", "conv1_w"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+             n("BatchNormalization", ["c1", "bn1_g", "bn1_b", "bn1_m", "bn1_v"], ["b1"], name="bn1"),
+             n("Relu", ["b1"], ["r1"], name="relu1"),
+             n("ConvTranspose", ["r1", "convt_w"], ["up"], name="convt", strides=[2, 2]),
+             n("Conv", ["lateral", "lat_w"], ["l1"], name="lat"),
+             n("Add", ["up", "l1"], ["sum"], name="add"),
+             n("BatchNormalization", ["sum", "bn2_g", "bn2_b", "bn2_m", "bn2_v"], ["b2"], name="bn2"),
+             n("Relu", ["b2"], ["r2"], name="relu2"),
+             n("Conv", ["r2", "head_w"], ["y"], name="head")]
+    g = helper.make_graph(nodes, "ppocr_det_fpn_like",
+                          [helper.make_tensor_value_info("x", F, [1, 16, 32, 32]),
+                           helper.make_tensor_value_info("lateral", F, [1, 16, 64, 64])],
+                          [helper.make_tensor_value_info("y", F, [1, 8, 64, 64])], inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="bpuscope-fixtures")
+
+
 FIXTURES = {
     "qdq_chain": (qdq_chain, False),
     "constant_weights": (constant_weights, True),
@@ -435,14 +471,18 @@ FIXTURES = {
     "einsum": (einsum, False),
     "input_norm": (input_norm, False),
     "segmentation_os16": (segmentation_os16, True),
+    "ppocr_det_fpn_like": (ppocr_det_fpn_like, False),
 }
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--only", action="append", choices=sorted(FIXTURES), help="write just this fixture")
     a = ap.parse_args()
     for name, (build, graph_only) in FIXTURES.items():
+        if a.only and name not in a.only:
+            continue
         path = os.path.join(a.out, name + ".onnx")
         save(build(), path, graph_only)
         print(f"{name}: {os.path.getsize(path)} bytes")
