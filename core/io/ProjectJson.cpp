@@ -64,10 +64,19 @@ ProjectData parseProject(const nlohmann::json& doc, const std::string& file) {
     }
     if (doc.contains("baseline_edits")) {
         const auto& b = doc["baseline_edits"];
-        if (!b.is_number_integer() || b.get<int64_t>() < 0 || uint64_t(b.get<int64_t>()) > p.edits.size())
-            throw FileError(file, "key 'baseline_edits': expected a whole number from 0 to the " +
-                                      std::to_string(p.edits.size()) + " edits the project holds");
-        p.baselineEdits = size_t(b.get<int64_t>());
+        if (b.is_array()) {
+            for (size_t i = 0; i < b.size(); ++i)
+                if (!b[i].is_object())
+                    throw FileError(file, "key 'baseline_edits', entry " + std::to_string(i + 1) +
+                                              ": expected an edit object");
+            p.baselineList = b;
+        } else {
+            if (!b.is_number_integer() || b.get<int64_t>() < 0 || uint64_t(b.get<int64_t>()) > p.edits.size())
+                throw FileError(file, "key 'baseline_edits': expected a whole number from 0 to the " +
+                                          std::to_string(p.edits.size()) +
+                                          " edits the project holds, or an edit list");
+            p.baselineEdits = size_t(b.get<int64_t>());
+        }
     }
     if (doc.contains("edits_not_applied")) {
         const auto& kept = doc["edits_not_applied"];

@@ -38,6 +38,10 @@ struct ProjectData {
     /// `baseline_edits` (issue 63): the deltas' baseline is the model with the first N of `edits` applied;
     /// absent or 0: the model as loaded.
     size_t baselineEdits = 0;
+    /// `baseline_edits` as an edit list: a baseline whose edits `edits` does not start with (set, then
+    /// undone below and edited otherwise), applied to the model as loaded. Each entry an object; the edits
+    /// themselves are read where `edits` are.
+    std::optional<nlohmann::json> baselineList;
 };
 
 /// Validates a parsed project document; throws FileError naming `file` and the key.

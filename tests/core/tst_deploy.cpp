@@ -451,6 +451,19 @@ void TestDeploy::projectKeepsTheDeployment() {
                      e.what());
         }
     }
+    // A baseline the edits do not start with is its own edit list; an entry that is not an object is
+    // refused naming the key and the entry.
+    withBaseline["baseline_edits"] = {{{"op", "set_batch"}, {"batch", 8}}};
+    const auto list = bpu::parseProject(withBaseline, "p.bpuscope").baselineList;
+    QVERIFY(list && list->size() == 1 && (*list)[0]["batch"] == 8);
+    withBaseline["baseline_edits"] = {{{"op", "set_batch"}, {"batch", 8}}, 3};
+    try {
+        bpu::parseProject(withBaseline, "bad.bpuscope");
+        QFAIL("a bad baseline list was accepted");
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("key 'baseline_edits', entry 2") != std::string::npos, e.what());
+    }
 }
 
 // The CLI: --deploy with a YAML picks the target from march and says the deployment; a broken config is exit

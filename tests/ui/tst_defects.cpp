@@ -1214,6 +1214,67 @@ private slots:
         QVERIFY(w_->isWindowModified());
     }
 
+    // Issue 63, point 6: a baseline the applied edits no longer start with (set at batch 2, undone below,
+    // then batch 4 applied) is no step of the history: a project saves it as its own edit list, a reload
+    // and a reopen rebuild it from the model as loaded, and neither leaves it unsaved. It was saved "as
+    // loaded" and stayed unsaved work for good.
+    void baselineOffTheHistoryIsSaved() {
+        fresh("yolov8n.onnx");
+        apply({{"op", "set_batch"}, {"batch", 2}});
+        w_->controller()->setBaseline();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.baselineStep == 1; }));
+        w_->controller()->undo();
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.historyPosition == 0; }));
+        apply({{"op", "set_batch"}, {"batch", 4}});
+        SnapshotPtr s = w_->snapshot();
+        QCOMPARE(s->baselineStep, kNotAStep);
+        QCOMPARE(s->baseline.batch, 2);
+        QCOMPARE(s->cost.batch, 4);
+        QVERIFY(s->unsaved.contains(QStringLiteral("the baseline")));
+
+        const QString project = dir_.filePath(QStringLiteral("offstep.bpuscope"));
+        QString error = QStringLiteral("pending");
+        w_->controller()->saveProject(project, [&error](const QString& e) { error = e; });
+        QTRY_VERIFY(error != QStringLiteral("pending"));
+        QVERIFY(error.isEmpty());
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& x) { return x.clean; }));
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto doc = nlohmann::json::parse(f.readAll().toStdString());
+        QVERIFY(doc["baseline_edits"].is_array());
+        QCOMPARE(doc["baseline_edits"].size(), size_t(1));
+        QCOMPARE(doc["baseline_edits"][0]["op"].get<std::string>(), std::string("set_batch"));
+        QCOMPARE(doc["baseline_edits"][0]["batch"].get<int>(), 2);
+        QCOMPARE(doc["edits"].size(), size_t(1));
+
+        // A reload keeps it (no question: the state is saved).
+        QSignalSpy reloaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->reload());
+        QVERIFY(reloaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        s = w_->snapshot();
+        QCOMPARE(s->baselineStep, kNotAStep);
+        QCOMPARE(s->baseline.batch, 2);
+        QCOMPARE(s->cost.batch, 4);
+        QVERIFY2(s->clean, qPrintable(s->unsaved.join(QStringLiteral(", "))));
+
+        // So does opening the project.
+        QSignalSpy loaded(w_.get(), &MainWindow::loaded);
+        QVERIFY(w_->openProject(project));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(fixture::waitSettled(*w_));
+        s = w_->snapshot();
+        QCOMPARE(s->baselineStep, kNotAStep);
+        QCOMPARE(s->baseline.batch, 2);
+        QCOMPARE(s->cost.batch, 4);
+        QVERIFY2(s->clean, qPrintable(s->unsaved.join(QStringLiteral(", "))));
+        // The baseline's latency is batch 2's of the model as loaded, estimated apart from the window.
+        Session two(ModelImporter::load(fixture::sample("yolov8n.onnx").toStdString()),
+                    std::make_shared<const TargetProfile>(loadTargetProfile("s100")));
+        applyEditList(two, editListFromJson(nlohmann::json::array({{{"op", "set_batch"}, {"batch", 2}}})));
+        QCOMPARE(s->baseline.totalUs, two.cost().totalUs);
+    }
+
     // Issue 63, point 1: after the SiLU -> ReLU fix the hotspots pair the nodes by name: the neck's Concat,
     // which the fix does not touch, shows no delta (by index it showed +10.07 us), a new Relu says "new",
     // and the graph's delta colouring draws the Relu in the "new" colour, not as slower.

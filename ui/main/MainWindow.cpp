@@ -357,13 +357,16 @@ OpenRequest MainWindow::reloadRequest(const Snapshot& s) const {
     for (size_t i = 0; i < s.historyPosition && i < s.stepEdits.size(); ++i)
         r.steps.push_back({s.history[int(i)], s.stepEdits[i]});
     r.lenient = true;
-    r.baselineStep = s.baselineStep;
+    if (s.baselineStep == kNotAStep)
+        r.baselineList = s.baselineEdits; // no step of the history: its own edits
+    else
+        r.baselineStep = s.baselineStep;
     r.clean = s.clean;
     r.deploy = s.deploy; // the deployment chosen in Model > Deployment stays too
     r.savedDeploy = s.savedDeploy;
     r.objective = s.objective; // and the objective the findings rank by
     r.savedObjective = s.savedObjective;
-    r.savedBaselineEdits = s.savedBaselineEdits;
+    r.savedBaseline = s.savedBaseline;
     r.projectPath = controller_->projectPath();
     r.kept = s.kept;
     return r;

@@ -51,9 +51,16 @@ bool MainWindow::openProject(const QString& path) {
         return false;
     }
     EditList edits;
+    std::optional<EditList> baselineList;
     std::vector<KeptEdit> kept;
     try {
         edits = editListFromJson(p.edits);
+        if (p.baselineList)
+            try {
+                baselineList = editListFromJson(*p.baselineList);
+            } catch (const std::exception& e) {
+                throw std::runtime_error(std::string("baseline_edits: ") + e.what());
+            }
         for (size_t i = 0; i < p.kept.size(); ++i) {
             const ProjectKeptEdit& k = p.kept[i];
             try {
@@ -82,7 +89,8 @@ bool MainWindow::openProject(const QString& path) {
     r.objective = p.objective.value_or(Objective::Latency);
     // The baseline the project saved (issue 63): its leading edits are a step of their own, the baseline set
     // after it.
-    const size_t base = std::min(p.baselineEdits, edits.size());
+    const size_t base = baselineList ? 0 : std::min(p.baselineEdits, edits.size());
+    r.baselineList = std::move(baselineList); // a baseline the edits do not start with: its own list
     if (base > 0) {
         r.steps.push_back({tr("Baseline from %1").arg(QFileInfo(path).fileName()),
                            EditList(edits.begin(), edits.begin() + long(base))});

@@ -41,7 +41,9 @@ QString saveProject(const QString& path, const Project& p, const QString& writeT
         doc["deploy"] = deployToJson(*p.deploy);
     if (p.objective)
         doc["objective"] = objectiveName(*p.objective);
-    if (p.baselineEdits > 0)
+    if (p.baselineList)
+        doc["baseline_edits"] = *p.baselineList;
+    else if (p.baselineEdits > 0)
         doc["baseline_edits"] = p.baselineEdits;
     if (!p.kept.empty()) {
         nlohmann::json kept = nlohmann::json::array();
@@ -70,6 +72,7 @@ Project loadProject(const QString& path) {
     p.kept = data.kept;
     p.objective = data.objective;
     p.baselineEdits = data.baselineEdits;
+    p.baselineList = data.baselineList;
     return p;
 }
 

@@ -22,6 +22,9 @@ struct Project {
     std::vector<ProjectKeptEdit> kept;    ///< edits that did not apply, kept aside (`edits_not_applied`)
     std::optional<Objective> objective;   ///< unset in projects saved before the objective was recorded
     size_t baselineEdits = 0; ///< the baseline holds the first N edits (0: as loaded); `baseline_edits`
+    /// A baseline that is no prefix of `edits`: its own edit list from the model as loaded (`baseline_edits`
+    /// as an array; ProjectData::baselineList).
+    std::optional<nlohmann::json> baselineList;
 };
 
 /// SHA-256 of a file's content (hex), empty if unreadable.

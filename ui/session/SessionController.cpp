@@ -70,6 +70,20 @@ struct SessionController::Live {
         baselineStep = history.position();
         baselineEdits = history.appliedEdits();
     }
+    /// A baseline that is no state of the history (a project's or a reload's baseline edit list): the
+    /// model as loaded, on the current settings, with `edits` applied. Throws EditListError.
+    void setBaselineFrom(const EditList& edits) {
+        Session b = pristineNow();
+        applyEditList(b, edits);
+        baseline = std::make_shared<const Session>(std::move(b));
+        baselineStep = kNotAStep;
+        baselineEdits = edits;
+    }
+    /// The baseline's edits from the model as loaded, as a project writes them (empty: as loaded): what
+    /// "the baseline is unsaved" compares.
+    nlohmann::json baselineJson() const {
+        return baseline ? editListToJson(baselineEdits)["edits"] : nlohmann::json::array();
+    }
     /// The baseline as a project saves it (issue 63): how many leading applied edits it holds (0: the model
     /// as loaded); SIZE_MAX when it holds edits the history no longer starts with (an undo below it and
     /// other edits since), which a project cannot say.
@@ -84,7 +98,7 @@ struct SessionController::Live {
                 return SIZE_MAX;
         return baselineEdits.size();
     }
-    size_t savedBaseline = 0; ///< baselinePrefix() as last opened or saved: a change is unsaved work
+    nlohmann::json savedBaseline = nlohmann::json::array(); ///< baselineJson() as last opened or saved
 };
 
 namespace {
@@ -146,7 +160,12 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
     snap->setAnalysis(s.analysis(), base.analysis());
     snap->deltas = std::make_shared<const NodeDeltas>(s.graph(), s.cost(), base.graph(), base.cost());
     snap->baselineRowUs = matchingRowUs(snap->cost, snap->baseline);
-    snap->baselineStep = live.baseline ? live.baselineStep : 0;
+    // A baseline the applied edits no longer start with is no step of this history (undone below and edited
+    // otherwise, or a project's edit list): said so, and a reload carries its edits.
+    snap->baselineStep = !live.baseline                      ? 0
+                         : live.baselinePrefix() == SIZE_MAX ? kNotAStep
+                                                             : live.baselineStep;
+    snap->baselineEdits = live.baseline ? live.baselineEdits : EditList{};
     for (size_t i = 0; i < live.history.size(); ++i) {
         snap->history << qs(live.history.step(i).label);
         if (i < live.history.position())
@@ -163,11 +182,11 @@ std::shared_ptr<Snapshot> SessionController::makeSnapshot(Live& live) {
         snap->unsaved << tr("the deployment");
     if (s.objective() != live.savedObjective)
         snap->unsaved << tr("the objective");
-    if (live.baselinePrefix() != live.savedBaseline)
+    if (live.baselineJson() != live.savedBaseline)
         snap->unsaved << tr("the baseline");
     if (!live.keptSaved)
         snap->unsaved << tr("the edits kept aside");
-    snap->savedBaselineEdits = live.savedBaseline;
+    snap->savedBaseline = live.savedBaseline;
     snap->clean = snap->unsaved.isEmpty();
     snap->edits = live.history.appliedEdits();
     snap->kept = live.kept;
@@ -269,7 +288,15 @@ void SessionController::open(OpenRequest request) {
             live->openShapes = explicitShapes.inputShapes;
             opt.progress.checkCancel();
             applySteps(*live, request, rejected);
-            live->savedBaseline = request.savedBaselineEdits.value_or(live->baselinePrefix());
+            if (request.baselineList)
+                try {
+                    live->setBaselineFrom(*request.baselineList);
+                } catch (const EditListError& e) {
+                    // Kept as loaded, and said: the saved baseline is not silently replaced.
+                    rejected.push_back(rejection(e, tr("baseline")));
+                    live->baseline = nullptr;
+                }
+            live->savedBaseline = request.savedBaseline.value_or(live->baselineJson());
             for (const KeptEdit& k : live->kept)
                 notApplied << QStringLiteral("%1: %2 (%3)").arg(k.origin, qs(k.edit->describe()), k.reason);
             emit loadProgress(0.95, QStringLiteral("finding gains"));
@@ -514,10 +541,12 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
             p.edits = editListToJson(l.history.appliedEdits())["edits"];
             p.deploy = l.session.options().deploy;
             p.objective = l.session.objective();
-            // A baseline the project cannot say (not a prefix of the edits) is saved as loaded and stays
-            // unsaved work.
+            // A baseline the edits do not start with is saved as its own edit list.
             const size_t prefix = l.baselinePrefix();
-            p.baselineEdits = prefix == SIZE_MAX ? 0 : prefix;
+            if (prefix == SIZE_MAX)
+                p.baselineList = l.baselineJson();
+            else
+                p.baselineEdits = prefix;
             for (const KeptEdit& k : l.kept)
                 p.kept.push_back({k.edit->toJson(), k.reason.toStdString(), k.origin.toStdString()});
             const QString error = bpu::ui::saveProject(path, p, target);
@@ -526,7 +555,7 @@ void SessionController::saveProject(const QString& path, std::function<void(QStr
                 l.savedDeploy = l.session.options().deploy;
                 l.savedObjective = l.session.objective();
                 l.keptSaved = true;
-                l.savedBaseline = p.baselineEdits;
+                l.savedBaseline = l.baselineJson();
             }
             QMetaObject::invokeMethod(this, [this, path, error, done] {
                 if (error.isEmpty())

@@ -64,9 +64,12 @@ struct OpenRequest {
     /// What the findings rank by (a project's, or a reload's); the state it had when saved, for `clean`.
     Objective objective = Objective::Latency;
     std::optional<Objective> savedObjective;
-    /// The baseline the saved state has (Live::baselinePrefix, a reload's); unset: the one `steps` and
-    /// `baselineStep` make is the saved one.
-    std::optional<size_t> savedBaselineEdits;
+    /// A baseline that is no state of `steps` (a project's `baseline_edits` list, a reload's baseline after
+    /// an undo below it): the model as loaded with these edits; replaces `baselineStep`.
+    std::optional<EditList> baselineList;
+    /// The baseline the saved state has (its edits as a project writes them, a reload's); unset: the one
+    /// `steps` and `baselineStep` (or `baselineList`) make is the saved one.
+    std::optional<nlohmann::json> savedBaseline;
 };
 
 /// What a report of the current state is built from, copied off the live session on the worker.

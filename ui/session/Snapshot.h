@@ -15,8 +15,10 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace bpu::ui {
 
@@ -29,6 +31,10 @@ struct KeptEdit {
     QString reason; ///< why it did not apply
     QString origin; ///< the step it came from ("Edits from x.bpuscope")
 };
+
+/// Snapshot::baselineStep of a baseline that is no step of the history (a project's baseline edit list, or
+/// the applied edits undone below it and changed since).
+inline constexpr size_t kNotAStep = SIZE_MAX;
 
 /// What the widgets show: an immutable copy of one state of the session, made on the worker and handed over
 /// whole. Widgets read it and never reach into the live session.
@@ -77,14 +83,15 @@ struct Snapshot {
     /// reads (hotspots, graph colouring, inspector).
     std::shared_ptr<const NodeDeltas> deltas;
     std::vector<double> baselineRowUs;  ///< per cost row of `cost` (matchingRowUs), for per-row deltas
-    size_t baselineStep = 0;            ///< history steps in the baseline (0: as loaded)
+    size_t baselineStep = 0; ///< history steps in the baseline (0: as loaded; kNotAStep: none of them)
+    EditList baselineEdits;  ///< the baseline's edits from the model as loaded (a reload re-applies them)
 
     // The undo history.
     QStringList history;             ///< one label per step, oldest first
     size_t historyPosition = 0;      ///< steps applied (the rest can be redone)
     bool clean = true;               ///< the state is what was last saved (or loaded): `unsaved` is empty
     QStringList unsaved;             ///< what is not saved: "the edits (2 step(s) applied)", "the baseline"
-    size_t savedBaselineEdits = 0;   ///< the baseline as last saved (leading edits it holds)
+    nlohmann::json savedBaseline;    ///< the baseline's edits as last saved (an array; empty: as loaded)
     std::vector<EditList> stepEdits; ///< the applied steps' edits (a reload re-applies them step by step)
     EditList edits;             ///< the applied edits in order, each drag as its last value (project files)
     std::vector<KeptEdit> kept; ///< edits kept aside: they did not apply (KeptEdit)

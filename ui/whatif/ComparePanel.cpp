@@ -129,12 +129,15 @@ void ComparePanel::removeSelectedKept() {
 }
 
 void ComparePanel::showBaseline(const Snapshot& s) {
+    const QString target = QString::fromStdString(s.target->name);
     baseline_->setText(
-        s.baselineStep == 0
-            ? tr("Baseline: the model as loaded, on %1.").arg(QString::fromStdString(s.target->name))
-            : tr("Baseline: the state after step %1 (Set baseline), on %2.")
-                  .arg(s.baselineStep)
-                  .arg(QString::fromStdString(s.target->name)));
+        s.baselineStep == 0 ? tr("Baseline: the model as loaded, on %1.").arg(target)
+        : s.baselineStep == kNotAStep
+            ? tr("Baseline: a state set earlier, no step of the history now (the model as "
+                 "loaded with %n edit(s)), on %1.",
+                 nullptr, int(s.baselineEdits.size()))
+                  .arg(target)
+            : tr("Baseline: the state after step %1 (Set baseline), on %2.").arg(s.baselineStep).arg(target));
     baseline_->show();
     const auto& b = *s.baselineSummary;
     const auto& c = s.analysis->summary;
