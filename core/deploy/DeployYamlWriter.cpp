@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 
 namespace bpu {
 
@@ -81,6 +82,77 @@ const char* trainType(InputRuntimeType t) {
     return "featuremap";
 }
 
+/// The next code point of UTF-8 `s` at `i` (advanced past it), or -1 for a malformed sequence or a Unicode
+/// noncharacter (U+FFFE, U+FDD0, ...: yaml-cpp's emitter writes those as U+FFFD, another name).
+int32_t nextCodePoint(const std::string& s, size_t& i) {
+    const auto byte = [&](size_t k) {
+        return static_cast<unsigned char>(s[k]);
+    };
+    const unsigned char c = byte(i++);
+    if (c < 0x80)
+        return c;
+    const int extra = c >= 0xF5 ? -1 : c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : -1;
+    if (extra < 0)
+        return -1;
+    int32_t cp = c & (0x3F >> extra);
+    for (int k = 0; k < extra; ++k) {
+        if (i >= s.size() || (byte(i) & 0xC0) != 0x80)
+            return -1;
+        cp = (cp << 6) | (byte(i++) & 0x3F);
+    }
+    static constexpr int32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp & 0xFFFE) == 0xFFFE ||
+        (cp >= 0xFDD0 && cp <= 0xFDEF))
+        return -1; // overlong, out of range, a surrogate or a noncharacter
+    return cp;
+}
+
+/// What a single-quoted YAML scalar carries as written for PyYAML (YAML 1.1): its printable set (reader.py)
+/// less the line breaks, which a flow scalar folds (\n, NEL, LS, PS).
+bool plainInSingleQuotes(int32_t cp) {
+    return cp == 0x9 || (cp >= 0x20 && cp <= 0x7E) ||
+           (cp >= 0xA0 && cp <= 0xD7FF && cp != 0x2028 && cp != 0x2029) || (cp >= 0xE000 && cp != 0xFEFF) ||
+           (cp >= 0x10000 && cp <= 0x10FFFF);
+}
+
+/// `text` as a quoted YAML scalar that PyYAML (YAML 1.1, hb_compile's reader) and yaml-cpp both read as the
+/// same string (issue 64): plain, `on` is a bool to PyYAML, `010` an int, `2001-12-14` a date, `~` null.
+/// Single quotes, as the vendor's examples write names; double quotes with every non-ASCII character
+/// escaped when the text holds one PyYAML would reject or fold raw (yaml-cpp 0.7 writes a control byte raw
+/// inside single quotes, and DEL or U+FFFE raw even inside double quotes unless non-ASCII is escaped).
+/// Throws std::invalid_argument for text that is not UTF-8: a YAML file cannot name it.
+void emitText(YAML::Emitter& out, const std::string& text) {
+    bool single = true;
+    for (size_t i = 0; i < text.size();) {
+        const int32_t cp = nextCodePoint(text, i);
+        if (cp < 0)
+            throw std::invalid_argument("'" + text +
+                                        "' is not UTF-8 text, or holds a Unicode noncharacter: a YAML config "
+                                        "cannot name it");
+        single = single && plainInSingleQuotes(cp);
+    }
+    if (single) {
+        out << YAML::SingleQuoted << text;
+        return;
+    }
+    out.SetOutputCharset(YAML::EscapeNonAscii);
+    out << YAML::DoubleQuoted << text;
+    out.SetOutputCharset(YAML::EmitNonAscii);
+}
+
+/// A key of the vendor's schema that YAML 1.1 would not read as written (`ON` is a bool to PyYAML).
+void emitKey(YAML::Emitter& out, const std::string& key) {
+    out << YAML::Key;
+    emitText(out, key);
+    out << YAML::Value;
+}
+
+/// `key: 'text'`: a key of the vendor's schema (plain: none reads as anything but itself) and a quoted value.
+void entry(YAML::Emitter& out, const char* key, const std::string& text) {
+    out << YAML::Key << key << YAML::Value;
+    emitText(out, text);
+}
+
 std::string shapeText(const std::vector<int64_t>& dims) {
     std::vector<std::string> parts;
     for (int64_t d : dims)
@@ -116,23 +188,23 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
 
     // model_parameters
     out << YAML::Key << "model_parameters" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "onnx_model" << YAML::Value << names.onnxModel;
+    entry(out, "onnx_model", names.onnxModel);
     const std::string march = names.march.empty() ? d.march : names.march;
     if (!march.empty())
-        out << YAML::Key << "march" << YAML::Value << march;
-    out << YAML::Key << "working_dir" << YAML::Value << "model_output";
-    out << YAML::Key << "output_model_file_prefix" << YAML::Value
-        << (names.outputPrefix.empty() ? std::filesystem::path(names.onnxModel).stem().string()
-                                       : names.outputPrefix);
+        entry(out, "march", march);
+    entry(out, "working_dir", "model_output");
+    entry(out, "output_model_file_prefix",
+          names.outputPrefix.empty() ? std::filesystem::path(names.onnxModel).stem().string()
+                                     : names.outputPrefix);
     if (!d.removeNodeTypes.empty()) {
         std::vector<std::string> types;
         for (BoundaryOp b : d.removeNodeTypes)
             types.emplace_back(boundaryOpName(b));
-        out << YAML::Key << "remove_node_type" << YAML::Value << joined(types, ';');
+        entry(out, "remove_node_type", joined(types, ';'));
     }
     if (!d.removeNodeNames.empty())
-        out << YAML::Key << "remove_node_name" << YAML::Value
-            << joined(std::vector<std::string>(d.removeNodeNames.begin(), d.removeNodeNames.end()), ';');
+        entry(out, "remove_node_name",
+              joined(std::vector<std::string>(d.removeNodeNames.begin(), d.removeNodeNames.end()), ';'));
     // One node_info entry per node the settings name: its placement and its precision.
     std::map<std::string, std::pair<std::optional<Placement>, std::optional<Precision>>> info;
     for (const auto& [name, p] : d.nodePlacement)
@@ -142,13 +214,18 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
     if (!info.empty()) {
         out << YAML::Key << "node_info" << YAML::Value << YAML::BeginMap;
         for (const auto& [name, set] : info) {
-            out << YAML::Key << name << YAML::Value << YAML::BeginMap;
-            if (set.first)
-                out << YAML::Key << "ON" << YAML::Value << placementName(*set.first);
+            emitKey(out, name);
+            out << YAML::BeginMap;
+            if (set.first) {
+                emitKey(out, "ON");
+                emitText(out, placementName(*set.first));
+            }
             if (set.second) {
                 const char* p = *set.second == Precision::Int16 ? "int16" : "int8";
-                out << YAML::Key << "InputType" << YAML::Value << p;
-                out << YAML::Key << "OutputType" << YAML::Value << p;
+                emitKey(out, "InputType");
+                emitText(out, p);
+                emitKey(out, "OutputType");
+                emitText(out, p);
             }
             out << YAML::EndMap;
         }
@@ -181,13 +258,16 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
     }
     if (!inNames.empty()) {
         out << YAML::Key << "input_parameters" << YAML::Value << YAML::BeginMap;
-        out << YAML::Key << "input_name" << YAML::Value << joined(inNames, ';');
-        out << YAML::Key << "input_type_rt" << YAML::Value << joined(rt, ';');
-        out << YAML::Key << "input_type_train" << YAML::Value << joined(train, ';');
-        out << YAML::Key << "input_layout_train" << YAML::Value << joined(layout, ';');
-        if (shapesKnown)
-            out << YAML::Key << "input_shape" << YAML::Value << joined(shapes, ';');
-        out << YAML::Key << "norm_type" << YAML::Value << joined(norm, ';');
+        const std::pair<const char*, std::vector<std::string>*> texts[] = {
+            {"input_name", &inNames},
+            {"input_type_rt", &rt},
+            {"input_type_train", &train},
+            {"input_layout_train", &layout},
+            {"input_shape", shapesKnown ? &shapes : nullptr},
+            {"norm_type", &norm}};
+        for (const auto& [key, values] : texts)
+            if (values)
+                entry(out, key, joined(*values, ';'));
         auto anyText = [](const std::vector<std::string>& v) {
             for (const auto& s : v)
                 if (!s.empty())
@@ -206,10 +286,10 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
 
     // calibration_parameters: the data is the user's; the precision of the whole model is a setting.
     out << YAML::Key << "calibration_parameters" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "cal_data_dir" << YAML::Value << "./calibration_data";
+    entry(out, "cal_data_dir", "./calibration_data");
     out << YAML::Comment("fill in: preprocessed calibration samples");
     if (d.allNodesPrecision == Precision::Int16)
-        out << YAML::Key << "optimization" << YAML::Value << "set_all_nodes_int16";
+        entry(out, "optimization", "set_all_nodes_int16");
     out << YAML::EndMap;
 
     out << YAML::EndMap;

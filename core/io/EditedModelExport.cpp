@@ -61,13 +61,19 @@ EditedModelExport exportEditedModel(const Session& s, const std::string& onnxPat
     std::optional<OutputFile> yaml;
     if (!yamlPath.empty())
         yaml = OutputFile::resolve(yamlPath);
-    r.onnx = exportOnnx(s.graph(), onnxPath);
     r.compiled = compileDeploy(s.options(), &r.notes);
+    // The config's text before either file: a config that cannot be written (a name no YAML can hold) must
+    // not leave a model without it.
+    std::string yamlText;
     if (yaml) {
         const fs::path dir = fs::absolute(yamlPath).parent_path();
         const std::string model = fs::absolute(onnxPath).lexically_relative(dir).string();
-        yaml->write(deployToYaml(r.compiled, s.graph(),
-                                 {model, s.target().march, fs::path(onnxPath).stem().string()}));
+        yamlText = deployToYaml(r.compiled, s.graph(),
+                                {model, s.target().march, fs::path(onnxPath).stem().string()});
+    }
+    r.onnx = exportOnnx(s.graph(), onnxPath);
+    if (yaml) {
+        yaml->write(yamlText);
         r.yamlWritten = true;
     }
     return r;

@@ -777,14 +777,14 @@ void TestDeploy::yamlWriterRoundTrip() {
     checkRoundTrip(all, yolo, "whole model int16");
     const std::string text =
         bpu::deployToYaml(bpu::compileDeploy(all.options()), all.graph(), {"m.onnx", "nash-e", ""});
-    QVERIFY2(text.find("optimization: set_all_nodes_int16") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("optimization: 'set_all_nodes_int16'") != std::string::npos, text.c_str());
     // An nv12 input without mean/scale values says to fill them in (a comment hb_compile ignores).
     const std::string fp =
         bpu::deployToYaml(bpu::DeploySettings::fastPerf(), all.graph(), {"m.onnx", "nash-e", ""});
-    QVERIFY2(fp.find("input_type_rt: nv12") != std::string::npos &&
+    QVERIFY2(fp.find("input_type_rt: 'nv12'") != std::string::npos &&
                  fp.find("# fill in mean_value") != std::string::npos,
              fp.c_str());
-    QVERIFY2(fp.find("input_shape: 1x3x640x640") != std::string::npos, fp.c_str());
+    QVERIFY2(fp.find("input_shape: '1x3x640x640'") != std::string::npos, fp.c_str());
 }
 
 // Node names are the model's: quotes, colons, '#', a leading dash or non-ASCII read back as themselves.

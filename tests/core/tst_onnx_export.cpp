@@ -254,7 +254,7 @@ private slots:
             << QStringLiteral(
                    R"([{"op": "set_placement", "node": "/model.22/cv3.2/cv3.2.2/Conv", "placement": "CPU"},
                                  {"op": "set_precision", "nodes": ["/model.2/cv1/conv/Conv"], "precision": "int16"}])")
-            << QStringLiteral("      ON: CPU");
+            << QStringLiteral("      'ON': 'CPU'");
         QTest::newRow("normalisation moved into the config")
             << QString::fromStdString(bpu::test::testDataDir() + "/families/input_norm.onnx")
             << QStringLiteral(R"([{"op": "move_input_normalization", "input": "image"}])")
@@ -277,7 +277,7 @@ private slots:
         QFile f(yaml);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(f.readAll());
-        QVERIFY2(text.contains(QStringLiteral("onnx_model: ../changed.onnx")),
+        QVERIFY2(text.contains(QStringLiteral("onnx_model: '../changed.onnx'")),
                  qPrintable(text)); // from the config's folder
         QVERIFY2(text.contains(expect), qPrintable(text));
         const auto source = clirun::runCli({"analyze", model, "--edits", list});
