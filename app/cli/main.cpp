@@ -48,7 +48,8 @@ Commands:
       checker first. An idealized what-if (assume_*, fuse, filter_outputs) is refused; a deployment
       change (placement, precision, boundary Q/DQ, normalisation) stays out of the ONNX file:
       --yaml OUT.yaml writes the hb_compile config that carries it (input types, normalisation, removed
-      boundary ops, node_info placement and precision, set_all_nodes_int16), naming OUT.onnx.
+      boundary ops, node_info placement and precision, set_all_nodes_int16), naming OUT.onnx; an
+      image input normalised on the BPU needs its mean/scale (--deploy CONFIG.yaml), else exit 3.
       Options: --target T, --deploy D, --batch N, --input-shape ..., --yaml FILE, --objective
       latency|throughput (which plan --plan N takes its steps from)
   compare A.onnx B.onnx [options]

@@ -3,10 +3,12 @@
 #include "core/analysis/AnalysisTypes.h"
 
 #include "core/analysis/AnalysisOptions.h"
+#include "core/analysis/InputNormalization.h"
 #include "core/model/Graph.h"
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -234,8 +236,9 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
     out << YAML::EndMap;
 
     // input_parameters: every model input, the preset's rule written out (a config has no preset).
-    std::vector<std::string> inNames, rt, train, layout, norm, mean, scale, shapes;
-    bool shapesKnown = true, valuesMissing = false;
+    std::vector<std::string> inNames, rt, train, layout, norm, mean, scale, shapes, carried;
+    bool shapesKnown = true;
+    const std::vector<InputNormalization> inGraph = InputNormalization::find(g);
     for (TensorId id : g.inputs) {
         const Tensor& t = g.tensor(id);
         const ResolvedInput r = resolveInput(d, g, t.name);
@@ -243,14 +246,32 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
         rt.emplace_back(inputRuntimeTypeName(r.type));
         train.emplace_back(trainType(r.type));
         layout.push_back(trainLayout(t.shape));
-        norm.emplace_back(normTypeName(r.norm));
         const InputDeploy* set = d.input(t.name);
         mean.push_back(set ? numbers(set->mean) : std::string());
         scale.push_back(set ? numbers(set->scale) : std::string());
         const bool wantsMean = r.norm == NormType::DataMean || r.norm == NormType::DataMeanAndScale;
         const bool wantsScale = r.norm == NormType::DataScale || r.norm == NormType::DataMeanAndScale;
-        valuesMissing =
-            valuesMissing || (wantsMean && mean.back().empty()) || (wantsScale && scale.back().empty());
+        NormType written = r.norm;
+        if ((wantsMean && mean.back().empty()) || (wantsScale && scale.back().empty())) {
+            // Issue 64: a config that normalises without values does not compile, and one that drops the
+            // normalisation feeds raw pixels to a model trained on normalised ones. The model's own
+            // normalisation, when the graph carries it, needs none in the config; else the user gives it.
+            const auto own = std::find_if(inGraph.begin(), inGraph.end(),
+                                          [&](const InputNormalization& n) { return n.input == id; });
+            if (own == inGraph.end())
+                throw std::invalid_argument(
+                    "input '" + t.name + "' runs as " + inputRuntimeTypeName(r.type) + " with norm_type " +
+                    normTypeName(r.norm) +
+                    ", but its mean_value / scale_value are not known and the graph "
+                    "does not normalise it: give --deploy a config that has them (mean_value / scale_value, "
+                    "or norm_type no_preprocess for a model trained on raw pixels), or set the input as a "
+                    "featuremap");
+            written = NormType::NoPreprocess;
+            mean.back().clear();
+            scale.back().clear();
+            carried.push_back("'" + t.name + "' (from '" + g.node(own->nodes.front()).name + "')");
+        }
+        norm.emplace_back(normTypeName(written));
         if (t.shape.rankKnown && t.shape.fullyKnown())
             shapes.push_back(shapeText(t.shape.dims));
         else
@@ -268,6 +289,9 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
         for (const auto& [key, values] : texts)
             if (values)
                 entry(out, key, joined(*values, ';'));
+        if (!carried.empty())
+            out << YAML::Comment("no_preprocess: the model normalises " + joined(carried, ',') +
+                                 " itself, in the graph");
         auto anyText = [](const std::vector<std::string>& v) {
             for (const auto& s : v)
                 if (!s.empty())
@@ -278,9 +302,6 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
             out << YAML::Key << "mean_value" << YAML::Value << joined(mean, ';');
         if (anyText(scale))
             out << YAML::Key << "scale_value" << YAML::Value << joined(scale, ';');
-        if (valuesMissing)
-            out << YAML::Comment("fill in mean_value / scale_value: the model's own preprocessing, which the "
-                                 "ONNX file does not carry");
         out << YAML::EndMap;
     }
 

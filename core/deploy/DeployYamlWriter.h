@@ -30,8 +30,11 @@ struct DeployYamlNames {
 /// type resolved (the preset's rule written out), its training type and layout, its shape when the graph
 /// knows it, its normalisation and any mean/scale values; remove_node_type / remove_node_name; node_info
 /// with each node's placement and precision; set_all_nodes_int16. Names are quoted by the YAML emitter, so
-/// any node name reads back as itself. What a config needs that the estimate does not know (the mean/scale
-/// of an image input without values, the calibration data) is a comment saying to fill it in.
+/// any node name reads back as itself (PyYAML included: every string quoted, docs/deployment.md). The
+/// calibration data, which the estimate does not know, is a comment saying to fill it in. An image input
+/// normalised on the BPU without mean/scale values is written `no_preprocess` when the graph normalises it
+/// itself, else refused: throws std::invalid_argument naming the input and what to give, as it does for a
+/// name that is not UTF-8.
 std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYamlNames& names);
 
 } // namespace bpu

@@ -8,6 +8,7 @@
 #include "core/util/OutputFile.h"
 
 #include <filesystem>
+#include <stdexcept>
 
 namespace bpu {
 
@@ -68,8 +69,12 @@ EditedModelExport exportEditedModel(const Session& s, const std::string& onnxPat
     if (yaml) {
         const fs::path dir = fs::absolute(yamlPath).parent_path();
         const std::string model = fs::absolute(onnxPath).lexically_relative(dir).string();
-        yamlText = deployToYaml(r.compiled, s.graph(),
-                                {model, s.target().march, fs::path(onnxPath).stem().string()});
+        try {
+            yamlText = deployToYaml(r.compiled, s.graph(),
+                                    {model, s.target().march, fs::path(onnxPath).stem().string()});
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(yamlPath + ": no hb_compile config can be written: " + e.what());
+        }
     }
     r.onnx = exportOnnx(s.graph(), onnxPath);
     if (yaml) {

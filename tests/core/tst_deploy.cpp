@@ -748,16 +748,26 @@ void checkRoundTrip(const bpu::Session& s, const std::string& model, const char*
 void TestDeploy::yamlWriterRoundTrip() {
     for (const char* model : {"yolov8n.onnx", "mobilenet_v2_qat.onnx"}) {
         const std::string path = samplePath(model);
-        checkRoundTrip(session(model, bpu::DeploySettings::fastPerf()), path, "fast-perf");
         checkRoundTrip(session(model, bpu::DeploySettings::keepIoQdq()), path, "keep-io-qdq");
-        checkRoundTrip(session(model, bpu::DeploySettings::fastPerf(), "s100p"), path, "fast-perf on s100p");
+        // --fast-perf feeds the image as nv12 and normalises it on the BPU: with the values a user gives
+        // (ultralytics and torchvision scale to 0..1 outside the graph), on either target.
+        bpu::DeploySettings withValues = bpu::DeploySettings::fastPerf();
+        withValues.preset = bpu::DeployPreset::Custom;
+        const bpu::Graph g = bpu::ModelImporter::load(path);
+        withValues.inputs.push_back({g.tensor(g.inputs[0]).name,
+                                     bpu::InputRuntimeType::Nv12,
+                                     bpu::NormType::DataScale,
+                                     {},
+                                     {1.0 / 255}});
+        checkRoundTrip(session(model, withValues), path, "fast-perf with a scale");
+        checkRoundTrip(session(model, withValues, "s100p"), path, "fast-perf with a scale on s100p");
     }
     const std::string yolo = samplePath("yolov8n.onnx");
     for (const char* config : {"int16_mixed.yaml", "yolov8n_nv12.yaml", "featuremap_keep_qdq.yaml"})
         checkRoundTrip(session("yolov8n.onnx", bpu::loadDeploy(kData + config)), yolo, config);
 
     // What-ifs that are compile settings: a node on the CPU, two nodes in int16 - the YAML must carry them.
-    bpu::Session s = session("yolov8n.onnx", bpu::DeploySettings::fastPerf());
+    bpu::Session s = session("yolov8n.onnx", bpu::loadDeploy(kData + "yolov8n_nv12.yaml"));
     const double before = s.cost().totalUs;
     bpu::applyEditList(s, bpu::editListFromJson(nlohmann::json::parse(R"([
         {"op": "set_placement", "node": "/model.22/cv3.2/cv3.2.2/Conv", "placement": "CPU"},
@@ -778,13 +788,26 @@ void TestDeploy::yamlWriterRoundTrip() {
     const std::string text =
         bpu::deployToYaml(bpu::compileDeploy(all.options()), all.graph(), {"m.onnx", "nash-e", ""});
     QVERIFY2(text.find("optimization: 'set_all_nodes_int16'") != std::string::npos, text.c_str());
-    // An nv12 input without mean/scale values says to fill them in (a comment hb_compile ignores).
-    const std::string fp =
+    // Issue 64: an nv12 input normalised on the BPU with no mean/scale known, whose graph does not normalise
+    // it (yolov8n), has no config that compiles and feeds it right: refused, naming the input and what to
+    // give. One whose graph normalises it (input_norm.onnx: Sub(mean) then Div(std) on the image) is written
+    // no_preprocess, saying the model carries it.
+    try {
         bpu::deployToYaml(bpu::DeploySettings::fastPerf(), all.graph(), {"m.onnx", "nash-e", ""});
+        QFAIL("an nv12 config without mean/scale was written");
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("'images'") != std::string::npos && what.find("mean_value") != std::string::npos,
+                 e.what());
+    }
+    const bpu::Graph norm = bpu::ModelImporter::load(bpu::test::testDataDir() + "/families/input_norm.onnx");
+    const std::string fp = bpu::deployToYaml(bpu::DeploySettings::fastPerf(), norm, {"m.onnx", "nash-e", ""});
     QVERIFY2(fp.find("input_type_rt: 'nv12'") != std::string::npos &&
-                 fp.find("# fill in mean_value") != std::string::npos,
+                 fp.find("norm_type: 'no_preprocess'") != std::string::npos &&
+                 fp.find("the model normalises 'image'") != std::string::npos &&
+                 fp.find("mean_value") == std::string::npos,
              fp.c_str());
-    QVERIFY2(fp.find("input_shape: '1x3x640x640'") != std::string::npos, fp.c_str());
+    QVERIFY2(fp.find("input_shape: '1x3x64x64'") != std::string::npos, fp.c_str());
 }
 
 // Node names are the model's: quotes, colons, '#', a leading dash or non-ASCII read back as themselves.
@@ -804,7 +827,7 @@ void TestDeploy::yamlWriterQuotesAnyName() {
     const std::string model = b.save("yaml_names.onnx");
     bpu::AnalysisOptions o;
     const bpu::Session s(bpu::ModelImporter::load(model), profile("s100"), o);
-    bpu::DeploySettings d = bpu::DeploySettings::fastPerf();
+    bpu::DeploySettings d = bpu::DeploySettings::keepIoQdq();
     for (const auto& n : names)
         if (n != "x;y") // ';' separates names in remove_node_name / run_on_cpu; node_info keys take any name
             d.nodePlacement[n] = bpu::Placement::CPU;

@@ -249,21 +249,26 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("edits");
         QTest::addColumn<QString>("expect"); // a line the YAML must hold
+        QTest::addColumn<QString>("deploy"); // how the source model runs (empty: the default)
         QTest::newRow("yolov8n placement and int16")
             << QString::fromStdString(samples::samplePath("yolov8n.onnx"))
             << QStringLiteral(
                    R"([{"op": "set_placement", "node": "/model.22/cv3.2/cv3.2.2/Conv", "placement": "CPU"},
                                  {"op": "set_precision", "nodes": ["/model.2/cv1/conv/Conv"], "precision": "int16"}])")
-            << QStringLiteral("      'ON': 'CPU'");
+            << QStringLiteral("      'ON': 'CPU'")
+            << QString::fromStdString(bpu::test::testDataDir() + "/deploy/yolov8n_nv12.yaml");
         QTest::newRow("normalisation moved into the config")
             << QString::fromStdString(bpu::test::testDataDir() + "/families/input_norm.onnx")
             << QStringLiteral(R"([{"op": "move_input_normalization", "input": "image"}])")
-            << QStringLiteral("  mean_value: 123.675 116.28 103.53");
+            << QStringLiteral("  mean_value: 123.675 116.28 103.53") << QString();
     }
     void cliWritesTheCompileConfig() {
         QFETCH(QString, model);
         QFETCH(QString, edits);
         QFETCH(QString, expect);
+        QFETCH(QString, deploy);
+        const QStringList how =
+            deploy.isEmpty() ? QStringList() : QStringList{QStringLiteral("--deploy"), deploy};
         const std::string dir =
             fixtures::tempDir() + "/yaml_" + std::to_string(std::hash<std::string>()(model.toStdString()));
         fs::create_directories(dir + "/cfg");
@@ -271,7 +276,8 @@ private slots:
             QString::fromStdString(fixtures::writeBytes("yaml_edits.json", edits.toStdString()));
         const QString onnx = QString::fromStdString(dir + "/changed.onnx");
         const QString yaml = QString::fromStdString(dir + "/cfg/changed.yaml");
-        const auto w = clirun::runCli({"export", model, "--edits", list, "-o", onnx, "--yaml", yaml});
+        const auto w =
+            clirun::runCli(QStringList{"export", model, "--edits", list, "-o", onnx, "--yaml", yaml} + how);
         QVERIFY2(w.exitCode == 0, w.err.constData());
         QVERIFY2(w.out.contains("wrote " + yaml.toUtf8()), w.out.constData());
         QFile f(yaml);
@@ -280,7 +286,7 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("onnx_model: '../changed.onnx'")),
                  qPrintable(text)); // from the config's folder
         QVERIFY2(text.contains(expect), qPrintable(text));
-        const auto source = clirun::runCli({"analyze", model, "--edits", list});
+        const auto source = clirun::runCli(QStringList{"analyze", model, "--edits", list} + how);
         const auto exported = clirun::runCli({"analyze", onnx, "--deploy", yaml});
         QCOMPARE(source.exitCode, 0);
         QCOMPARE(exported.exitCode, 0);
@@ -294,6 +300,29 @@ private slots:
         QCOMPARE(latency(exported.out), latency(source.out));
         QVERIFY2(!exported.err.contains("ignored") && !exported.err.contains("not modelled"),
                  exported.err.constData());
+    }
+
+    // Issue 64: under --fast-perf yolov8n's image is nv12 and normalised on the BPU, with no mean/scale known
+    // and none in the graph (ultralytics scales to 0..1 outside it): a config would not compile, or would
+    // feed raw pixels. Refused before either file is written, naming the config, the input and what to give.
+    void cliRefusesAConfigWithoutTheNormalisation() {
+        const std::string dir = fixtures::tempDir() + "/nonorm";
+        fs::create_directories(dir);
+        const QString onnx = QString::fromStdString(dir + "/y.onnx"),
+                      yaml = QString::fromStdString(dir + "/y.yaml");
+        const auto w = clirun::runCli({"export", QString::fromStdString(samples::samplePath("yolov8n.onnx")),
+                                       "--plan", "1", "-o", onnx, "--yaml", yaml});
+        QCOMPARE(w.exitCode, 3);
+        QVERIFY2(w.err.contains(yaml.toUtf8()) && w.err.contains("'images'") && w.err.contains("mean_value"),
+                 w.err.constData());
+        QVERIFY(!QFile::exists(onnx) && !QFile::exists(yaml));
+        // With the config that gives the scale, it writes both.
+        const auto ok =
+            clirun::runCli({"export", QString::fromStdString(samples::samplePath("yolov8n.onnx")), "--plan",
+                            "1", "-o", onnx, "--yaml", yaml, "--deploy",
+                            QString::fromStdString(bpu::test::testDataDir() + "/deploy/yolov8n_nv12.yaml")});
+        QVERIFY2(ok.exitCode == 0, ok.err.constData());
+        QVERIFY(QFile::exists(onnx) && QFile::exists(yaml));
     }
 
     // --yaml is a file beside the model: not stdout, not the model's own path.

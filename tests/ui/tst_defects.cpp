@@ -961,6 +961,27 @@ private slots:
         QVERIFY(action);
         QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
         QVERIFY(action->isEnabled());
+        // Issue 64: under the default deployment the image is nv12, normalised on the BPU with no mean/scale
+        // known and none in the graph: no config compiles and feeds it right. Refused, naming what to give,
+        // and nothing written.
+        {
+            const QString early = dir_.filePath(QStringLiteral("no-norm.onnx"));
+            QSignalSpy refused(w_.get(), &MainWindow::modelExported);
+            QVERIFY(w_->exportEditedModelTo(early));
+            QVERIFY(refused.wait(120000));
+            QVERIFY2(refused.at(0).at(2).toString().contains(QStringLiteral("mean_value")),
+                     qPrintable(refused.at(0).at(2).toString()));
+            QVERIFY(!QFile::exists(early) && !QFile::exists(dir_.filePath(QStringLiteral("no-norm.yaml"))));
+            QTRY_VERIFY(w_->lastMessage());
+            w_->lastMessage()->close();
+            QTRY_VERIFY(!w_->lastMessage());
+        }
+        // With the config that gives the scale (Model > Deployment), it exports.
+        w_->controller()->reconfigure([](Session& s) {
+            s.setDeploy(loadDeployYaml(bpu::test::testDataDir() + "/deploy/yolov8n_nv12.yaml"));
+        });
+        QVERIFY(fixture::waitSettled(
+            *w_, [](const Snapshot& x) { return x.deploy.preset == DeployPreset::Custom; }));
         apply({{"op", "set_placement"}, {"node", "/model.22/cv3.2/cv3.2.2/Conv"}, {"placement", "CPU"}});
         apply({{"op", "set_precision"}, {"nodes", {"/model.2/cv1/conv/Conv"}}, {"precision", "int16"}});
         const double shownMs = w_->snapshot()->cost.latencyMs;
