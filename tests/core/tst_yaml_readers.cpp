@@ -6,11 +6,15 @@
 // PyYAML side is tests/data/deploy/pyyaml_leaves.py run by Debian's /usr/bin/python3 (python3-yaml).
 #include "TestPaths.h"
 
+#include "core/analysis/AnalysisOptions.h"
 #include "core/analysis/AnalysisTypes.h"
 #include "core/deploy/DeployYaml.h"
 #include "core/deploy/DeployYamlWriter.h"
+#include "core/edit/EditList.h"
+#include "core/edit/Session.h"
 #include "core/model/Graph.h"
 #include "core/model/ModelImporter.h"
+#include "core/target/TargetProfile.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -231,6 +235,19 @@ private slots:
                                     std::string(config).rfind("yolo", 0) == 0 ? yolo : resnet,
                                     {"model.onnx", "", ""}));
         write("hostile.yaml", bpu::deployToYaml(hostileSettings(), hostileGraph(), {"on.onnx", "", "off"}));
+        // The normalisation cases (issue 64): the graph's own (no_preprocess and a comment), and the one
+        // move_input_normalization takes out of it (mean_value / scale_value as numbers, plain).
+        const std::string norm = bpu::test::testDataDir() + "/families/input_norm.onnx";
+        write("norm.fast-perf.yaml", bpu::deployToYaml(bpu::DeploySettings::fastPerf(),
+                                                       bpu::ModelImporter::load(norm), {"n.onnx", "", ""}));
+        bpu::Session moved(bpu::ModelImporter::load(norm),
+                           std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100")));
+        bpu::applyEditList(moved, bpu::editListFromJson(nlohmann::json::parse(
+                                      R"([{"op": "move_input_normalization", "input": "image"}])")));
+        const std::string movedText =
+            bpu::deployToYaml(bpu::compileDeploy(moved.options()), moved.graph(), {"n.onnx", "", ""});
+        QVERIFY2(movedText.find("mean_value: ") != std::string::npos, movedText.c_str());
+        write("norm.moved.yaml", movedText);
     }
 
     // PyYAML reads each config as yaml-cpp does: the same keys, every key a string, every value the same
