@@ -19,9 +19,11 @@ namespace bpu {
 /// (`--` off the BPU); the two accuracy columns are `--` (BpuScope runs no calibration data).
 std::string nodeInfoCsv(const Graph& g, const AnalysisResult& r);
 
-/// `analyze --perf-json`: the shape of the compiler's static perf JSON (hbm_perf) filled with BpuScope's
-/// estimates of the BPU part: summary.performance, summary."DDR access data", "layer details", "model info",
-/// plus a `bpuscope` block saying the numbers are estimates (docs/json-schema.md, bpuscope.perf/1).
+/// `analyze --perf-json`: the compiler's static perf JSON (hbm_perf) at the paths and types the vendor's
+/// reader indexes (summary.performance, summary."DDR access data", summary."layer details", summary."model
+/// info"), filled with BpuScope's estimates of the BPU part, BpuScope's own fields in a `bpuscope` object at
+/// each level, and a top-level `bpuscope` block saying the numbers are estimates (docs/json-schema.md,
+/// bpuscope.perf/2).
 nlohmann::json perfJson(const Graph& g, const TargetProfile& t, const AnalysisResult& r,
                         const CostEstimate& e);
 

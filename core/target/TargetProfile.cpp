@@ -35,6 +35,7 @@ const ParamKey kParamKeys[] = {
     {"ddr_bandwidth_gbs", &TargetProfile::ddrBandwidthGBs, 0.01, 1e5},
     {"ddr_effective_fraction", &TargetProfile::ddrEffectiveFraction, 0.01, 1},
     {"sram_budget_bytes", &TargetProfile::sramBudgetBytes, 0, 1e12},
+    {"bpu_core_number", &TargetProfile::bpuCoreNumber, 1, 64},
     {"dense_conv_efficiency", &TargetProfile::denseConvEfficiency, 0.001, 1},
     {"group_conv_efficiency", &TargetProfile::groupConvEfficiency, 0.001, 1},
     {"matmul_efficiency", &TargetProfile::matmulEfficiency, 0.001, 1},

@@ -74,6 +74,8 @@ struct TargetProfile {
     // Hardware
     Param peakInt8Tops, bpuClockGhz, int16ThroughputFactor;
     Param ddrBandwidthGBs, ddrEffectiveFraction, sramBudgetBytes;
+    Param
+        bpuCoreNumber; ///< BPU cores one model runs on (the compiler's core_num): the perf JSON's model info
     // Effective fraction of peak the TAE reaches per op class; a MatMul of two activations (attention) has
     // no weight to preload and runs at its own rate
     Param denseConvEfficiency, groupConvEfficiency, matmulEfficiency, matmulActEfficiency;

@@ -17,6 +17,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <filesystem>
 
 #include <cmath>
 #include <fstream>
@@ -151,7 +152,7 @@ private slots:
         const auto p = nlohmann::json::parse(perf.out.toStdString());
         const auto a = nlohmann::json::parse(analysis.out.toStdString());
 
-        QCOMPARE(p["bpuscope"]["schema"].get<std::string>(), std::string("bpuscope.perf/1"));
+        QCOMPARE(p["bpuscope"]["schema"].get<std::string>(), std::string("bpuscope.perf/2"));
         QVERIFY(p["bpuscope"]["estimated"].get<bool>());
         const auto& perfSummary = p["summary"]["performance"];
         const double bpuUs = perfSummary["latency (us)"].get<double>();
@@ -160,21 +161,22 @@ private slots:
         QVERIFY(std::fabs(perfSummary["FPS"].get<double>() - 1e6 / bpuUs) <
                 1e-9 * perfSummary["FPS"].get<double>());
         double segments = 0;
-        for (const auto& s : perfSummary["latency by segments"])
-            segments += s["latency (us)"].get<double>();
+        for (const auto& s : perfSummary["latency (us) by segments"])
+            segments += s.get<double>();
         QVERIFY(std::fabs(segments - bpuUs) < 1e-6 * bpuUs);
 
         double layers = 0;
         int64_t loaded = 0, stored = 0;
         std::multiset<std::string> origins;
-        for (const auto& l : p["layer details"]) {
+        for (const auto& l : p["summary"]["layer details"]) {
             const auto& n = l["bpuscope"];
             layers += n["latency_us"].get<double>();
             loaded += n["loaded_bytes"].get<int64_t>();
             stored += n["stored_bytes"].get<int64_t>();
-            for (const auto& o : l["origin ops"])
+            for (const auto& o : n["origin_ops"])
                 origins.insert(o.get<std::string>());
-            QCOMPARE(l["origin ops"][0].get<std::string>(), l["layer name"].get<std::string>());
+            QCOMPARE(l["origin ops"].get<size_t>(), n["origin_ops"].size());
+            QCOMPARE(n["origin_ops"][0].get<std::string>(), l["layer name"].get<std::string>());
             const auto [us, pct] = costOf(l["active period of time"].get<std::string>());
             QVERIFY(std::fabs(us - n["latency_us"].get<double>()) <= 0.05 + 1e-9);
             QVERIFY(std::fabs(pct - 100.0 * n["latency_us"].get<double>() / bpuUs) <= 0.05 + 1e-9);
@@ -199,7 +201,55 @@ private slots:
         // Every BPU node sits in one layer; fused members that are folded sit in their head's layer too.
         for (const auto& n : bpuNodes)
             QVERIFY2(origins.count(n) == 1, n.c_str());
-        QCOMPARE(p["model info"]["BPU march"].get<std::string>(), a["target"]["march"].get<std::string>());
+        const auto& info = p["summary"]["model info"];
+        QCOMPARE(info["BPU march"].get<std::string>(), a["target"]["march"].get<std::string>());
+        QCOMPARE(info["BPU core number"].get<int>(), 1); // s100-facts.md: core_num = 1
+        // original conv ops: the Conv and ConvTranspose nodes of the file, counted from the analysis JSON.
+        int convs = 0;
+        for (const auto& n : a["nodes"])
+            convs += n["op"] == "Conv" || n["op"] == "ConvTranspose";
+        QCOMPARE(info["original conv ops"].get<int>(), convs);
+        // min memory requirement: the weights plus the peak of live activations, each at least the largest
+        // single tensor the BPU writes and at most all of them at once.
+        const auto& ddrData = p["summary"]["DDR access data"];
+        const int64_t weights = ddrData["bpuscope"]["weight_bytes"].get<int64_t>();
+        const int64_t peak = ddrData["bpuscope"]["peak_activation_bytes"].get<int64_t>();
+        QCOMPARE(ddrData["min memory requirement"].get<int64_t>(), weights + peak);
+        int64_t largest = 0, all = 0, nodeWeights = 0;
+        for (const auto& n : a["nodes"])
+            if (n["placement"].get<std::string>() == "BPU") {
+                nodeWeights += n["weight_bytes"].get<int64_t>();
+                all += n["output_bytes"].get<int64_t>();
+                largest = std::max(largest, n["output_bytes"].get<int64_t>());
+            }
+        QCOMPARE(weights, nodeWeights);
+        QVERIFY2(peak >= largest && peak <= all + largest * 4,
+                 qPrintable(QStringLiteral("%1 in [%2, %3]").arg(peak).arg(largest).arg(all)));
+    }
+
+    // Issue 64: a reader written from the vendor's documented paths (s100-facts.md: summary["performance"]
+    // ["latency (us) by segments"] a list of numbers, summary["layer details"][i]["origin ops"] a count,
+    // summary["DDR access data"]["min memory requirement"], summary["model info"]["BPU core number"], ...),
+    // independent of the writer (tests/data/perf/read_perf.py, Debian's python3), reads the perf JSON of
+    // every sample without a KeyError or a type mismatch.
+    void vendorReaderReadsEverySample() {
+        QTemporaryDir dir;
+        QStringList files;
+        for (const auto& e : std::filesystem::directory_iterator(bpu::test::samplesDir())) {
+            if (e.path().extension() != ".onnx")
+                continue;
+            const QString out = dir.filePath(QString::fromStdString(e.path().stem().string() + ".json"));
+            const Proc perf = runCli({QStringLiteral("analyze"), QString::fromStdString(e.path().string()),
+                                      QStringLiteral("--perf-json"), out});
+            QVERIFY2(perf.exitCode == 0, perf.err.constData());
+            files << out;
+        }
+        QVERIFY(files.size() >= 10);
+        const Proc read = clirun::runProgram(
+            QStringLiteral("/usr/bin/python3"),
+            QStringList{QString::fromStdString(bpu::test::testDataDir() + "/perf/read_perf.py")} + files);
+        QVERIFY2(read.exitCode == 0, read.err.constData());
+        QCOMPARE(read.out.count('\n'), files.size());
     }
 };
 
