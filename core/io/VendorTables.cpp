@@ -41,9 +41,42 @@ std::string costText(double us, double modelUs) {
 } // namespace
 
 std::string nodeInfoCsv(const Graph& g, const AnalysisResult& r) {
+    // The quantize / dequantize passes the deployment leaves with no node of their own in the file (a
+    // featuremap input's Quantize, an output's Dequantize, the hand-overs around a CPU op): the compiler
+    // inserts them and lists them (issue 64), a quantize before the first node that reads its tensor on the
+    // BPU, a dequantize after the node that writes it.
+    std::map<uint32_t, std::vector<std::string>> before, after;
+    std::vector<std::string> atEnd;
+    for (const QdqPass& p : r.qdq) {
+        if (p.node.valid())
+            continue; // an explicit Q/DQ node has its own row
+        const Tensor& t = g.tensor(p.tensor);
+        const bool quantize = p.kind == "quantize";
+        std::string dtype = std::string(dataTypeName(DataType::Float));
+        NodeId at;
+        if (quantize) {
+            dtype = "int8";
+            for (NodeId c : t.consumers)
+                if (r.nodes[c.value].placement != Placement::CPU && (!at.valid() || c.value < at.value)) {
+                    at = c;
+                    if (r.nodes[c.value].precision == Precision::Int16)
+                        dtype = "int16";
+                }
+        } else {
+            at = t.producer;
+        }
+        const std::string row = csvField(t.name + (quantize ? "_quantize" : "_dequantize")) + ",CPU,--," +
+                                (quantize ? "Quantize" : "Dequantize") + ",--,--," + dtype + "\n";
+        if (!at.valid())
+            atEnd.push_back(row);
+        else
+            (quantize ? before : after)[at.value].push_back(row);
+    }
     std::ostringstream os;
     os << "Node,ON,Subgraph,Type,Cosine Similarity,Threshold,DataType\n";
     for (const Node& n : g.nodes) {
+        for (const std::string& row : before[n.id.value])
+            os << row;
         const NodeAnalysis& a = r.nodes[n.id.value];
         const bool away = a.placement == Placement::Folded || a.assumedFree || fusedAway(r, n.id);
         std::string on = away ? "--" : placementName(a.placement);
@@ -56,7 +89,11 @@ std::string nodeInfoCsv(const Graph& g, const AnalysisResult& r) {
             dtype = std::string(dataTypeName(g.tensor(n.outputs[0]).dtype));
         os << csvField(n.name) << ',' << on << ',' << subgraph << ',' << csvField(n.opType) << ",--,--,"
            << dtype << "\n";
+        for (const std::string& row : after[n.id.value])
+            os << row;
     }
+    for (const std::string& row : atEnd)
+        os << row;
     return os.str();
 }
 

@@ -7,6 +7,7 @@
 #include "OnnxFixtures.h"
 #include "TestPaths.h"
 
+#include "core/analysis/AnalysisOptions.h"
 #include "core/cost/CostModel.h"
 #include "core/edit/Session.h"
 #include "core/io/VendorTables.h"
@@ -91,13 +92,30 @@ private slots:
             {"Node", "ON", "Subgraph", "Type", "Cosine Similarity", "Threshold", "DataType"},
             {"conv1", "BPU", "0", "Conv", "--", "--", "int8"},
             {"relu1", "--", "--", "Relu", "--", "--", "--"},
+            // Issue 64: the passes the compiler inserts around the CPU op, each with a row of its own: r1
+            // dequantized after relu1 writes it, s quantized before conv2 reads it.
+            {"r1_dequantize", "CPU", "--", "Dequantize", "--", "--", "float"},
             {"cumsum", "CPU", "--", "CumSum", "--", "--", "float"},
+            {"s_quantize", "CPU", "--", "Quantize", "--", "--", "int8"},
             {"conv2", "BPU", "1", "Conv", "--", "--", "int8"},
             {"relu2", "--", "--", "Relu", "--", "--", "--"},
         };
         QCOMPARE(rows.size(), expected.size());
         for (size_t i = 0; i < rows.size(); ++i)
             QCOMPARE(rows[i], expected[i]);
+
+        // keep-io-qdq leaves the boundary passes on the CPU too: x quantized before conv1 (the first row),
+        // y dequantized after relu2 (the last).
+        bpu::AnalysisOptions o;
+        o.deploy = bpu::DeploySettings::keepIoQdq();
+        bpu::Session k(bpu::ModelImporter::load(b.save("node_info.onnx")),
+                       std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile("s100")), o);
+        const auto kept = csvRows(bpu::nodeInfoCsv(k.graph(), k.analysis()));
+        QCOMPARE(kept.size(), expected.size() + 2);
+        QCOMPARE(kept[1],
+                 (std::vector<std::string>{"x_quantize", "CPU", "--", "Quantize", "--", "--", "int8"}));
+        QCOMPARE(kept.back(),
+                 (std::vector<std::string>{"y_dequantize", "CPU", "--", "Dequantize", "--", "--", "float"}));
     }
 
     // The CLI writes one row per node in the ONNX file's own node order (so it diffs against the compiler's
@@ -115,6 +133,8 @@ private slots:
         onnx::ModelProto proto;
         std::ifstream in(model.toStdString(), std::ios::binary);
         QVERIFY(proto.ParseFromIstream(&in));
+        // --fast-perf removes the boundary Quantize/Dequantize and yolov8n runs wholly on the BPU: no pass
+        // row, one row per node.
         QCOMPARE(rows.size(), size_t(proto.graph().node_size()) + 1);
         std::set<std::string> on;
         for (int i = 0; i < proto.graph().node_size(); ++i) {
