@@ -18,7 +18,8 @@ std::string shapeText(const std::vector<int64_t>& dims) {
 
 ImportOptions importOptionsWithDeploy(ImportOptions o, bool batchExplicit, const DeploySettings& d,
                                       std::vector<std::string>& notes) {
-    const std::string from = (d.source.empty() ? std::string("the config") : d.source) + "'s input_shape";
+    const std::string config = d.source.empty() ? std::string("the config") : d.source;
+    const std::string from = config + "'s input_shape";
     for (const auto& [name, dims] : d.inputShapes) {
         std::vector<int64_t> shape = dims;
         if (d.inputBatch > 0 && shape.size() >= 2)
@@ -32,6 +33,8 @@ ImportOptions importOptionsWithDeploy(ImportOptions o, bool batchExplicit, const
         }
         o.inputShapes[name] = std::move(shape);
         o.inputShapeOrigin[name] = from;
+        if (!name.empty())
+            o.inputNameOrigin[name] = config + "'s input_name";
     }
     if (d.inputBatch > 0) {
         if (batchExplicit && o.batch != d.inputBatch)

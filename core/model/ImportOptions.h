@@ -34,6 +34,9 @@ struct ImportOptions {
     /// listed came from --input-shape. The name "" stands for the model's only input (a config without
     /// input_name).
     std::map<std::string, std::string> inputShapeOrigin;
+    /// Where each input name of `inputShapes` came from when that is another key than its shape's (a
+    /// config's input_name; issue 64): a name that is no model input is that key's error, not the shape's.
+    std::map<std::string, std::string> inputNameOrigin;
     /// The leading dim of every rank >= 2 input without a shape above, fixed or symbolic (a config's
     /// input_batch: hb_compile compiles at that batch); 0: only symbolic batch dims take `batch`.
     int64_t forceBatch = 0;

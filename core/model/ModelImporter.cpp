@@ -280,6 +280,15 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
                                   shapeFrom(vi.name()) + " has rank " + std::to_string(it->second.size()) +
                                       " but the model's input has rank " + std::to_string(t.shape.rank()));
             checkDims(path, shapeFrom(vi.name()), it->second);
+            // A config's shape over one the file fixes wins, as hb_compile's input_shape does; said, with
+            // both, so a stale config does not silently re-size the model (issue 64).
+            if (origin.count(vi.name()) && t.shape.rankKnown && t.shape.fullyKnown() &&
+                t.shape.dims != it->second)
+                g.diagnose(DiagCode::DeploymentNote,
+                           shapeFrom(vi.name()) + " is " + TensorShape(it->second).toString() +
+                               " where the model fixes " + t.shape.toString() +
+                               ": the config's shape is used",
+                           DiagSeverity::Note);
             t.shape = TensorShape(it->second);
         } else if (opt.forceBatch > 0 && t.shape.rankKnown && t.shape.rank() >= 2) {
             t.shape.dims[0] = opt.forceBatch;
@@ -315,8 +324,12 @@ Graph buildGraph(const std::string& path, onnx::ModelProto& model, const ImportO
             std::string have;
             for (TensorId in : g.inputs)
                 have += (have.empty() ? "" : ", ") + std::string("'") + g.tensor(in).name + "'";
-            throw ImportError(path, (origin.count(name) ? origin.at(name) : std::string("--input-shape")) +
-                                        " names '" + name + "', which is not a model input (the model has " +
+            const auto named = opt.inputNameOrigin.find(name);
+            const std::string who = named != opt.inputNameOrigin.end() ? named->second
+                                    : origin.count(name)               ? origin.at(name)
+                                                                       : std::string("--input-shape");
+            throw ImportError(path, who + " names '" + name +
+                                        "', which is not a model input (the model has " +
                                         (have.empty() ? std::string("none") : have) + ")");
         }
 

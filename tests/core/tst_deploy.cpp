@@ -602,8 +602,29 @@ void TestDeploy::yamlInputShapeErrors() {
     const Run r = cli({"analyze", QString::fromStdString(samplePath("resnet50.onnx")), "--deploy",
                        QString::fromStdString(wrongName)});
     QCOMPARE(r.code, 3);
-    QVERIFY2(r.err.contains("wrong_name.yaml's input_shape names 'left'") && r.err.contains("'input'"),
+    // Issue 64: the name is input_name's, so the error names that key (it blamed input_shape).
+    QVERIFY2(r.err.contains("wrong_name.yaml's input_name names 'left'") && r.err.contains("'input'"),
              qPrintable(r.err));
+    // A config's shape over one the model fixes is used, as hb_compile uses it, with a note naming both.
+    const std::string resized = fixtures::writeBytes("resized.yaml", "input_parameters:\n"
+                                                                     "  input_name: input\n"
+                                                                     "  input_type_rt: featuremap\n"
+                                                                     "  input_shape: 1x3x256x256\n");
+    const Run n = cli({"analyze", QString::fromStdString(samplePath("resnet50.onnx")), "--deploy",
+                       QString::fromStdString(resized)});
+    QCOMPARE(n.code, 0);
+    QVERIFY2(n.err.contains("resized.yaml's input_shape for 'input' is 1x3x256x256 where the model fixes "
+                            "1x3x224x224"),
+             qPrintable(n.err));
+    // The same shape as the file's: nothing to say.
+    const std::string same = fixtures::writeBytes("same.yaml", "input_parameters:\n"
+                                                               "  input_name: input\n"
+                                                               "  input_type_rt: featuremap\n"
+                                                               "  input_shape: 1x3x224x224\n");
+    const Run quiet = cli({"analyze", QString::fromStdString(samplePath("resnet50.onnx")), "--deploy",
+                           QString::fromStdString(same)});
+    QCOMPARE(quiet.code, 0);
+    QVERIFY2(!quiet.err.contains("where the model fixes"), qPrintable(quiet.err));
 }
 
 // run_on_cpu / run_on_bpu are placements (as node_info's 'ON'); every name a config gives is checked
