@@ -263,9 +263,10 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
                     "input '" + t.name + "' runs as " + inputRuntimeTypeName(r.type) + " with norm_type " +
                     normTypeName(r.norm) +
                     ", but its mean_value / scale_value are not known and the graph "
-                    "does not normalise it: give --deploy a config that has them (mean_value / scale_value, "
-                    "or norm_type no_preprocess for a model trained on raw pixels), or set the input as a "
-                    "featuremap");
+                    "does not normalise it: load a deployment config that has them (--deploy CONFIG.yaml; "
+                    "Model > Deployment in the GUI) with mean_value / scale_value, or norm_type "
+                    "no_preprocess "
+                    "for a model trained on raw pixels, or the input as a featuremap");
             written = NormType::NoPreprocess;
             mean.back().clear();
             scale.back().clear();

@@ -972,6 +972,9 @@ private slots:
             QVERIFY2(refused.at(0).at(2).toString().contains(QStringLiteral("mean_value")),
                      qPrintable(refused.at(0).at(2).toString()));
             QVERIFY(!QFile::exists(early) && !QFile::exists(dir_.filePath(QStringLiteral("no-norm.yaml"))));
+            // The status bar says so, not "Writing ..." behind the error.
+            QVERIFY2(w_->statusBar()->currentMessage().contains(QStringLiteral("nothing written")),
+                     qPrintable(w_->statusBar()->currentMessage()));
             QTRY_VERIFY(w_->lastMessage());
             w_->lastMessage()->close();
             QTRY_VERIFY(!w_->lastMessage());

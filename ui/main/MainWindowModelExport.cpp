@@ -92,6 +92,8 @@ bool MainWindow::exportEditedModelTo(const QString& onnxPath) {
                 return;
             }
             if (outcome != JobOutcome::Done || !e) {
+                // Not "Writing ..." behind the error: nothing was written.
+                statusBar()->showMessage(tr("Model export failed: nothing written"), 10000);
                 showMessage(QMessageBox::Critical, tr("Export edited model"), error);
                 emit modelExported(onnxPath, QString(), error.isEmpty() ? tr("failed") : error);
                 return;
