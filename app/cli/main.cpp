@@ -29,8 +29,8 @@ Commands:
       --fast-perf does; an hb_compile YAML config; docs/deployment.md), --batch N, --input-shape ...,
       --edits FILE (a what-if edit list, docs/edits.md; the baseline is reported beside it), --json FILE|-,
       --csv FILE|-, --node-info FILE|- (the columns of the compiler's node_info.csv: Node, ON, Subgraph,
-      Type, DataType), --perf-json FILE|- (the field names of the compiler's static perf JSON, filled
-      with BpuScope's estimates), --fail-on EXPR (repeatable, for CI: METRIC OP VALUE with metrics fps,
+      Type, DataType; a row per quantize/dequantize pass it inserts), --perf-json FILE|- (the paths and
+      types of the compiler's static perf JSON, filled with BpuScope's estimates), --fail-on EXPR (repeatable, for CI: METRIC OP VALUE with metrics fps,
       latency_ms, bpu_ms, cpu_nodes, bpu_segments, findings, severity and ops < <= > >= == !=, e.g.
       'fps<300', 'latency_ms>2', 'cpu_nodes>0', 'severity>=high': exit 1 listing the conditions that hold;
       a PARTIAL result, one resting on unresolved input dims, fails too unless --allow-partial),
