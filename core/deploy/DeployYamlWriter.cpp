@@ -149,6 +149,15 @@ void emitKey(YAML::Emitter& out, const std::string& key) {
     out << YAML::Value;
 }
 
+/// A name a ';'-separated list holds (input_name, remove_node_name): hb_compile splits the list on ';', so a
+/// name holding one names two things. Throws std::invalid_argument naming it and the key.
+const std::string& listed(const std::string& name, const char* key) {
+    if (name.find(';') != std::string::npos)
+        throw std::invalid_argument("'" + name + "' holds ';', which separates the names of " + key +
+                                    ": hb_compile would read two names; rename it in the model");
+    return name;
+}
+
 /// `key: 'text'`: a key of the vendor's schema (plain: none reads as anything but itself) and a quoted value.
 void entry(YAML::Emitter& out, const char* key, const std::string& text) {
     out << YAML::Key << key << YAML::Value;
@@ -204,9 +213,12 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
             types.emplace_back(boundaryOpName(b));
         entry(out, "remove_node_type", joined(types, ';'));
     }
-    if (!d.removeNodeNames.empty())
-        entry(out, "remove_node_name",
-              joined(std::vector<std::string>(d.removeNodeNames.begin(), d.removeNodeNames.end()), ';'));
+    if (!d.removeNodeNames.empty()) {
+        std::vector<std::string> removed;
+        for (const std::string& n : d.removeNodeNames)
+            removed.push_back(listed(n, "remove_node_name"));
+        entry(out, "remove_node_name", joined(removed, ';'));
+    }
     // One node_info entry per node the settings name: its placement and its precision.
     std::map<std::string, std::pair<std::optional<Placement>, std::optional<Precision>>> info;
     for (const auto& [name, p] : d.nodePlacement)
@@ -242,7 +254,7 @@ std::string deployToYaml(const DeploySettings& d, const Graph& g, const DeployYa
     for (TensorId id : g.inputs) {
         const Tensor& t = g.tensor(id);
         const ResolvedInput r = resolveInput(d, g, t.name);
-        inNames.push_back(t.name);
+        inNames.push_back(listed(t.name, "input_name"));
         rt.emplace_back(inputRuntimeTypeName(r.type));
         train.emplace_back(trainType(r.type));
         layout.push_back(trainLayout(t.shape));

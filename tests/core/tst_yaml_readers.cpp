@@ -306,6 +306,21 @@ private slots:
             QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                      bpu::deployToYaml(d, hostileGraph(), {"m.onnx", "", ""}));
         }
+        // A model input named with ';', the separator of input_name's list, has no form there either.
+        bpu::Graph semi;
+        const bpu::TensorId in = semi.internTensor("left;right");
+        semi.tensor(in).isGraphInput = true;
+        semi.tensor(in).shape = bpu::TensorShape({1, 4});
+        semi.inputs.push_back(in);
+        semi.link();
+        try {
+            bpu::deployToYaml(bpu::DeploySettings::keepIoQdq(), semi, {"m.onnx", "", ""});
+            QFAIL("an input name holding ';' was written into input_name");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("'left;right'") != std::string::npos &&
+                         std::string(e.what()).find("input_name") != std::string::npos,
+                     e.what());
+        }
     }
 };
 
