@@ -12,6 +12,7 @@
 //                          of the dirty nodes, the linear sweeps, the cost) against a full re-estimate, on
 //                          the ~1k-node sample and on synthetic residual nets of ~1k and ~10k nodes (built
 //                          below with onnx's protobuf API, saved to /tmp, loaded through ModelImporter).
+//   reestimate/<model>/editable_dims: the drag editor's dims on a selection (GUI thread), beside `full`.
 //   gains/<sample>         every finding's estimated gain (each fix applied to the session and reverted).
 //
 // Targets (issue 4): analysis <= 1.5x python's load + infer time; incremental <= 2 ms at 1k nodes, <= 16 ms
@@ -24,6 +25,7 @@
 #include "core/cost/CostModel.h"
 #include "core/edit/EditError.h"
 #include "core/edit/EditList.h"
+#include "core/edit/EditableDims.h"
 #include "core/edit/Session.h"
 #include "core/model/ModelImporter.h"
 #include "core/target/TargetProfile.h"
@@ -416,6 +418,14 @@ void BM_FindingGains(benchmark::State& state, const std::string& file) {
         benchmark::RegisterBenchmark((base + "passes").c_str(), [path](benchmark::State& st) {
             BM_Passes(st, path());
         })->Unit(benchmark::kMillisecond);
+        // What the drag editor computes on the GUI thread when a node is selected (editableDims: the
+        // alignment of the dims, and the sizes an export fixed, read over the whole graph; issue 63), to
+        // set beside `full` in the same run.
+        benchmark::RegisterBenchmark((base + "editable_dims").c_str(), [path](benchmark::State& st) {
+            const bpu::Session& s = sessionFor(path());
+            for (auto _ : st)
+                benchmark::DoNotOptimize(bpu::editableDims(s, bpu::NodeId{}).size());
+        })->Unit(benchmark::kMicrosecond);
         benchmark::RegisterBenchmark((base + "full").c_str(), [path](benchmark::State& st) {
             BM_Full(st, path());
         })->Unit(benchmark::kMillisecond);
