@@ -121,6 +121,18 @@ class TestDefects : public QObject {
         QVERIFY(fixture::waitSettled(*w_, [n](const Snapshot& s) { return s.edits.size() == n + 1; }));
     }
 
+    /// Saves the open session as `project`, waits until the window is clean, and reads the file back.
+    void saveProjectAndRead(const QString& project, nlohmann::json& doc) {
+        QString error = QStringLiteral("pending");
+        w_->controller()->saveProject(project, [&error](const QString& e) { error = e; });
+        QTRY_VERIFY(error != QStringLiteral("pending"));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.clean; }));
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        doc = nlohmann::json::parse(f.readAll().toStdString());
+    }
+
     QString writeText(const QString& name, const char* text) {
         QFile f(dir_.filePath(name));
         if (!f.open(QIODevice::WriteOnly))
@@ -1210,14 +1222,10 @@ private slots:
         QVERIFY(w_->snapshot()->unsaved.contains(QStringLiteral("the baseline")));
         apply({{"op", "set_batch"}, {"batch", 4}});
         const QString project = dir_.filePath(QStringLiteral("baseline.bpuscope"));
-        QString error = QStringLiteral("pending");
-        w_->controller()->saveProject(project, [&error](const QString& e) { error = e; });
-        QTRY_VERIFY(error != QStringLiteral("pending"));
-        QVERIFY(error.isEmpty());
-        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& s) { return s.clean; }));
-        QFile f(project);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const auto doc = nlohmann::json::parse(f.readAll().toStdString());
+        nlohmann::json doc;
+        saveProjectAndRead(project, doc);
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(doc["baseline_edits"].get<int>(), 1);
         QCOMPARE(doc["edits"].size(), size_t(2));
 
@@ -1257,14 +1265,10 @@ private slots:
         QVERIFY(s->unsaved.contains(QStringLiteral("the baseline")));
 
         const QString project = dir_.filePath(QStringLiteral("offstep.bpuscope"));
-        QString error = QStringLiteral("pending");
-        w_->controller()->saveProject(project, [&error](const QString& e) { error = e; });
-        QTRY_VERIFY(error != QStringLiteral("pending"));
-        QVERIFY(error.isEmpty());
-        QVERIFY(fixture::waitSettled(*w_, [](const Snapshot& x) { return x.clean; }));
-        QFile f(project);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const auto doc = nlohmann::json::parse(f.readAll().toStdString());
+        nlohmann::json doc;
+        saveProjectAndRead(project, doc);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(doc["baseline_edits"].is_array());
         QCOMPARE(doc["baseline_edits"].size(), size_t(1));
         QCOMPARE(doc["baseline_edits"][0]["op"].get<std::string>(), std::string("set_batch"));
