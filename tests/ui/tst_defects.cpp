@@ -1193,6 +1193,9 @@ private slots:
         ShapeEditor* editor = w_->inspector()->shapeEditor();
         QTRY_COMPARE(editor->dimension()->currentText(), QStringLiteral("Output channels"));
         QTRY_VERIFY_WITH_TIMEOUT(editor->label()->text().contains(QStringLiteral("cannot change")), 60000);
+        // Nothing to drag along: no chart (it kept the axes and value marker of the model before).
+        QVERIFY(!editor->plot()->isVisible());
+        QCOMPARE(editor->plot()->itemCount(), 0);
         const int input = editor->dimension()->findText(QStringLiteral("Input H"));
         QVERIFY(input >= 0);
         editor->dimension()->setCurrentIndex(input);
@@ -1200,6 +1203,7 @@ private slots:
                  qPrintable(editor->label()->text()));
         QVERIFY(editor->slider()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(editor->label()->text().contains(QStringLiteral("Input H")), 60000);
+        QTRY_VERIFY(editor->plot()->isVisible());
     }
 
     // Issue 63, point 7: a file dialog starts in the open model's folder (or the last one used), never in

@@ -305,8 +305,12 @@ void ShapeEditor::showCurrent(int64_t v) {
     slider_->setEnabled(!blocked);
     spin_->setEnabled(!blocked);
     const QString name = QString::fromStdString(d->label());
+    // A dim that cannot change has no curve to drag along: no chart, rather than the axes and the value
+    // marker of the last one (walked after opening PP-OCR's FPN from yolo12n: its 192..960 ticks stayed).
+    plot_->setVisible(!blocked);
     if (blocked) {
         label_->setText(tr("%1 cannot change: %2").arg(name, QString::fromStdString(curve_.error)));
+        plot_->clearItems();
         return;
     }
     QString text = d->unit > 1 ? tr("%1 = %2 \u2192 padded to %3 (unit %4, %5) \u00b7 %6 ms/image")
