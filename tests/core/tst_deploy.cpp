@@ -33,6 +33,18 @@ using samples::samplePath;
 
 const std::string kData = bpu::test::testDataDir() + "/deploy/";
 
+/// parseProject refuses `doc`, naming the file ("bad.bpuscope") and `key` (with what follows it, if given).
+void expectRefused(const nlohmann::json& doc, const std::string& key) {
+    try {
+        bpu::parseProject(doc, "bad.bpuscope");
+        QFAIL(qPrintable(QString::fromStdString("accepted, expected a refusal naming " + key)));
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("bad.bpuscope") != std::string::npos && what.find(key) != std::string::npos,
+                 e.what());
+    }
+}
+
 std::shared_ptr<const bpu::TargetProfile> profile(const std::string& name) {
     return std::make_shared<const bpu::TargetProfile>(bpu::loadTargetProfile(name));
 }
@@ -420,15 +432,7 @@ void TestDeploy::projectKeepsTheDeployment() {
              std::optional(bpu::Objective::Throughput));
     for (const nlohmann::json& bad : {nlohmann::json("fps"), nlohmann::json(1)}) {
         withObjective["objective"] = bad;
-        try {
-            bpu::parseProject(withObjective, "bad.bpuscope");
-            QFAIL("a bad objective was accepted");
-        } catch (const std::exception& e) {
-            const std::string what = e.what();
-            QVERIFY2(what.find("bad.bpuscope") != std::string::npos &&
-                         what.find("key 'objective'") != std::string::npos,
-                     e.what());
-        }
+        expectRefused(withObjective, "key 'objective'");
     }
 
     // Issue 63: the deltas' baseline, as the number of leading edits it holds; absent: as loaded. More than
@@ -441,15 +445,7 @@ void TestDeploy::projectKeepsTheDeployment() {
     for (const nlohmann::json& bad :
          {nlohmann::json(3), nlohmann::json(-1), nlohmann::json("1"), nlohmann::json(1.5)}) {
         withBaseline["baseline_edits"] = bad;
-        try {
-            bpu::parseProject(withBaseline, "bad.bpuscope");
-            QFAIL("a bad baseline was accepted");
-        } catch (const std::exception& e) {
-            const std::string what = e.what();
-            QVERIFY2(what.find("bad.bpuscope") != std::string::npos &&
-                         what.find("key 'baseline_edits'") != std::string::npos,
-                     e.what());
-        }
+        expectRefused(withBaseline, "key 'baseline_edits'");
     }
     // A baseline the edits do not start with is its own edit list; an entry that is not an object is
     // refused naming the key and the entry.
@@ -457,13 +453,7 @@ void TestDeploy::projectKeepsTheDeployment() {
     const auto list = bpu::parseProject(withBaseline, "p.bpuscope").baselineList;
     QVERIFY(list && list->size() == 1 && (*list)[0]["batch"] == 8);
     withBaseline["baseline_edits"] = {{{"op", "set_batch"}, {"batch", 8}}, 3};
-    try {
-        bpu::parseProject(withBaseline, "bad.bpuscope");
-        QFAIL("a bad baseline list was accepted");
-    } catch (const std::exception& e) {
-        const std::string what = e.what();
-        QVERIFY2(what.find("key 'baseline_edits', entry 2") != std::string::npos, e.what());
-    }
+    expectRefused(withBaseline, "key 'baseline_edits', entry 2");
 }
 
 // The CLI: --deploy with a YAML picks the target from march and says the deployment; a broken config is exit
